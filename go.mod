@@ -1,0 +1,3 @@
+module github.com/fuzzmin/fuzzmin
+
+go 1.26
