@@ -83,4 +83,3 @@ func referenceValue(line []byte) (any, error) {
 	}
 	return convert(typ, a)
 }
-

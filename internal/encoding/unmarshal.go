@@ -337,10 +337,10 @@ func parseInt(val, typ string) (any, error) {
 type tokKind int
 
 const (
-	tokEOF    tokKind = iota
-	tokErr            // text is the scanner's error message
-	tokPunct          // operators and delimiters, and any other character
-	tokIdent          // from here on: operands
+	tokEOF   tokKind = iota
+	tokErr           // text is the scanner's error message
+	tokPunct         // operators and delimiters, and any other character
+	tokIdent         // from here on: operands
 	tokInt
 	tokFloat
 	tokImag

@@ -343,4 +343,3 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 	})
 }
-
