@@ -1,0 +1,296 @@
+package corpus
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
+)
+
+// SeedDir is where a package keeps its seed corpora, relative to the
+// package directory; each target has a subdirectory named after it.
+const SeedDir = "testdata/fuzz"
+
+// MaxFileSize bounds the corpus files Read loads; a larger file is
+// reported, not read. The toolchain has no limit, but no fuzzer writes such
+// a file, and minimizing one would not fit in memory.
+const MaxFileSize = 256 << 20
+
+// An Entry is one file of a corpus directory.
+type Entry struct {
+	Name   string // file name, the toolchain's subtest name
+	Path   string
+	Data   []byte // file contents; nil if the file could not be read
+	Values []any  // decoded values; nil if Err is set
+	Err    error  // why the entry is unusable, as "path: reason" or "path:line: reason"
+}
+
+// Targets returns the names of the fuzz targets that have a seed corpus
+// directory in the package directory pkgDir, sorted.
+func Targets(pkgDir string) ([]string, error) {
+	des, err := os.ReadDir(filepath.Join(pkgDir, filepath.FromSlash(SeedDir)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, de := range des {
+		if fi, err := os.Stat(filepath.Join(pkgDir, filepath.FromSlash(SeedDir), de.Name())); err == nil && fi.IsDir() {
+			names = append(names, de.Name())
+		}
+	}
+	return names, nil
+}
+
+// SeedCorpus returns the seed corpus directory of target in pkgDir.
+func SeedCorpus(pkgDir, target string) string {
+	return filepath.Join(pkgDir, filepath.FromSlash(SeedDir), target)
+}
+
+// CacheCorpus returns the directory where the toolchain caches the
+// generated corpus of target in the package with the given import path,
+// under the build cache directory gocache (see [GoCache]).
+func CacheCorpus(gocache, importPath, target string) string {
+	return filepath.Join(gocache, "fuzz", filepath.FromSlash(importPath), target)
+}
+
+// GoCache returns the build cache directory as the go command sees it
+// (GOCACHE, go.env files and defaults), running "go env GOCACHE" in dir.
+func GoCache(dir string) (string, error) {
+	cmd := exec.Command("go", "env", "GOCACHE")
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOCACHE: %v: %s", err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	gocache := strings.TrimSpace(string(out))
+	if gocache == "" || gocache == "off" {
+		return "", fmt.Errorf("go env GOCACHE: the build cache is off, so there is no generated corpus")
+	}
+	return gocache, nil
+}
+
+// Read reads every entry of a corpus directory, sorted by name. A missing
+// directory is an empty corpus; an error is returned only if the directory
+// exists but cannot be listed. Bad entries come back with Err set.
+func Read(dir string) ([]Entry, error) {
+	des, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	entries := make([]Entry, 0, len(des))
+	for _, de := range des {
+		entries = append(entries, ReadEntry(filepath.Join(dir, de.Name())))
+	}
+	return entries, nil
+}
+
+// ReadEntry reads and decodes one corpus file.
+func ReadEntry(path string) Entry {
+	e := Entry{Name: filepath.Base(path), Path: path}
+	fail := func(format string, args ...any) Entry {
+		e.Err = fmt.Errorf("%s: "+format, append([]any{path}, args...)...)
+		return e
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return fail("%v", unwrapPath(err))
+	case fi.IsDir():
+		return fail("is a directory, not a corpus file (go test skips it)")
+	case !fi.Mode().IsRegular():
+		return fail("is not a regular file (%v)", fi.Mode().Type())
+	case fi.Size() > MaxFileSize:
+		return fail("file is %d bytes, larger than the %d MiB limit", fi.Size(), MaxFileSize>>20)
+	}
+	if e.Data, err = os.ReadFile(path); err != nil {
+		return fail("%v", unwrapPath(err))
+	}
+	vals, err := encoding.Unmarshal(e.Data)
+	if se := (*encoding.SyntaxError)(nil); errors.As(err, &se) {
+		e.Err = fmt.Errorf("%s:%d: %s", path, se.Line, se.Msg)
+		return e
+	} else if err != nil {
+		return fail("%v", err)
+	}
+	e.Values = vals
+	return e
+}
+
+// unwrapPath drops the path from an *fs.PathError, which the caller names.
+func unwrapPath(err error) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	return err
+}
+
+// Name returns the file name the toolchain gives a corpus file with these
+// contents: the first 16 hex digits of their SHA-256.
+func Name(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:8])
+}
+
+// Write encodes vals and writes them into dir (created if missing) under
+// the toolchain's name, atomically, and returns the file's path. If the
+// file already exists with the same contents, Write leaves it alone; if it
+// exists with other contents, Write fails and changes nothing.
+func Write(dir string, vals ...any) (string, error) {
+	data, err := encoding.Marshal(vals...)
+	if err != nil {
+		return "", err
+	}
+	return WriteFile(dir, data)
+}
+
+// WriteFile is [Write] for an encoded file.
+func WriteFile(dir string, data []byte) (path string, err error) {
+	path = filepath.Join(dir, Name(data))
+	if same, err := hasContents(path, data); err != nil || same {
+		return path, err
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return "", err
+	}
+	tmp, err := createTemp(dir, "."+Name(data)+".tmp")
+	if err != nil {
+		return "", err
+	}
+	defer func() {
+		tmp.Close()
+		os.Remove(tmp.Name()) // linked into place or abandoned: the temporary name goes
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return "", err
+	}
+	if err := tmp.Sync(); err != nil {
+		return "", err
+	}
+	if err := tmp.Close(); err != nil {
+		return "", err
+	}
+	// A hard link, unlike a rename, fails if the name exists: a file that
+	// appeared meanwhile is not replaced.
+	if err := os.Link(tmp.Name(), path); err != nil {
+		if same, err2 := hasContents(path, data); err2 == nil && same {
+			return path, nil
+		}
+		if errors.Is(err, fs.ErrExist) {
+			return "", fmt.Errorf("%s: exists with other contents; not replaced", path)
+		}
+		return "", err
+	}
+	syncDir(dir)
+	return path, nil
+}
+
+// createTemp creates a new file in dir named prefix and a random suffix. Unlike
+// os.CreateTemp it creates the file with mode 0666 less the umask, as the
+// toolchain's corpus files are.
+func createTemp(dir, prefix string) (*os.File, error) {
+	for range 100 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("%s: cannot create a temporary file", dir)
+}
+
+// hasContents reports whether path is a file holding data. A missing file is
+// not an error; another file there is.
+func hasContents(path string, data []byte) (bool, error) {
+	old, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if !bytes.Equal(old, data) {
+		return false, fmt.Errorf("%s: exists with other contents; not replaced", path)
+	}
+	return true, nil
+}
+
+// syncDir makes a new directory entry durable where the system allows it.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// Remove removes a corpus file.
+func Remove(path string) error {
+	if err := os.Remove(path); err != nil {
+		return err
+	}
+	syncDir(filepath.Dir(path))
+	return nil
+}
+
+// Duplicates returns the groups of valid entries that hold the same values
+// (bit for bit) under different names, each group sorted by name.
+func Duplicates(entries []Entry) [][]Entry {
+	groups := map[string][]Entry{}
+	var keys []string
+	for _, e := range entries {
+		if e.Err != nil {
+			continue
+		}
+		k, err := encoding.Marshal(e.Values...)
+		if err != nil {
+			continue // no values: nothing to compare
+		}
+		if _, ok := groups[string(k)]; !ok {
+			keys = append(keys, string(k))
+		}
+		groups[string(k)] = append(groups[string(k)], e)
+	}
+	var dups [][]Entry
+	for _, k := range keys {
+		if g := groups[k]; len(g) > 1 {
+			sort.Slice(g, func(i, j int) bool { return g[i].Name < g[j].Name })
+			dups = append(dups, g)
+		}
+	}
+	return dups
+}
+
+// Check reports whether vals can be passed to a fuzz target taking
+// arguments of the given types, as the toolchain decides it: the same
+// number of values, each of exactly the argument's type (byte is uint8 and
+// rune is int32, as in Go).
+func Check(vals []any, types []reflect.Type) error {
+	if len(vals) != len(types) {
+		return fmt.Errorf("wrong number of values: %d, the target takes %d", len(vals), len(types))
+	}
+	for i, v := range vals {
+		if got := reflect.TypeOf(v); got != types[i] {
+			return fmt.Errorf("value %d is %v, the target takes %v", i+1, got, types[i])
+		}
+	}
+	return nil
+}
