@@ -1,0 +1,137 @@
+package fuzzshrink
+
+import (
+	"encoding/binary"
+	"hash/maphash"
+	"math"
+)
+
+// A key identifies a candidate tuple: two 64-bit hashes, with independent
+// random seeds, of the tuple's canonical encoding. The cache keeps keys, never
+// candidates, so its memory is 16 bytes (plus map overhead) per run whatever
+// the size of the inputs. A collision (probability about runs²/2¹²⁹) would
+// only skip one candidate.
+type key [2]uint64
+
+// cache remembers every candidate run in a search.
+type cache struct {
+	h    [2]maphash.Hash
+	seen map[key]struct{}
+}
+
+func newCache() *cache {
+	c := &cache{seen: make(map[key]struct{})}
+	for i := range c.h {
+		c.h[i].SetSeed(maphash.MakeSeed())
+	}
+	return c
+}
+
+// add records k and reports whether it is new.
+func (c *cache) add(k key) bool {
+	if _, ok := c.seen[k]; ok {
+		return false
+	}
+	c.seen[k] = struct{}{}
+	return true
+}
+
+func (c *cache) remove(k key) { delete(c.seen, k) }
+
+// Type tags of the canonical encoding.
+const (
+	tagString byte = iota + 1
+	tagBytes
+	tagBool
+	tagInt
+	tagInt8
+	tagInt16
+	tagInt32
+	tagInt64
+	tagUint
+	tagUint8
+	tagUint16
+	tagUint32
+	tagUint64
+	tagFloat32
+	tagFloat64
+)
+
+// key returns the key of tuple t with argument i replaced by v (none if
+// i < 0), so that the engine can look a candidate up before building it.
+//
+// The canonical encoding, written straight into the hashers without a
+// buffer, is per argument a type tag byte followed by 8 bytes: the value of a
+// bool (0 or 1), an integer (as uint64, sign-extended), or a float's IEEE bits
+// (so distinct NaNs are distinct candidates); or the length of a string or
+// []byte followed by its bytes. Every argument's encoding is self-delimiting,
+// so distinct tuples have distinct encodings ("ab","c" vs "a","bc"; int(1) vs
+// int64(1)); a nil and an empty []byte encode alike.
+func (c *cache) key(t []any, i int, v any) key {
+	c.h[0].Reset()
+	c.h[1].Reset()
+	for k, a := range t {
+		if k == i {
+			a = v
+		}
+		c.write(a)
+	}
+	return key{c.h[0].Sum64(), c.h[1].Sum64()}
+}
+
+func (c *cache) write(a any) {
+	var tag byte
+	var u uint64
+	switch x := a.(type) {
+	case string:
+		c.header(tagString, uint64(len(x)))
+		c.h[0].WriteString(x)
+		c.h[1].WriteString(x)
+		return
+	case []byte:
+		c.header(tagBytes, uint64(len(x)))
+		c.h[0].Write(x)
+		c.h[1].Write(x)
+		return
+	case bool:
+		tag = tagBool
+		if x {
+			u = 1
+		}
+	case int:
+		tag, u = tagInt, uint64(x)
+	case int8:
+		tag, u = tagInt8, uint64(x)
+	case int16:
+		tag, u = tagInt16, uint64(x)
+	case int32:
+		tag, u = tagInt32, uint64(x)
+	case int64:
+		tag, u = tagInt64, uint64(x)
+	case uint:
+		tag, u = tagUint, uint64(x)
+	case uint8:
+		tag, u = tagUint8, uint64(x)
+	case uint16:
+		tag, u = tagUint16, uint64(x)
+	case uint32:
+		tag, u = tagUint32, uint64(x)
+	case uint64:
+		tag, u = tagUint64, x
+	case float32:
+		tag, u = tagFloat32, uint64(math.Float32bits(x))
+	case float64:
+		tag, u = tagFloat64, math.Float64bits(x)
+	default:
+		panic("fuzzshrink: unsupported type") // Shrink checks types first
+	}
+	c.header(tag, u)
+}
+
+func (c *cache) header(tag byte, u uint64) {
+	var b [9]byte
+	b[0] = tag
+	binary.LittleEndian.PutUint64(b[1:], u)
+	c.h[0].Write(b[:])
+	c.h[1].Write(b[:])
+}

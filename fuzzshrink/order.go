@@ -1,0 +1,228 @@
+package fuzzshrink
+
+import (
+	"bytes"
+	"cmp"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// compareArgs is the order every accepted candidate strictly decreases in;
+// it returns -1, 0 or +1 as a is smaller than, equal to or larger than b.
+//
+// Tuples compare first by total size, the sum over arguments of len for
+// []byte and string, in bytes: removing anything from any argument is
+// progress, whatever happens to the other arguments. Tuples of equal size
+// compare argument by argument, left to right, by value simplicity:
+//
+//   - bool: false < true.
+//   - integers of every width: by magnitude |v| (as a uint64, so exact at
+//     math.MinInt64), then positive before negative: 0 < 1 < -1 < 2 < -2 ….
+//   - floats: finite < ±Inf < NaN. Among finite values integers come before
+//     non-integers; integers by magnitude then sign, like integer types;
+//     non-integers by the number of significant decimal digits of their
+//     shortest representation (at the float's own precision), then by
+//     magnitude, then sign: 0.5 < -0.5 < 0.25 < 1.25. Distinct NaNs are equal,
+//     so NaN never shrinks to NaN; +0 < -0 and +Inf < -Inf by the sign rule.
+//   - []byte and string: shortlex on bytes: length first, then
+//     lexicographically. Lowering a rune of valid UTF-8 to a lower code point
+//     never lengthens its encoding and UTF-8 preserves code point order
+//     bytewise, so lowering runes decreases strings in this order.
+//
+// The order is well-founded: sizes are naturals, and for a fixed size every
+// argument ranges over a finite set (floats are finite too). Any search that
+// only accepts strictly smaller tuples therefore terminates; the passes make
+// it terminate fast. Arguments of different types (never produced by the
+// engine) compare by type, so the order stays total.
+func compareArgs(a, b []any) int {
+	if c := cmp.Compare(size(a), size(b)); c != 0 {
+		return c
+	}
+	for i := range min(len(a), len(b)) {
+		if c := compareValue(a[i], b[i]); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// size is the total size of a tuple in bytes: what removal decreases.
+func size(t []any) int {
+	n := 0
+	for _, a := range t {
+		switch x := a.(type) {
+		case string:
+			n += len(x)
+		case []byte:
+			n += len(x)
+		}
+	}
+	return n
+}
+
+func compareValue(a, b any) int {
+	if ta, tb := typeTag(a), typeTag(b); ta != tb {
+		return cmp.Compare(ta, tb)
+	}
+	switch x := a.(type) {
+	case bool:
+		return compareBool(x, b.(bool))
+	case string:
+		y := b.(string)
+		if c := cmp.Compare(len(x), len(y)); c != 0 {
+			return c
+		}
+		return strings.Compare(x, y)
+	case []byte:
+		y := b.([]byte)
+		if c := cmp.Compare(len(x), len(y)); c != 0 {
+			return c
+		}
+		return bytes.Compare(x, y)
+	case int:
+		return compareSigned(int64(x), int64(b.(int)))
+	case int8:
+		return compareSigned(int64(x), int64(b.(int8)))
+	case int16:
+		return compareSigned(int64(x), int64(b.(int16)))
+	case int32:
+		return compareSigned(int64(x), int64(b.(int32)))
+	case int64:
+		return compareSigned(x, b.(int64))
+	case uint:
+		return cmp.Compare(x, b.(uint))
+	case uint8:
+		return cmp.Compare(x, b.(uint8))
+	case uint16:
+		return cmp.Compare(x, b.(uint16))
+	case uint32:
+		return cmp.Compare(x, b.(uint32))
+	case uint64:
+		return cmp.Compare(x, b.(uint64))
+	case float32:
+		return compareFloat(float64(x), float64(b.(float32)), 32)
+	case float64:
+		return compareFloat(x, b.(float64), 64)
+	}
+	return 0
+}
+
+func typeTag(a any) byte {
+	switch a.(type) {
+	case string:
+		return tagString
+	case []byte:
+		return tagBytes
+	case bool:
+		return tagBool
+	case int:
+		return tagInt
+	case int8:
+		return tagInt8
+	case int16:
+		return tagInt16
+	case int32:
+		return tagInt32
+	case int64:
+		return tagInt64
+	case uint:
+		return tagUint
+	case uint8:
+		return tagUint8
+	case uint16:
+		return tagUint16
+	case uint32:
+		return tagUint32
+	case uint64:
+		return tagUint64
+	case float32:
+		return tagFloat32
+	case float64:
+		return tagFloat64
+	}
+	return 0
+}
+
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
+}
+
+// magnitude returns |v| as a uint64, exact for math.MinInt64.
+func magnitude(v int64) uint64 {
+	if v < 0 {
+		return -uint64(v)
+	}
+	return uint64(v)
+}
+
+func compareSigned(a, b int64) int {
+	if c := cmp.Compare(magnitude(a), magnitude(b)); c != 0 {
+		return c
+	}
+	return compareBool(a < 0, b < 0)
+}
+
+// Float classes, in order.
+const (
+	classInteger = iota
+	classFraction
+	classInf
+	classNaN
+)
+
+func floatClass(f float64) int {
+	switch {
+	case math.IsNaN(f):
+		return classNaN
+	case math.IsInf(f, 0):
+		return classInf
+	case f == math.Trunc(f):
+		return classInteger
+	}
+	return classFraction
+}
+
+// compareFloat compares floats of the given bit size (32 or 64).
+func compareFloat(a, b float64, bits int) int {
+	ca, cb := floatClass(a), floatClass(b)
+	if ca != cb {
+		return cmp.Compare(ca, cb)
+	}
+	switch ca {
+	case classNaN:
+		return 0
+	case classFraction:
+		if c := cmp.Compare(sigDigits(a, bits), sigDigits(b, bits)); c != 0 {
+			return c
+		}
+		fallthrough
+	case classInteger:
+		if c := cmp.Compare(math.Abs(a), math.Abs(b)); c != 0 {
+			return c
+		}
+	}
+	return compareBool(math.Signbit(a), math.Signbit(b))
+}
+
+// sigDigits is the number of significant decimal digits in the shortest
+// representation of f that reads back as f at the given bit size.
+func sigDigits(f float64, bits int) int {
+	var buf [32]byte
+	n := 0
+	for _, c := range strconv.AppendFloat(buf[:0], f, 'e', -1, bits) {
+		if c == 'e' {
+			break
+		}
+		if '0' <= c && c <= '9' {
+			n++
+		}
+	}
+	return n
+}
