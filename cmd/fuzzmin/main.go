@@ -1,14 +1,14 @@
 // Command fuzzmin minimizes the failing entries of Go native fuzz corpora.
 //
-// The command line is being built; see the README for its status.
+// Run "fuzzmin -help" for its manual, or see the README.
 package main
 
 import (
-	"fmt"
 	"os"
+
+	"github.com/fuzzmin/fuzzmin/internal/cli"
 )
 
 func main() {
-	fmt.Fprintln(os.Stderr, "fuzzmin: not yet: the command line lands with the CLI issue; the corpus format, the corpus package and the shrink engine are usable as libraries")
-	os.Exit(2)
+	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
 }

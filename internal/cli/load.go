@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// A pkg is a package with fuzz targets.
+type pkg struct {
+	ImportPath string
+	Dir        string
+	Writable   bool     // in the main module: testdata may be written
+	Targets    []string // FuzzXxx functions in its test files, sorted
+}
+
+// loadPackages loads the packages matching patterns, as go test would
+// (build tags go to the build system), and finds the fuzz targets in their
+// test files. It returns every loaded package, with or without targets;
+// errors are those of the go command (no such package, a broken go.mod) as
+// "pos: msg" lines.
+func loadPackages(dir string, env []string, tags string, patterns []string) ([]*pkg, error) {
+	cfg := &packages.Config{
+		Mode:  packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedModule,
+		Dir:   dir,
+		Env:   env,
+		Tests: true,
+		Fset:  token.NewFileSet(),
+	}
+	if tags != "" {
+		cfg.BuildFlags = []string{"-tags=" + tags}
+	}
+	loaded, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, err
+	}
+	byPath := map[string]*pkg{}
+	var pkgs []*pkg
+	var errs []string
+	for _, lp := range loaded {
+		path := lp.PkgPath
+		if lp.ForTest != "" {
+			path = lp.ForTest
+		}
+		if strings.HasSuffix(lp.ID, ".test") && lp.Name == "main" {
+			continue // the generated test main
+		}
+		for _, e := range lp.Errors {
+			if e.Kind == packages.ListError || len(lp.Syntax) == 0 {
+				errs = append(errs, e.Error())
+			}
+		}
+		p := byPath[path]
+		if p == nil {
+			if lp.Dir == "" {
+				continue
+			}
+			p = &pkg{ImportPath: path, Dir: lp.Dir, Writable: lp.Module == nil || lp.Module.Main}
+			byPath[path] = p
+			pkgs = append(pkgs, p)
+		}
+		for i, f := range lp.Syntax {
+			if i < len(lp.CompiledGoFiles) && !strings.HasSuffix(lp.CompiledGoFiles[i], "_test.go") {
+				continue
+			}
+			for _, name := range fuzzTargets(f) {
+				if !slices.Contains(p.Targets, name) {
+					p.Targets = append(p.Targets, name)
+				}
+			}
+		}
+	}
+	if len(errs) > 0 {
+		sort.Strings(errs)
+		return nil, fmt.Errorf("%s", strings.Join(dedupe(errs), "\n"))
+	}
+	for _, p := range pkgs {
+		sort.Strings(p.Targets)
+	}
+	return pkgs, nil
+}
+
+// fuzzTargets returns the fuzz targets a test file declares: functions
+// FuzzXxx(*testing.F), where Xxx does not start with a lower-case letter.
+func fuzzTargets(f *ast.File) []string {
+	testing := ""
+	for _, imp := range f.Imports {
+		if path, _ := strconv.Unquote(imp.Path.Value); path == "testing" {
+			testing = "testing"
+			if imp.Name != nil {
+				testing = imp.Name.Name
+			}
+		}
+	}
+	if testing == "" {
+		return nil
+	}
+	var names []string
+	for _, d := range f.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Recv != nil || !isFuzzName(fn.Name.Name) || fn.Type.Params.NumFields() != 1 || fn.Type.Results.NumFields() != 0 {
+			continue
+		}
+		star, ok := fn.Type.Params.List[0].Type.(*ast.StarExpr)
+		if !ok {
+			continue
+		}
+		switch x := star.X.(type) {
+		case *ast.SelectorExpr:
+			if id, ok := x.X.(*ast.Ident); ok && id.Name == testing && x.Sel.Name == "F" {
+				names = append(names, fn.Name.Name)
+			}
+		case *ast.Ident:
+			if testing == "." && x.Name == "F" {
+				names = append(names, fn.Name.Name)
+			}
+		}
+	}
+	return names
+}
+
+func isFuzzName(name string) bool {
+	rest, ok := strings.CutPrefix(name, "Fuzz")
+	if !ok {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return rest == "" || !unicode.IsLower(r)
+}
+
+func dedupe(sorted []string) []string {
+	out := sorted[:0]
+	for i, s := range sorted {
+		if i == 0 || s != sorted[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,20 @@
+//go:build unix
+
+package cli
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// setProcessGroup puts the command in a process group of its own, so that
+// killing it also kills what the test started.
+func setProcessGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}
+
+func killProcessGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+}

@@ -1,0 +1,221 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A runner runs inputs through one fuzz target of a built test binary, as
+// seed corpus entries of a private corpus directory: the binary runs in a
+// mirror of the package directory whose testdata/fuzz/<Target> belongs to
+// the runner, so the user's testdata never sees a candidate, while
+// everything else the test reads through relative paths is the user's.
+type runner struct {
+	bin     string // the test binary
+	work    string // the mirror of the package directory, the binary's working directory
+	corpus  string // work/testdata/fuzz/<Target>
+	target  string
+	goroot  string
+	timeout time.Duration // per input
+	env     []string
+
+	procs int // processes started
+}
+
+// newRunner mirrors pkgDir into work.
+func newRunner(bin, pkgDir, work, target, goroot string, timeout time.Duration, env []string) (*runner, error) {
+	if err := mirror(pkgDir, work, []string{"testdata", "fuzz", target}); err != nil {
+		return nil, fmt.Errorf("mirroring %s: %v", pkgDir, err)
+	}
+	return &runner{
+		bin: bin, work: work, corpus: filepath.Join(work, "testdata", "fuzz", target),
+		target: target, goroot: goroot, timeout: timeout, env: env,
+	}, nil
+}
+
+// mirror makes dst a directory of symbolic links to the entries of src,
+// except along path (a list of names below src): those become real
+// directories, mirrored the same way, and the last one is left empty.
+func mirror(src, dst string, path []string) error {
+	if err := os.MkdirAll(dst, 0o777); err != nil {
+		return err
+	}
+	if len(path) == 0 {
+		return nil
+	}
+	des, err := os.ReadDir(src)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	for _, de := range des {
+		if de.Name() == path[0] {
+			continue
+		}
+		if err := os.Symlink(filepath.Join(src, de.Name()), filepath.Join(dst, de.Name())); err != nil {
+			return err
+		}
+	}
+	return mirror(filepath.Join(src, path[0]), filepath.Join(dst, path[0]), path[1:])
+}
+
+// inputName names input i of a run so that the toolchain, which runs a
+// corpus in file name order, runs them in the order given.
+func inputName(i int) string { return fmt.Sprintf("c%06d", i) }
+
+// inputIndex maps the subtest name "<Target>/c000012" to 12.
+func (r *runner) inputIndex(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, r.target+"/c")
+	if !ok || len(rest) != 6 {
+		return 0, false
+	}
+	i, err := strconv.Atoi(rest)
+	return i, err == nil
+}
+
+// runResult is what one process made of a list of inputs.
+type runResult struct {
+	outcomes []signature // one per input that ran, in order
+	stale    string      // the toolchain refused the corpus: why
+	output   []byte      // the process's output, if asked for (kept small)
+}
+
+// run runs inputs (encoded corpus files) in order in one process and
+// returns the outcome of each input that ran. It stops the process at the
+// first outcome for which stop returns true, and at a crash or timeout
+// (the input that crashed or hung is the last outcome).
+func (r *runner) run(ctx context.Context, inputs [][]byte, stop func(signature) bool) (runResult, error) {
+	if err := os.RemoveAll(r.corpus); err != nil {
+		return runResult{}, err
+	}
+	if err := os.MkdirAll(r.corpus, 0o777); err != nil {
+		return runResult{}, err
+	}
+	for i, in := range inputs {
+		if err := os.WriteFile(filepath.Join(r.corpus, inputName(i)), in, 0o666); err != nil {
+			return runResult{}, err
+		}
+	}
+
+	cmd := exec.Command(r.bin, "-test.run=^"+r.target+"$/^c[0-9]+$", "-test.v=test2json", "-test.paniconexit0")
+	cmd.Dir = r.work
+	cmd.Env = r.env
+	setProcessGroup(cmd)
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return runResult{}, err
+	}
+	cmd.Stdout, cmd.Stderr = pw, pw
+	err = cmd.Start()
+	pw.Close()
+	if err != nil {
+		pr.Close()
+		return runResult{}, fmt.Errorf("running the test binary: %v", err)
+	}
+	r.procs++
+
+	var (
+		mu       sync.Mutex
+		res      runResult
+		started  = time.Now() // when the current input started
+		stopping bool
+	)
+	p := newOutputParser(r.inputIndex, r.goroot)
+	readDone := make(chan struct{})
+	go func() {
+		defer close(readDone)
+		readLines(pr, func(line []byte) {
+			mu.Lock()
+			defer mu.Unlock()
+			before := p.current
+			if i, sig := p.line(line); i >= 0 {
+				res.outcomes = append(res.outcomes, sig)
+				if !stopping && stop(sig) {
+					stopping = true
+					killProcessGroup(cmd)
+				}
+			}
+			if p.current != before {
+				started = time.Now()
+			}
+		})
+	}()
+
+	var timedOut bool
+	tick := time.NewTicker(r.timeout/20 + time.Millisecond)
+	defer tick.Stop()
+wait:
+	for {
+		select {
+		case <-readDone:
+			break wait
+		case <-ctx.Done():
+			killProcessGroup(cmd)
+			<-readDone
+			cmd.Wait()
+			pr.Close()
+			return runResult{}, ctx.Err()
+		case <-tick.C:
+			mu.Lock()
+			if p.current >= 0 && !stopping && time.Since(started) > r.timeout {
+				timedOut, stopping = true, true
+				killProcessGroup(cmd)
+			}
+			mu.Unlock()
+		}
+	}
+	werr := cmd.Wait()
+	pr.Close()
+
+	exit := 0
+	var ee *exec.ExitError
+	if errors.As(werr, &ee) {
+		exit = ee.ExitCode() // -1 if killed
+	} else if werr != nil {
+		return runResult{}, werr
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if p.current >= 0 && !stopping {
+		_, sig := p.end(exit)
+		res.outcomes = append(res.outcomes, sig)
+	} else if timedOut {
+		res.outcomes = append(res.outcomes, signature{Kind: kindTimeout})
+	}
+	res.stale = p.stale
+	return res, nil
+}
+
+// readLines calls f with each line read from r, without its newline. A line
+// longer than 64 KiB is cut: only line starts matter to the parser.
+func readLines(r io.Reader, f func([]byte)) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	long := false
+	for {
+		line, err := br.ReadSlice('\n')
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			if !long {
+				f(line)
+			}
+			long = true
+			continue
+		case len(line) > 0 && !long:
+			f(bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r")))
+		}
+		long = false
+		if err != nil {
+			return
+		}
+	}
+}

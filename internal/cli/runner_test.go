@@ -1,0 +1,156 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// probeSrc is a fuzz target that fails in every way the runner tells apart,
+// chosen by its argument.
+const probeSrc = `package probe
+
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+
+func FuzzProbe(f *testing.F) {
+	f.Add(100)
+	f.Fuzz(func(t *testing.T, n int) {
+		fmt.Println("noise", n)
+		t.Log("a log line")
+		switch n {
+		case 1:
+			t.Fatalf("fatal %d", n) // line 16
+		case 2:
+			t.Errorf("error %d", n) // line 18
+		case 3:
+			var a []int
+			_ = a[n] // line 21
+		case 4:
+			panic(fmt.Errorf("custom %d", n)) // line 23
+		case 5:
+			os.Exit(3)
+		case 6:
+			os.Exit(0) // line 27
+		case 7:
+			for {
+			}
+		case 8:
+			select {}
+		case 9:
+			for i := 0; i < 100000; i++ {
+				fmt.Println("a lot of output from the test, line", i)
+			}
+		}
+	})
+}
+`
+
+var (
+	probeOnce sync.Once
+	probeDir  string
+	probeBin  string
+	probeErr  error
+)
+
+// buildProbe builds the probe package's test binary once for all tests.
+func buildProbe(t *testing.T) (dir, bin string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds a test binary")
+	}
+	probeOnce.Do(func() {
+		probeDir, probeErr = os.MkdirTemp("", "fuzzmin-probe")
+		if probeErr != nil {
+			return
+		}
+		os.WriteFile(filepath.Join(probeDir, "go.mod"), []byte("module fuzzmin.test/probe\n\ngo 1.26\n"), 0o666)
+		os.WriteFile(filepath.Join(probeDir, "probe_test.go"), []byte(probeSrc), 0o666)
+		os.WriteFile(filepath.Join(probeDir, "data.txt"), []byte("the user's file"), 0o666)
+		probeBin = filepath.Join(probeDir, "probe.test")
+		cmd := exec.Command("go", "test", "-c", "-o", probeBin, ".")
+		cmd.Dir = probeDir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			probeErr = fmt.Errorf("%v\n%s", err, out)
+		}
+	})
+	if probeErr != nil {
+		t.Fatal(probeErr)
+	}
+	return probeDir, probeBin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if probeDir != "" {
+		os.RemoveAll(probeDir)
+	}
+	os.Exit(code)
+}
+
+func probeInput(n int) []byte { return []byte(fmt.Sprintf("go test fuzz v1\nint(%d)\n", n)) }
+
+func TestRunner_Outcomes(t *testing.T) {
+	dir, bin := buildProbe(t)
+	r, err := newRunner(bin, dir, t.TempDir(), "FuzzProbe", goroot(t), 2*time.Second, os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		n     int
+		want  string
+		crash bool // the process ends, so the input after it does not run
+	}{
+		{0, "ok", false},
+		{9, "ok", false},
+		{1, "fail at probe_test.go:16", false},
+		{2, "fail at probe_test.go:18", false},
+		{3, "panic: runtime error: index out of range [N] with length N at probe_test.go:21", true},
+		{4, "panic at probe_test.go:23", true},
+		{5, "exit: exit status 3", true},
+		{6, "panic: unexpected call to os.Exit(N) during test at probe_test.go:27", true},
+		{7, "timeout", true},
+		// A deadlock has no culprit: the first user frame is the f.Fuzz call.
+		{8, "fatal error: all goroutines are asleep - deadlock! at probe_test.go:11", true},
+	} {
+		t.Run(fmt.Sprint(tt.n), func(t *testing.T) {
+			res, err := r.run(context.Background(), [][]byte{probeInput(0), probeInput(tt.n), probeInput(0)}, func(signature) bool { return false })
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range res.outcomes {
+				got = append(got, s.String())
+			}
+			want := []string{"ok", tt.want, "ok"}
+			if tt.crash {
+				want = want[:2]
+			}
+			if strings.Join(got, "; ") != strings.Join(want, "; ") {
+				t.Errorf("outcomes = %q, want %q", got, want)
+			}
+		})
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "testdata"))
+	if len(entries) != 0 {
+		t.Errorf("the package's testdata has %d entries, want none: candidates must stay private", len(entries))
+	}
+}
+
+func goroot(t *testing.T) string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
+}

@@ -1,0 +1,208 @@
+package cli
+
+import (
+	"bytes"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// A signature identifies how an input fails: a candidate counts as failing
+// only if its signature equals the original's. The zero signature means the
+// input passed.
+type signature struct {
+	Kind string `json:"kind"`           // see the kind constants
+	Text string `json:"text,omitempty"` // masked message; empty where the position says it all
+	Pos  string `json:"pos,omitempty"`  // file:line in the user's code
+}
+
+const (
+	kindPanic   = "panic"       // a panic, including os.Exit(0) under go test
+	kindFatal   = "fatal error" // a runtime fatal error (concurrent map writes, stack overflow, out of memory)
+	kindFail    = "fail"        // t.Error, t.Fatal and their kin
+	kindExit    = "exit"        // the process exited in the middle of the input (os.Exit)
+	kindTimeout = "timeout"     // the input ran longer than the per-input limit
+	kindStale   = "stale"       // the toolchain would not pass the entry to the target
+)
+
+func (s signature) failed() bool { return s.Kind != "" }
+
+func (s signature) String() string {
+	if !s.failed() {
+		return "ok"
+	}
+	var b strings.Builder
+	b.WriteString(s.Kind)
+	if s.Text != "" {
+		b.WriteString(": ")
+		b.WriteString(s.Text)
+	}
+	if s.Pos != "" {
+		b.WriteString(" at ")
+		b.WriteString(filepath.Base(s.Pos))
+	}
+	return b.String()
+}
+
+var (
+	numberRE  = regexp.MustCompile(`0[xX][0-9a-fA-F]+|[0-9]+`)
+	logPosRE  = regexp.MustCompile(`^\s{4,}([^\s:]+\.go:\d+): `)
+	framePath = regexp.MustCompile(`^\t(.+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+)
+
+// mask replaces the numbers in a message, which change as the input shrinks.
+func mask(s string) string { return numberRE.ReplaceAllString(s, "N") }
+
+// An outputParser reads the output of one test binary run, made with
+// -test.v=test2json so that the testing package's own lines are framed by a
+// ^V byte and cannot be confused with the test's output. It follows the
+// subtests that run inputs and tells the outcome of each.
+type outputParser struct {
+	inputs func(name string) (int, bool) // the index of the input a subtest name runs
+	goroot string                        // frames in files under it are not the user's
+
+	current  int       // index of the input running, or -1
+	finished bool      // the current input reported PASS, SKIP or FAIL
+	failed   bool      // ... and it was FAIL
+	logPos   string    // position of the last log line of the current input
+	crash    signature // a panic or fatal error seen after the current input started
+	state    int       // where in a crash report the parser is
+	lastFunc string    // the function line of the frame being read
+	stale    string    // the toolchain's complaint about the corpus, if any
+}
+
+const (
+	stateNormal    = iota
+	statePanicHead // after "panic: ", before the panic( frame
+	stateFrames    // looking for the first user frame
+	stateDone      // crash report read
+)
+
+func newOutputParser(inputs func(name string) (int, bool), goroot string) *outputParser {
+	return &outputParser{inputs: inputs, goroot: filepath.ToSlash(goroot) + "/src/", current: -1}
+}
+
+// line consumes one line of output, without its newline. When the line
+// shows that an input finished, it returns the input's index and
+// signature; otherwise it returns -1.
+func (p *outputParser) line(l []byte) (done int, sig signature) {
+	if len(l) > 0 && l[0] == 0x16 { // the testing package speaking
+		return p.framed(l[1:])
+	}
+	s := string(l)
+	switch p.state {
+	case stateNormal:
+		switch {
+		case strings.HasPrefix(s, "panic: test timed out after "):
+			// go test's -timeout, in a verification run.
+			p.crash = signature{Kind: kindTimeout}
+			p.state = stateDone
+		case strings.HasPrefix(s, "panic: "):
+			text := strings.TrimSuffix(strings.TrimSuffix(s[len("panic: "):], " [recovered, repanicked]"), " [recovered]")
+			p.crash = signature{Kind: kindPanic, Text: panicText(text)}
+			p.state = statePanicHead
+		case strings.HasPrefix(s, "fatal error: "):
+			p.crash = signature{Kind: kindFatal, Text: mask(s[len("fatal error: "):])}
+			p.state = stateFrames
+		case p.current >= 0 && !p.finished:
+			if m := logPosRE.FindStringSubmatch(s); m != nil {
+				p.logPos = m[1]
+			}
+		case p.current < 0 && (strings.Contains(s, "corpus entry: ") || strings.Contains(s, ": unmarshal: ")):
+			// The toolchain refused a file of the corpus before running
+			// any: "…": mismatched types in corpus entry: [int], want [string]
+			p.stale = strings.TrimSpace(s)
+		}
+	case statePanicHead:
+		if strings.HasPrefix(s, "panic(") {
+			p.state = stateFrames
+		}
+	case stateFrames:
+		if !strings.HasPrefix(s, "\t") {
+			p.lastFunc = s
+		} else if m := framePath.FindStringSubmatch(s); m != nil && p.userFrame(p.lastFunc, m[1]) {
+			p.crash.Pos = m[1] + ":" + m[2]
+			p.state = stateDone
+		}
+	}
+	return -1, signature{}
+}
+
+func (p *outputParser) framed(l []byte) (done int, sig signature) {
+	done = -1
+	for _, verb := range []string{"=== RUN   ", "--- PASS: ", "--- SKIP: ", "--- FAIL: "} {
+		rest, ok := bytes.CutPrefix(l, []byte(verb))
+		if !ok {
+			continue
+		}
+		i, ok := p.index(rest)
+		if !ok {
+			return done, sig
+		}
+		switch {
+		case verb == "=== RUN   ":
+			done, sig = p.end(0)
+			p.current, p.finished, p.failed, p.logPos = i, false, false, ""
+		case i == p.current:
+			p.finished, p.failed = true, verb == "--- FAIL: "
+		}
+	}
+	return done, sig
+}
+
+// index finds the input that a framing line names, as in
+// "=== RUN   FuzzX/c000001" or "--- FAIL: FuzzX/c000001 (0.00s)".
+func (p *outputParser) index(line []byte) (int, bool) {
+	name, _, _ := bytes.Cut(line, []byte(" "))
+	return p.inputs(string(name))
+}
+
+// end settles the outcome of the input that was running when the next one
+// started (exit 0), or when the process ended (exit is its exit code, or -1
+// if it was killed). It returns -1 if no input was running.
+func (p *outputParser) end(exit int) (int, signature) {
+	i := p.current
+	if i < 0 {
+		return -1, signature{}
+	}
+	var sig signature
+	switch {
+	case p.crash.failed():
+		sig = p.crash
+	case p.finished && p.failed:
+		sig = signature{Kind: kindFail, Pos: p.logPos}
+	case p.finished:
+		// passed
+	case exit > 0:
+		sig = signature{Kind: kindExit, Text: "exit status " + strconv.Itoa(exit)}
+	}
+	p.current, p.crash, p.state = -1, signature{}, stateNormal
+	return i, sig
+}
+
+// userFrame reports whether a stack frame is in the user's code: not in
+// the Go distribution, not in the generated test main, and not in
+// fuzzshrink, whose adapter calls the target.
+func (p *outputParser) userFrame(fn, file string) bool {
+	return !strings.HasPrefix(filepath.ToSlash(file), p.goroot) &&
+		filepath.Base(file) != "_testmain.go" &&
+		!strings.HasPrefix(fn, "github.com/fuzzmin/fuzzmin/fuzzshrink.")
+}
+
+// panicText is the part of a panic message that identifies the failure:
+// the runtime's own messages with numbers masked, the type of a value the
+// runtime prints as "(T) 0x…", and the os.Exit(0) trap of go test. The
+// message of a user's panic(err) usually quotes the input, which changes as
+// it shrinks, so its position alone identifies it.
+func panicText(msg string) string {
+	switch {
+	case strings.HasPrefix(msg, "runtime error: "), strings.HasPrefix(msg, "unexpected call to os.Exit("):
+		return mask(msg)
+	case strings.HasPrefix(msg, "("):
+		if i := strings.Index(msg, ") "); i > 0 {
+			return msg[:i+1]
+		}
+	}
+	return ""
+}
