@@ -96,6 +96,7 @@ func (s *session) minimizePackage(ctx context.Context, p *pkg, tmp string) {
 			s.fail(exitFailure)
 			return
 		}
+		defer r.close()
 		for _, e := range j.entries {
 			if ctx.Err() != nil {
 				return
@@ -141,7 +142,7 @@ type entryResult struct {
 	After     int           `json:"after,omitempty"`
 	Runs      int           `json:"runs,omitempty"`
 	Elapsed   time.Duration `json:"elapsed,omitempty"`
-	Stop      string        `json:"stop,omitempty"` // why the search stopped
+	Stop      string        `json:"stop,omitempty"`  // why the search stopped
 	Value     string        `json:"value,omitempty"` // the result as f.Add(...)
 	Path      string        `json:"path,omitempty"`  // the file written
 	Removed   string        `json:"removed,omitempty"`

@@ -53,6 +53,11 @@ func FuzzProbe(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTrivial passes every input: the benchmarks measure the runner.
+func FuzzTrivial(f *testing.F) {
+	f.Fuzz(func(t *testing.T, b []byte) {})
+}
 `
 
 var (
@@ -63,7 +68,7 @@ var (
 )
 
 // buildProbe builds the probe package's test binary once for all tests.
-func buildProbe(t *testing.T) (dir, bin string) {
+func buildProbe(t testing.TB) (dir, bin string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds a test binary")
@@ -106,6 +111,7 @@ func TestRunner_Outcomes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer r.close()
 	for _, tt := range []struct {
 		n     int
 		want  string
@@ -147,7 +153,7 @@ func TestRunner_Outcomes(t *testing.T) {
 	}
 }
 
-func goroot(t *testing.T) string {
+func goroot(t testing.TB) string {
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
 		t.Fatal(err)
