@@ -61,21 +61,12 @@ func lowerBytesArg(v any, from pos) iter.Seq2[pos, any] {
 // interesting bytes in n takes O(k·log n) runs.
 func removeBlocks[S byteString](s S, from pos) iter.Seq2[pos, S] {
 	return func(yield func(pos, S) bool) {
-		n := len(s)
-		size, off := from.i, from.j
-		if size == 0 {
-			size, off = n, 0
-		}
-		size = min(size, n)
-		for ; size > 0; size, off = size/2, 0 {
-			for ; off < n; off += size {
-				end := min(off+size, n)
-				c := make([]byte, 0, n-(end-off))
-				c = append(c, s[:off]...)
-				c = append(c, s[end:]...)
-				if !yield(pos{i: size, j: off}, S(c)) {
-					return
-				}
+		for p, b := range blocks(len(s), from) {
+			c := make([]byte, 0, len(s)-(b[1]-b[0]))
+			c = append(c, s[:b[0]]...)
+			c = append(c, s[b[1]:]...)
+			if !yield(p, S(c)) {
+				return
 			}
 		}
 	}

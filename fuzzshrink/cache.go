@@ -4,6 +4,9 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math"
+	"reflect"
+
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
 )
 
 // A key identifies a candidate tuple: two 64-bit hashes, with independent
@@ -55,6 +58,7 @@ const (
 	tagUint64
 	tagFloat32
 	tagFloat64
+	tagComposite
 )
 
 // key returns the key of tuple t with argument i replaced by v (none if
@@ -123,9 +127,26 @@ func (c *cache) write(a any) {
 	case float64:
 		tag, u = tagFloat64, math.Float64bits(x)
 	default:
-		panic("fuzzshrink: unsupported type") // Shrink checks types first
+		if !composite(a) {
+			panic("fuzzshrink: unsupported type") // Shrink checks types first
+		}
+		c.writeComposite(reflect.ValueOf(a))
+		return
 	}
 	c.header(tag, u)
+}
+
+// writeComposite writes a composite value as its structured encoding,
+// which is canonical: equal values (a nil and an empty slice or map alike,
+// as in the order) have equal encodings.
+func (c *cache) writeComposite(v reflect.Value) {
+	b, err := encoding.Encode(v)
+	if err != nil {
+		panic("fuzzshrink: " + err.Error()) // Shrink checks types first; decoded values have no cycles
+	}
+	c.header(tagComposite, uint64(len(b)))
+	c.h[0].Write(b)
+	c.h[1].Write(b)
 }
 
 func (c *cache) header(tag byte, u uint64) {

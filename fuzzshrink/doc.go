@@ -27,7 +27,10 @@
 // right:
 //
 //   - remove: delete contiguous blocks of bytes (of runes, for valid UTF-8
-//     strings), of sizes n, n/2, …, 1 at aligned offsets, ddmin-style;
+//     strings), of slice elements and of map entries, of sizes n, n/2, …, 1
+//     at aligned offsets, ddmin-style;
+//   - zero: set a composite argument, then each of its fields, elements,
+//     pointers and map values in turn, to the zero value;
 //   - redistribute: move value from an element to a nearby later one
 //     ([51 50] → [0 101], which removal then shortens to [101]);
 //   - ints: 0, then the positive counterpart, then a binary search toward 0;

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"time"
+
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
 )
 
 // Verdict is an oracle's judgement of one candidate.
@@ -167,8 +170,13 @@ func Shrink(ctx context.Context, args []any, o Oracle, opts ...Option) (Result, 
 	start := time.Now()
 	best := cloneTuple(args)
 	for i, a := range args {
+		if a == nil {
+			return Result{Args: best}, fmt.Errorf("fuzzshrink: argument %d is nil", i)
+		}
 		if !supported(a) {
-			return Result{Args: best}, fmt.Errorf("fuzzshrink: argument %d: unsupported type %T", i, a)
+			if err := encoding.CheckType(reflect.TypeOf(a)); err != nil {
+				return Result{Args: best}, fmt.Errorf("fuzzshrink: argument %d: %v", i, err)
+			}
 		}
 	}
 	e := &engine{oracle: o, best: best, cache: newCache()}

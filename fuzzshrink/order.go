@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 )
@@ -47,7 +48,8 @@ func compareArgs(a, b []any) int {
 	return cmp.Compare(len(a), len(b))
 }
 
-// size is the total size of a tuple in bytes: what removal decreases.
+// size is the total size of a tuple in bytes: what removal decreases. A
+// composite argument counts its weight (see structs.go).
 func size(t []any) int {
 	n := 0
 	for _, a := range t {
@@ -56,6 +58,10 @@ func size(t []any) int {
 			n += len(x)
 		case []byte:
 			n += len(x)
+		default:
+			if composite(a) {
+				n += weight(reflect.ValueOf(a))
+			}
 		}
 	}
 	return n
@@ -64,6 +70,9 @@ func size(t []any) int {
 func compareValue(a, b any) int {
 	if ta, tb := typeTag(a), typeTag(b); ta != tb {
 		return cmp.Compare(ta, tb)
+	}
+	if composite(a) && composite(b) && reflect.TypeOf(a) == reflect.TypeOf(b) {
+		return compareComposite(a, b)
 	}
 	switch x := a.(type) {
 	case bool:

@@ -3,6 +3,7 @@ package fuzzshrink
 import (
 	"bytes"
 	"iter"
+	"reflect"
 )
 
 // The passes, in the order a round runs them. Structure first: removing
@@ -10,22 +11,25 @@ import (
 // more removals. Values second. Each pass works on every argument in turn,
 // left to right.
 var passes = [...]pass{
-	{"remove", removeArg},             // bytes.go, strings.go
-	{"redistribute", redistributeArg}, // bytes.go, strings.go
-	{"ints", intArg},                  // ints.go
-	{"floats", floatArg},              // floats.go
-	{"bools", boolArg},                // bools.go
-	{"bytes", lowerBytesArg},          // bytes.go: []byte, and strings that are not valid UTF-8
-	{"runes", lowerRunesArg},          // strings.go: valid UTF-8 strings
+	{"remove", removeArg, removeNode},                          // bytes.go, strings.go, structs.go
+	{"zero", nil, zeroNode},                                    // structs.go
+	{"redistribute", redistributeArg, leaves(redistributeArg)}, // bytes.go, strings.go
+	{"ints", intArg, leaves(intArg)},                           // ints.go
+	{"floats", floatArg, leaves(floatArg)},                     // floats.go
+	{"bools", boolArg, leaves(boolArg)},                        // bools.go
+	{"bytes", lowerBytesArg, leaves(lowerBytesArg)},            // bytes.go: []byte, and strings that are not valid UTF-8
+	{"runes", lowerRunesArg, leaves(lowerRunesArg)},            // strings.go: valid UTF-8 strings
 }
 
 // A pass proposes candidates for one argument at a time: arg returns the
-// candidate values for v, each strictly smaller than v, starting at from, or
-// nil if the pass does not apply to v's type. Iterators are lazy: the engine
-// stops pulling at the first accepted candidate.
+// candidate values for a native v, each strictly smaller than v, starting at
+// from, or nil if the pass does not apply to v's type; node does the same
+// for one node of a composite argument (see structs.go). Iterators are
+// lazy: the engine stops pulling at the first accepted candidate.
 type pass struct {
 	name string
 	arg  func(v any, from pos) iter.Seq2[pos, any]
+	node func(n node, from pos) iter.Seq2[pos, reflect.Value]
 }
 
 // A cursor is where a pass resumes after one of its candidates is accepted:
@@ -38,10 +42,12 @@ type cursor struct {
 
 // pos is the pass-specific part of a cursor. Its meaning is documented with
 // each shrinker: block size and offset for removal, element indices for
-// redistribution and lowering, and the state of a magnitude search.
+// redistribution and lowering, and the state of a magnitude search; in a
+// composite argument, node is the preorder index of the node shrunk.
 type pos struct {
 	i, j int
 	s    search
+	node int
 }
 
 // candidates yields, for every argument from from.arg on, the argument's
@@ -54,7 +60,13 @@ func (p *pass) candidates(best []any, from cursor) iter.Seq2[cursor, any] {
 			if i == from.arg {
 				start = from.pos
 			}
-			seq := p.arg(best[i], start)
+			var seq iter.Seq2[pos, any]
+			switch {
+			case composite(best[i]):
+				seq = structural(best[i], start, p.node)
+			case p.arg != nil:
+				seq = p.arg(best[i], start)
+			}
 			if seq == nil {
 				continue
 			}
@@ -79,16 +91,21 @@ func boxed[T any](seq iter.Seq2[pos, T]) iter.Seq2[pos, any] {
 }
 
 // with returns a new tuple equal to t with argument i replaced by v (no
-// replacement if i < 0). Byte slices are copied: every candidate owns all of
-// its memory, so an oracle that retains a candidate shares nothing with the
-// engine's best tuple or with other candidates.
+// replacement if i < 0). Byte slices and composite values are copied: every
+// candidate owns all of its memory, so an oracle that retains a candidate
+// shares nothing with the engine's best tuple or with other candidates.
 func with(t []any, i int, v any) []any {
 	c := make([]any, len(t))
 	for k, a := range t {
-		if k == i {
+		switch {
+		case k == i:
 			a = v
-		} else if b, ok := a.([]byte); ok {
-			a = bytes.Clone(b)
+		case composite(a):
+			a = deepCopy(reflect.ValueOf(a)).Interface()
+		default:
+			if b, ok := a.([]byte); ok {
+				a = bytes.Clone(b)
+			}
 		}
 		c[k] = a
 	}

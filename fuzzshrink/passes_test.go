@@ -58,7 +58,7 @@ func TestPasses_Names(t *testing.T) {
 	for _, p := range passes {
 		got = append(got, p.name)
 	}
-	want := "[remove redistribute ints floats bools bytes runes]"
+	want := "[remove zero redistribute ints floats bools bytes runes]"
 	if fmt.Sprint(got) != want {
 		t.Errorf("passes = %v, want %s", got, want)
 	}

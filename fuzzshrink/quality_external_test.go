@@ -286,16 +286,23 @@ func TestMinimize(t *testing.T) {
 	}
 }
 
-func TestMinimize_UnsupportedTypePanics(t *testing.T) {
+func TestMinimize_NamedType(t *testing.T) {
 	t.Parallel()
 	type myInt int
+	if got := fuzzshrink.Minimize(myInt(98765432), func(n myInt) bool { return n > 1000 }); got != 1001 {
+		t.Errorf("Minimize(myInt) = %v, want 1001", got)
+	}
+}
+
+func TestMinimize_UnsupportedTypePanics(t *testing.T) {
+	t.Parallel()
 	defer func() {
 		r := recover()
-		if r == nil || !strings.Contains(fmt.Sprint(r), "unsupported type fuzzshrink_test.myInt") {
-			t.Errorf("recover() = %v, want an unsupported type error naming myInt", r)
+		if r == nil || !strings.Contains(fmt.Sprint(r), "chan int") {
+			t.Errorf("recover() = %v, want an unsupported type error naming chan int", r)
 		}
 	}()
-	fuzzshrink.Minimize(myInt(3), func(myInt) bool { return true })
+	fuzzshrink.Minimize(make(chan int), func(chan int) bool { return true })
 }
 
 // needle is the 4-byte cause hidden in needleInput.

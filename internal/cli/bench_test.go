@@ -8,11 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/corpus"
+	"github.com/fuzzmin/fuzzmin/fuzzshrink"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 )
 
@@ -155,4 +158,111 @@ func resultSize(b *testing.B, dir string) int {
 		b.Fatalf("want one valid entry in %s, have %v (%v)", dir, entries, err)
 	}
 	return len(entries[0].Values[0].([]byte))
+}
+
+// BenchmarkInProcess measures the in-process evaluation rate of a session
+// on trivial targets wrapped by fuzzshrink, one taking a composite value and
+// one a native []byte: the entry has 4,000 elements of which any 2,000
+// fail, so the search runs thousands of candidates.
+func BenchmarkInProcess(b *testing.B) {
+	if testing.Short() {
+		b.Skip("builds a test binary")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/inproc\n\ngo 1.26\n\nrequire github.com/fuzzmin/fuzzmin v0.0.0\n\nreplace github.com/fuzzmin/fuzzmin => " + root + "\n",
+		"inproc_test.go": `package inproc
+
+import (
+	"testing"
+
+	"github.com/fuzzmin/fuzzmin/fuzzshrink"
+)
+
+func FuzzSlice(f *testing.F) {
+	fuzzshrink.Fuzz(f, func(t *testing.T, xs []uint16) {
+		if len(xs) >= 2000 {
+			panic("long")
+		}
+	})
+}
+
+func FuzzBytes(f *testing.F) {
+	fuzzshrink.Fuzz(f, func(t *testing.T, b []byte) {
+		if len(b) >= 2000 {
+			panic("long")
+		}
+	})
+}
+`,
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o666); err != nil {
+			b.Fatal(err)
+		}
+	}
+	bin := filepath.Join(dir, "inproc.test")
+	cmd := exec.Command("go", "test", "-c", "-o", bin, ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("%v\n%s", err, out)
+	}
+	slice := make([]uint16, 4000)
+	blob := make([]byte, 4000)
+	for i := range slice {
+		slice[i] = uint16(i * 7919)
+		blob[i] = byte(i*31 + 1)
+	}
+	enc, err := encodingOf(slice)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tt := range []struct {
+		target string
+		entry  []byte
+	}{{"FuzzSlice", enc}, {"FuzzBytes", mustMarshal(b, blob)}} {
+		b.Run(tt.target, func(b *testing.B) {
+			r, err := newRunner(bin, dir, b.TempDir(), tt.target, goroot(b), 10*time.Second, os.Environ())
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer r.close()
+			sdir := b.TempDir()
+			runs, searching := 0, time.Duration(0)
+			for b.Loop() {
+				var n atomic.Int64
+				res, crash, err := r.session(context.Background(), sdir, fuzzshrink.SessionConfig{Target: tt.target}, tt.entry, &n)
+				if err != nil || res == nil || res.Error != "" {
+					b.Fatalf("session: %v, %v, %+v", err, crash, res)
+				}
+				searching += res.Time
+				runs += res.Runs
+			}
+			// The rate of the search itself, without starting the process.
+			b.ReportMetric(float64(runs)/searching.Seconds(), "candidates/s")
+			b.ReportMetric(float64(runs)/float64(b.N), "runs/op")
+		})
+	}
+}
+
+func mustMarshal(tb testing.TB, vals ...any) []byte {
+	b, err := encoding.Marshal(vals...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// encodingOf is the corpus file that carries v for a wrapped target.
+func encodingOf(v any) ([]byte, error) {
+	b, err := encoding.Encode(reflect.ValueOf(v))
+	if err != nil {
+		return nil, err
+	}
+	return encoding.Marshal(b)
 }

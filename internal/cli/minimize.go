@@ -179,7 +179,7 @@ func (s *session) minimizeEntry(ctx context.Context, r *runner, p *pkg, target s
 	}
 	want := sigs[0]
 	res.Signature = want
-	if !want.failed() {
+	if !want.Failed() {
 		res.Status = statusPasses
 		return res
 	}
@@ -189,42 +189,26 @@ func (s *session) minimizeEntry(ctx context.Context, r *runner, p *pkg, target s
 		}
 	}
 
-	o := &oracle{r: r, want: want, others: map[signature]bool{}}
-	progress := s.rep.progress(target+"/"+e.Name, len(e.Data), &o.runs)
-	opts := []fuzzshrink.Option{
-		fuzzshrink.Timeout(s.opts.timeout),
-		fuzzshrink.BatchSize(batchSize(len(e.Data))),
-		fuzzshrink.Trace(func(ev fuzzshrink.Event) {
-			if ev.Kind == fuzzshrink.Accepted {
-				if b, err := encoding.Marshal(ev.Args...); err == nil {
-					progress.size(len(b))
-				}
-			}
-			s.rep.trace(ev)
-		}),
+	var runs atomic.Int64
+	progress := s.rep.progress(target+"/"+e.Name, len(e.Data), &runs)
+	var out shrinkOutcome
+	var err error
+	if r.wrapped() {
+		out, err = s.shrinkInProcess(ctx, r, e, want, &runs, progress)
+	} else {
+		out, err = s.shrinkOutOfProcess(ctx, r, e, want, &runs, progress)
 	}
-	if s.opts.maxRuns > 0 {
-		opts = append(opts, fuzzshrink.MaxRuns(s.opts.maxRuns))
-	}
-	shrunk, err := fuzzshrink.Shrink(ctx, e.Values, o, opts...)
 	progress.done()
-	res.Runs = shrunk.Stats.Runs
-	res.Stop = shrunk.Stats.Stop.String()
-	for sig := range o.others {
-		res.Others = append(res.Others, sig.String())
-	}
+	res.Runs, res.Stop, res.Others = out.runs, out.stop, out.others
 	if err != nil {
 		return fail(statusFailed, "%v", err)
 	}
 	if ctx.Err() != nil {
 		return res
 	}
-	data, err := encoding.Marshal(shrunk.Args...)
-	if err != nil {
-		return fail(statusFailed, "%v", err)
-	}
+	data := out.data
 	res.After = len(data)
-	res.Value = encoding.FormatCall("f.Add", shrunk.Args...)
+	res.Value = out.value
 	res.Elapsed = time.Since(start)
 	res.Rerun = fmt.Sprintf("go test -run=%s/%s %s", target, e.Name, p.ImportPath)
 	if bytes.Equal(data, e.Data) {
@@ -308,6 +292,47 @@ func (s *session) verify(ctx context.Context, p *pkg, target, name string) (sign
 	return got[0], nil
 }
 
+// shrinkOutcome is what a search made of an entry.
+type shrinkOutcome struct {
+	data   []byte // the smallest failing input, as a corpus file
+	value  string // it, as a line of Go to paste into the fuzz test
+	runs   int
+	stop   string   // why the search stopped
+	others []string // distinct failures met
+}
+
+// shrinkOutOfProcess runs the search here, with candidates run in batches
+// by the test binary.
+func (s *session) shrinkOutOfProcess(ctx context.Context, r *runner, e corpus.Entry, want signature, runs *atomic.Int64, progress *progressLine) (shrinkOutcome, error) {
+	o := &oracle{r: r, want: want, runs: runs, others: map[signature]bool{}}
+	opts := []fuzzshrink.Option{
+		fuzzshrink.Timeout(s.opts.timeout),
+		fuzzshrink.BatchSize(batchSize(len(e.Data))),
+		fuzzshrink.Trace(func(ev fuzzshrink.Event) {
+			if ev.Kind == fuzzshrink.Accepted {
+				if b, err := encoding.Marshal(ev.Args...); err == nil {
+					progress.size(len(b))
+				}
+			}
+			s.rep.trace(ev)
+		}),
+	}
+	if s.opts.maxRuns > 0 {
+		opts = append(opts, fuzzshrink.MaxRuns(s.opts.maxRuns))
+	}
+	shrunk, err := fuzzshrink.Shrink(ctx, e.Values, o, opts...)
+	out := shrinkOutcome{runs: shrunk.Stats.Runs, stop: shrunk.Stats.Stop.String()}
+	for sig := range o.others {
+		out.others = append(out.others, sig.String())
+	}
+	if err != nil {
+		return out, err
+	}
+	out.value = encoding.FormatCall("f.Add", shrunk.Args...)
+	out.data, err = encoding.Marshal(shrunk.Args...)
+	return out, err
+}
+
 // batchSize is how many candidates go to one test process: many, to spread
 // the cost of starting it, but few enough for large inputs that the
 // candidates in flight stay within a few MiB.
@@ -319,7 +344,7 @@ func batchSize(size int) int {
 type oracle struct {
 	r      *runner
 	want   signature
-	runs   atomic.Int64
+	runs   *atomic.Int64      // for the progress line
 	others map[signature]bool // distinct failures met
 }
 
@@ -346,7 +371,7 @@ func (o *oracle) Run(ctx context.Context, batch [][]any) ([]fuzzshrink.Verdict, 
 			switch {
 			case sig == o.want:
 				return append(verdicts, fuzzshrink.Fail), nil
-			case sig.failed():
+			case sig.Failed():
 				o.others[sig] = true
 				verdicts = append(verdicts, fuzzshrink.OtherFail)
 			default:

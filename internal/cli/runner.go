@@ -90,9 +90,49 @@ func mirror(src, dst string, path []string) error {
 	return mirror(filepath.Join(src, path[0]), filepath.Join(dst, path[0]), path[1:])
 }
 
+// writeInputs makes inputs the private corpus. It overwrites the files of
+// the last batch in place and removes those it had beyond this one: cheaper
+// than a fresh directory.
+func (r *runner) writeInputs(inputs [][]byte) error {
+	for i, in := range inputs {
+		if err := os.WriteFile(filepath.Join(r.corpus, inputName(i)), in, 0o666); err != nil {
+			return err
+		}
+	}
+	for i := len(inputs); i < r.written; i++ {
+		if err := os.Remove(filepath.Join(r.corpus, inputName(i))); err != nil {
+			return err
+		}
+	}
+	r.written = len(inputs)
+	return nil
+}
+
+// scratch is a directory for files written at every candidate: in memory
+// where possible.
+func (r *runner) scratch() string {
+	if r.ram != "" {
+		return filepath.Dir(r.ram)
+	}
+	return r.work
+}
+
 // inputName names input i of a run so that the toolchain, which runs a
 // corpus in file name order, runs them in the order given.
 func inputName(i int) string { return fmt.Sprintf("c%06d", i) }
+
+// announceEnv names the file into which a target wrapped by fuzzshrink
+// writes its argument types (see fuzzshrink/session.go).
+const announceEnv = "FUZZMIN_ANNOUNCE"
+
+func (r *runner) announceFile() string { return filepath.Join(r.work, ".fuzzmin-announce") }
+
+// wrapped reports whether the target announced itself as wrapped by
+// fuzzshrink in a run so far.
+func (r *runner) wrapped() bool {
+	_, err := os.Stat(r.announceFile())
+	return err == nil
+}
 
 // inputIndex maps the subtest name "<Target>/c000012" to 12.
 func (r *runner) inputIndex(name string) (int, bool) {
@@ -116,23 +156,13 @@ type runResult struct {
 // first outcome for which stop returns true, and at a crash or timeout
 // (the input that crashed or hung is the last outcome).
 func (r *runner) run(ctx context.Context, inputs [][]byte, stop func(signature) bool) (runResult, error) {
-	// Overwrite the files of the last batch in place and remove those it
-	// had beyond this one: cheaper than a fresh directory.
-	for i, in := range inputs {
-		if err := os.WriteFile(filepath.Join(r.corpus, inputName(i)), in, 0o666); err != nil {
-			return runResult{}, err
-		}
+	if err := r.writeInputs(inputs); err != nil {
+		return runResult{}, err
 	}
-	for i := len(inputs); i < r.written; i++ {
-		if err := os.Remove(filepath.Join(r.corpus, inputName(i))); err != nil {
-			return runResult{}, err
-		}
-	}
-	r.written = len(inputs)
 
 	cmd := exec.Command(r.bin, "-test.run=^"+r.target+"$/^c[0-9]+$", "-test.v=test2json", "-test.paniconexit0")
 	cmd.Dir = r.work
-	cmd.Env = r.env
+	cmd.Env = append(r.env, announceEnv+"="+r.announceFile())
 	setProcessGroup(cmd)
 	pr, pw, err := os.Pipe()
 	if err != nil {

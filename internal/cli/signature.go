@@ -2,57 +2,28 @@ package cli
 
 import (
 	"bytes"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/fuzzmin/fuzzmin/internal/failure"
 )
 
-// A signature identifies how an input fails: a candidate counts as failing
-// only if its signature equals the original's. The zero signature means the
-// input passed.
-type signature struct {
-	Kind string `json:"kind"`           // see the kind constants
-	Text string `json:"text,omitempty"` // masked message; empty where the position says it all
-	Pos  string `json:"pos,omitempty"`  // file:line in the user's code
-}
+// signature is how an input fails; see package failure.
+type signature = failure.Signature
 
 const (
-	kindPanic   = "panic"       // a panic, including os.Exit(0) under go test
-	kindFatal   = "fatal error" // a runtime fatal error (concurrent map writes, stack overflow, out of memory)
-	kindFail    = "fail"        // t.Error, t.Fatal and their kin
-	kindExit    = "exit"        // the process exited in the middle of the input (os.Exit)
-	kindTimeout = "timeout"     // the input ran longer than the per-input limit
-	kindStale   = "stale"       // the toolchain would not pass the entry to the target
+	kindPanic   = failure.Panic
+	kindFatal   = failure.Fatal
+	kindFail    = failure.Fail
+	kindExit    = failure.Exit
+	kindTimeout = failure.Timeout
 )
 
-func (s signature) failed() bool { return s.Kind != "" }
-
-func (s signature) String() string {
-	if !s.failed() {
-		return "ok"
-	}
-	var b strings.Builder
-	b.WriteString(s.Kind)
-	if s.Text != "" {
-		b.WriteString(": ")
-		b.WriteString(s.Text)
-	}
-	if s.Pos != "" {
-		b.WriteString(" at ")
-		b.WriteString(filepath.Base(s.Pos))
-	}
-	return b.String()
-}
-
 var (
-	numberRE  = regexp.MustCompile(`0[xX][0-9a-fA-F]+|[0-9]+`)
 	logPosRE  = regexp.MustCompile(`^\s{4,}([^\s:]+\.go:\d+): `)
 	framePath = regexp.MustCompile(`^\t(.+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
 )
-
-// mask replaces the numbers in a message, which change as the input shrinks.
-func mask(s string) string { return numberRE.ReplaceAllString(s, "N") }
 
 // An outputParser reads the output of one test binary run, made with
 // -test.v=test2json so that the testing package's own lines are framed by a
@@ -80,7 +51,7 @@ const (
 )
 
 func newOutputParser(inputs func(name string) (int, bool), goroot string) *outputParser {
-	return &outputParser{inputs: inputs, goroot: filepath.ToSlash(goroot) + "/src/", current: -1}
+	return &outputParser{inputs: inputs, goroot: goroot, current: -1}
 }
 
 // line consumes one line of output, without its newline. When the line
@@ -100,10 +71,10 @@ func (p *outputParser) line(l []byte) (done int, sig signature) {
 			p.state = stateDone
 		case strings.HasPrefix(s, "panic: "):
 			text := strings.TrimSuffix(strings.TrimSuffix(s[len("panic: "):], " [recovered, repanicked]"), " [recovered]")
-			p.crash = signature{Kind: kindPanic, Text: panicText(text)}
+			p.crash = signature{Kind: kindPanic, Text: failure.PanicText(text)}
 			p.state = statePanicHead
 		case strings.HasPrefix(s, "fatal error: "):
-			p.crash = signature{Kind: kindFatal, Text: mask(s[len("fatal error: "):])}
+			p.crash = signature{Kind: kindFatal, Text: failure.Mask(s[len("fatal error: "):])}
 			p.state = stateFrames
 		case p.current >= 0 && !p.finished:
 			if m := logPosRE.FindStringSubmatch(s); m != nil {
@@ -121,7 +92,7 @@ func (p *outputParser) line(l []byte) (done int, sig signature) {
 	case stateFrames:
 		if !strings.HasPrefix(s, "\t") {
 			p.lastFunc = s
-		} else if m := framePath.FindStringSubmatch(s); m != nil && p.userFrame(p.lastFunc, m[1]) {
+		} else if m := framePath.FindStringSubmatch(s); m != nil && failure.UserFrame(p.goroot, p.lastFunc, m[1]) {
 			p.crash.Pos = m[1] + ":" + m[2]
 			p.state = stateDone
 		}
@@ -168,7 +139,7 @@ func (p *outputParser) end(exit int) (int, signature) {
 	}
 	var sig signature
 	switch {
-	case p.crash.failed():
+	case p.crash.Failed():
 		sig = p.crash
 	case p.finished && p.failed:
 		sig = signature{Kind: kindFail, Pos: p.logPos}
@@ -179,30 +150,4 @@ func (p *outputParser) end(exit int) (int, signature) {
 	}
 	p.current, p.crash, p.state = -1, signature{}, stateNormal
 	return i, sig
-}
-
-// userFrame reports whether a stack frame is in the user's code: not in
-// the Go distribution, not in the generated test main, and not in
-// fuzzshrink, whose adapter calls the target.
-func (p *outputParser) userFrame(fn, file string) bool {
-	return !strings.HasPrefix(filepath.ToSlash(file), p.goroot) &&
-		filepath.Base(file) != "_testmain.go" &&
-		!strings.HasPrefix(fn, "github.com/fuzzmin/fuzzmin/fuzzshrink.")
-}
-
-// panicText is the part of a panic message that identifies the failure:
-// the runtime's own messages with numbers masked, the type of a value the
-// runtime prints as "(T) 0x…", and the os.Exit(0) trap of go test. The
-// message of a user's panic(err) usually quotes the input, which changes as
-// it shrinks, so its position alone identifies it.
-func panicText(msg string) string {
-	switch {
-	case strings.HasPrefix(msg, "runtime error: "), strings.HasPrefix(msg, "unexpected call to os.Exit("):
-		return mask(msg)
-	case strings.HasPrefix(msg, "("):
-		if i := strings.Index(msg, ") "); i > 0 {
-			return msg[:i+1]
-		}
-	}
-	return ""
 }

@@ -1,0 +1,154 @@
+package fuzzshrink
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
+)
+
+// Fuzz is f.Fuzz for fuzz functions whose arguments may be composite Go
+// values: fn is a func(*testing.T, A1, A2, …) whose arguments are native fuzz
+// types, named types of them, or structs (exported fields), slices, arrays,
+// maps and pointers built from them:
+//
+//	fuzzshrink.Fuzz(f, func(t *testing.T, cfg Config, n int) { … })
+//
+// A native argument stays a native fuzz argument, and a named one travels as
+// its native type. Each composite argument travels as one []byte fuzz
+// argument, which decodes into a value of its type whatever the bytes (see
+// internal/encoding's structured codec), so every mutation the fuzzer makes
+// explores the value space. Under go test and go test -fuzz, Fuzz behaves
+// exactly like f.Fuzz with that decoding in front. When fuzzmin minimizes a
+// failing entry of the target, Fuzz runs the whole search inside the test
+// process, shrinking composite values structurally.
+//
+// Fuzz fails the test at once, naming the argument and field, for a type it
+// cannot decode: func, chan, interface, complex, unsafe.Pointer, a struct
+// with no exported fields.
+func Fuzz(f *testing.F, fn any) {
+	f.Helper()
+	p, err := newPlan(reflect.TypeOf(fn))
+	if err != nil {
+		f.Fatalf("fuzzshrink.Fuzz: %v", err)
+	}
+	fv := reflect.ValueOf(fn)
+	if s := sessionFor(f.Name()); s != nil {
+		s.run(f, p, fv)
+		return
+	}
+	announce(f.Name(), p)
+	f.Fuzz(reflect.MakeFunc(p.fuzzType, func(in []reflect.Value) []reflect.Value {
+		fv.Call(p.toUser(in))
+		return nil
+	}).Interface())
+}
+
+// Add adds a seed corpus entry of values of the fuzz function's argument
+// types (after *testing.T), in order, as f.Add does for native ones:
+//
+//	fuzzshrink.Add(f, Config{Name: "a", Items: []Item{{Count: 1}}}, 3)
+//
+// Add must be called before [Fuzz]; it fails the test if a value's type is
+// not one Fuzz accepts.
+func Add(f *testing.F, args ...any) {
+	f.Helper()
+	natives := make([]any, len(args))
+	for i, a := range args {
+		v, err := toNative(reflect.ValueOf(a))
+		if err != nil {
+			f.Fatalf("fuzzshrink.Add: argument %d: %v", i+1, err)
+		}
+		natives[i] = v
+	}
+	f.Add(natives...)
+}
+
+// A plan maps the arguments of a fuzz function to native fuzz arguments.
+type plan struct {
+	user     []reflect.Type // the function's arguments after *testing.T
+	fuzzType reflect.Type   // func(*testing.T, natives…)
+}
+
+var tType = reflect.TypeFor[*testing.T]()
+
+func newPlan(ft reflect.Type) (*plan, error) {
+	if ft == nil || ft.Kind() != reflect.Func || ft.NumIn() < 1 || ft.In(0) != tType || ft.NumOut() != 0 || ft.IsVariadic() {
+		return nil, fmt.Errorf("fn is %v, want a func(*testing.T, …) with no results", ft)
+	}
+	p := &plan{}
+	in := []reflect.Type{tType}
+	for i := 1; i < ft.NumIn(); i++ {
+		t := ft.In(i)
+		nt, err := nativeArgType(t)
+		if err != nil {
+			return nil, fmt.Errorf("argument %d: %v", i, err)
+		}
+		p.user = append(p.user, t)
+		in = append(in, nt)
+	}
+	p.fuzzType = reflect.FuncOf(in, nil, false)
+	return p, nil
+}
+
+// nativeArgType is the native fuzz type that carries values of t.
+func nativeArgType(t reflect.Type) (reflect.Type, error) {
+	if isLeaf(t) {
+		return nativeType(t), nil
+	}
+	if err := encoding.CheckType(t); err != nil {
+		return nil, err
+	}
+	return bytesType, nil
+}
+
+// toUser converts the fuzz function's native arguments (after t, which it
+// keeps) to the user's types.
+func (p *plan) toUser(in []reflect.Value) []reflect.Value {
+	out := make([]reflect.Value, len(in))
+	out[0] = in[0]
+	for i, t := range p.user {
+		out[i+1] = fromNative(in[i+1], t)
+	}
+	return out
+}
+
+// fromNative converts a native fuzz value to a value of type t.
+func fromNative(v reflect.Value, t reflect.Type) reflect.Value {
+	if isLeaf(t) {
+		return v.Convert(t)
+	}
+	return encoding.Decode(v.Bytes(), t)
+}
+
+// toNative converts a user value to the native fuzz value that carries it.
+func toNative(v reflect.Value) (any, error) {
+	if !v.IsValid() {
+		return nil, fmt.Errorf("nil value")
+	}
+	if isLeaf(v.Type()) {
+		return native(v), nil
+	}
+	if err := encoding.CheckType(v.Type()); err != nil {
+		return nil, err
+	}
+	b, err := encoding.Encode(v)
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// nativeTuple converts a tuple of user values to native fuzz values.
+func nativeTuple(args []any) ([]any, error) {
+	out := make([]any, len(args))
+	for i, a := range args {
+		v, err := toNative(reflect.ValueOf(a))
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}

@@ -1,0 +1,147 @@
+package fuzzshrink_test
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/fuzzmin/fuzzmin/fuzzshrink"
+)
+
+type Item struct {
+	Name  string
+	Count int
+	Tags  []string
+}
+
+type Person struct {
+	Name string
+	Age  uint8
+}
+
+type Celsius float64
+
+type Config struct {
+	Name    string
+	Verbose bool
+	Items   []Item
+	Limits  map[string]int
+	Owner   *Person
+	Temp    Celsius
+	Grid    [3]int16
+	private int //lint:ignore U1000 unexported fields are left alone
+}
+
+func bigConfig() Config {
+	c := Config{
+		Name: "production", Verbose: true,
+		Limits: map[string]int{"cpu": 4, "memory": 2048, "disk": 100},
+		Owner:  &Person{Name: "Ada", Age: 36},
+		Temp:   21.5,
+		Grid:   [3]int16{7, -8, 9},
+	}
+	for i := range 10 {
+		c.Items = append(c.Items, Item{Name: strings.Repeat("x", i+3), Count: i, Tags: []string{"a", "bb"}})
+	}
+	c.Items[6].Count = 98765
+	return c
+}
+
+// TestMinimize_Structs pins the minima of structured values: what does not
+// matter reaches its zero value, and what matters its smallest failing one.
+func TestMinimize_Structs(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name  string
+		fails func(Config) bool
+		want  Config
+	}{
+		{"an item's field", func(c Config) bool {
+			for _, it := range c.Items {
+				if it.Count > 50 {
+					return true
+				}
+			}
+			return false
+		}, Config{Items: []Item{{Count: 51}}}},
+		{"a map value", func(c Config) bool {
+			for _, v := range c.Limits {
+				if v > 1000 {
+					return true
+				}
+			}
+			return false
+		}, Config{Limits: map[string]int{"": 1001}}},
+		{"a pointer field", func(c Config) bool { return c.Owner != nil && c.Owner.Age > 30 }, Config{Owner: &Person{Age: 31}}},
+		{"a named float", func(c Config) bool { return c.Temp > 20.25 }, Config{Temp: 21}},
+		{"an array element", func(c Config) bool { return c.Grid[1] < -5 }, Config{Grid: [3]int16{0, -6, 0}}},
+		{"two fields", func(c Config) bool { return c.Verbose && len(c.Items) >= 2 }, Config{Verbose: true, Items: []Item{{}, {}}}},
+		{"always", func(Config) bool { return true }, Config{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := fuzzshrink.Minimize(bigConfig(), tt.fails)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Minimize = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestShrink_StructWithNativeArgs shrinks a composite argument jointly with
+// native ones.
+func TestShrink_StructWithNativeArgs(t *testing.T) {
+	t.Parallel()
+	fails := fuzzshrink.Predicate(func(args []any) bool {
+		c, n := args[0].(Config), args[1].(int)
+		return len(c.Items) > 0 && c.Items[0].Name != "" && n > 1000
+	})
+	r, err := fuzzshrink.Shrink(context.Background(), []any{bigConfig(), 98765432, "noise"}, fails)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []any{Config{Items: []Item{{Name: "\x00"}}}, 1001, ""}
+	if !reflect.DeepEqual(r.Args, want) {
+		t.Errorf("Shrink = %+v, want %+v", r.Args, want)
+	}
+}
+
+// TestMinimize_MapKeysDoNotCollide shrinks map keys without merging entries.
+func TestMinimize_MapKeysDoNotCollide(t *testing.T) {
+	t.Parallel()
+	m := map[int]string{500: "a", 700: "b", 900: "c"}
+	got := fuzzshrink.Minimize(m, func(m map[int]string) bool { return len(m) >= 3 })
+	// 2, not -1: the ints pass lowers magnitudes and keeps signs, and 0 and
+	// 1 are taken.
+	want := map[int]string{0: "", 1: "", 2: ""}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Minimize = %v, want %v", got, want)
+	}
+}
+
+// TestMinimize_Recursive shrinks a recursive type through pointers.
+func TestMinimize_Recursive(t *testing.T) {
+	t.Parallel()
+	type Node struct {
+		Val  int
+		Kids []*Node
+	}
+	deep := &Node{Val: 1, Kids: []*Node{{Val: 2}, {Val: 3, Kids: []*Node{{Val: 99}, {Val: 4}}}}}
+	var depth func(n *Node) int
+	depth = func(n *Node) int {
+		if n == nil {
+			return 0
+		}
+		d := 0
+		for _, k := range n.Kids {
+			d = max(d, depth(k))
+		}
+		return d + 1
+	}
+	got := fuzzshrink.Minimize(deep, func(n *Node) bool { return depth(n) >= 3 })
+	want := &Node{Kids: []*Node{{Kids: []*Node{{}}}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Minimize = %+v, want %+v", got, want)
+	}
+}

@@ -1,0 +1,119 @@
+package fuzzshrink
+
+import (
+	"context"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
+)
+
+type propItem struct {
+	N    int16
+	S    string
+	Next *propItem
+}
+
+type propConfig struct {
+	Flags  []bool
+	Items  []propItem
+	ByName map[string]uint8
+	Pair   [2]float32
+	Blob   []byte
+}
+
+// TestShrink_CompositeStrictlyDecrease runs random predicates on random
+// composite values (decoded from random bytes): every accepted candidate is
+// strictly smaller than the best before it, and the search reaches a
+// fixpoint.
+func TestShrink_CompositeStrictlyDecrease(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(11, 12))
+	types := []reflect.Type{reflect.TypeFor[propConfig](), reflect.TypeFor[[]propItem](), reflect.TypeFor[map[int8][]string]()}
+	n := 150
+	if testing.Short() {
+		n = 30
+	}
+	for i := range n {
+		data := make([]byte, rng.IntN(64))
+		for j := range data {
+			data[j] = byte(rng.Uint32())
+		}
+		args := []any{encoding.Decode(data, types[rng.IntN(len(types))]).Interface(), int(rng.Uint32() % 5000)}
+		fails := randomPredicate(rng)
+		prev := cloneTuple(args)
+		trace := func(ev Event) {
+			if ev.Kind != Accepted {
+				return
+			}
+			if compareArgs(ev.Args, prev) >= 0 {
+				t.Fatalf("case %d: accepted %#v after %#v: not smaller", i, ev.Args, prev)
+			}
+			prev = ev.Args
+		}
+		r, err := Shrink(context.Background(), args, Predicate(fails), Trace(trace), MaxRuns(20000))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Stats.Stop != StopDone {
+			t.Fatalf("case %d: %#v: stopped by %v after %d runs, want a fixpoint", i, args, r.Stats.Stop, r.Stats.Runs)
+		}
+	}
+}
+
+func TestWith_CopiesComposites(t *testing.T) {
+	t.Parallel()
+	orig := []any{propConfig{Items: []propItem{{N: 1, Next: &propItem{N: 2}}}, ByName: map[string]uint8{"a": 1}}}
+	c := cloneTuple(orig)
+	cc := c[0].(propConfig)
+	cc.Items[0].Next.N = 9
+	cc.ByName["a"] = 9
+	o := orig[0].(propConfig)
+	if o.Items[0].Next.N != 2 || o.ByName["a"] != 1 {
+		t.Errorf("changing a copy changed the original: %+v", o)
+	}
+}
+
+func TestFormatArgs(t *testing.T) {
+	t.Parallel()
+	type celsius float64
+	type inner struct{ A, B int }
+	type outer struct {
+		Name  string
+		In    []inner
+		Ptr   *inner
+		IntP  *int
+		M     map[string]inner
+		T     celsius
+		Blob  []byte
+		Arr   [2]uint8
+		Empty []string
+	}
+	three := 3
+	for _, tt := range []struct {
+		args []any
+		want string
+	}{
+		{[]any{"bad", 1001}, `string("bad"), int(1001)`},
+		{[]any{celsius(21.5)}, `fuzzshrink.celsius(21.5)`},
+		{[]any{outer{}}, `fuzzshrink.outer{}`},
+		{[]any{outer{Name: "x", In: []inner{{A: 51}, {}}, Ptr: &inner{B: 2}, IntP: &three,
+			M: map[string]inner{"k": {A: 1}}, T: 1.5, Blob: []byte("\x00"), Arr: [2]uint8{0, 7}}, int64(-3)},
+			`fuzzshrink.outer{Name: "x", In: []fuzzshrink.inner{{A: 51}, {}}, Ptr: &fuzzshrink.inner{B: 2}, IntP: new(int(3)), ` +
+				`M: map[string]fuzzshrink.inner{"k": {A: 1}}, T: 1.5, Blob: []byte("\x00"), Arr: [2]uint8{0, 7}}, int64(-3)`},
+		{[]any{&inner{A: 1}}, `&fuzzshrink.inner{A: 1}`},
+		{[]any{[]*inner{{A: 1}, nil}}, `[]*fuzzshrink.inner{{A: 1}, nil}`},
+	} {
+		if got := formatArgs(tt.args, "github.com/fuzzmin/fuzzmin/other"); got != tt.want {
+			t.Errorf("formatArgs(%#v) =\n%s\nwant\n%s", tt.args, got, tt.want)
+		}
+	}
+	local := formatArgs([]any{[]map[string]*outer{{"k": {Name: "x"}}}}, "github.com/fuzzmin/fuzzmin/fuzzshrink")
+	if want := `[]map[string]*outer{{"k": {Name: "x"}}}`; local != want {
+		t.Errorf("formatArgs in the local package = %s, want %s", local, want)
+	}
+	if got := funcPackage(reflect.ValueOf(TestFormatArgs)); got != "github.com/fuzzmin/fuzzmin/fuzzshrink" {
+		t.Errorf("funcPackage = %s", got)
+	}
+}

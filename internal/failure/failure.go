@@ -1,0 +1,84 @@
+// Package failure describes how a fuzz input fails, so that a candidate
+// counts as failing only if it fails the same way as the original: the
+// command line reads it from a test binary's output, and fuzzshrink's
+// in-process session from the recovered panic or the failed test.
+package failure
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// A Signature identifies how an input fails. The zero Signature means the
+// input passed.
+type Signature struct {
+	Kind string `json:"kind"`           // one of the Kind constants
+	Text string `json:"text,omitempty"` // masked message; empty where the position says it all
+	Pos  string `json:"pos,omitempty"`  // file:line in the user's code
+}
+
+// Kinds of failure.
+const (
+	Panic   = "panic"       // a panic, including os.Exit(0) under go test
+	Fatal   = "fatal error" // a runtime fatal error (concurrent map writes, stack overflow, out of memory)
+	Fail    = "fail"        // t.Error, t.Fatal and their kin
+	Exit    = "exit"        // the process exited in the middle of the input (os.Exit)
+	Timeout = "timeout"     // the input ran longer than the per-input limit
+)
+
+// Failed reports whether the signature is a failure.
+func (s Signature) Failed() bool { return s.Kind != "" }
+
+// Crash reports whether the failure ends the process, so that it can only
+// be observed from outside.
+func (s Signature) Crash() bool { return s.Kind == Fatal || s.Kind == Exit || s.Kind == Timeout }
+
+func (s Signature) String() string {
+	if !s.Failed() {
+		return "ok"
+	}
+	var b strings.Builder
+	b.WriteString(s.Kind)
+	if s.Text != "" {
+		b.WriteString(": ")
+		b.WriteString(s.Text)
+	}
+	if s.Pos != "" {
+		b.WriteString(" at ")
+		b.WriteString(filepath.Base(s.Pos))
+	}
+	return b.String()
+}
+
+var numberRE = regexp.MustCompile(`0[xX][0-9a-fA-F]+|[0-9]+`)
+
+// Mask replaces the numbers in a message, which change as the input shrinks.
+func Mask(s string) string { return numberRE.ReplaceAllString(s, "N") }
+
+// PanicText is the part of a panic message, as the runtime prints it, that
+// identifies the failure: the runtime's own messages with numbers masked,
+// the type of a value the runtime prints as "(T) …", and the os.Exit(0) trap
+// of go test. The message of a user's panic(err) usually quotes the input,
+// which changes as it shrinks, so its position alone identifies it.
+func PanicText(msg string) string {
+	switch {
+	case strings.HasPrefix(msg, "runtime error: "), strings.HasPrefix(msg, "unexpected call to os.Exit("):
+		return Mask(msg)
+	case strings.HasPrefix(msg, "("):
+		if i := strings.Index(msg, ") "); i > 0 {
+			return msg[:i+1]
+		}
+	}
+	return ""
+}
+
+// UserFrame reports whether a stack frame of function fn in file is the
+// user's code: not in the Go distribution (whose source is under goroot),
+// not in the generated test main, and not in fuzzshrink, whose adapter calls
+// the fuzz function.
+func UserFrame(goroot, fn, file string) bool {
+	return !strings.HasPrefix(filepath.ToSlash(file), filepath.ToSlash(goroot)+"/src/") &&
+		filepath.Base(file) != "_testmain.go" &&
+		!strings.HasPrefix(fn, "github.com/fuzzmin/fuzzmin/fuzzshrink.")
+}
