@@ -161,23 +161,18 @@ func resultSize(b *testing.B, dir string) int {
 }
 
 // BenchmarkInProcess measures the in-process evaluation rate of a session
-// on trivial targets wrapped by fuzzshrink, one taking a composite value and
-// one a native []byte: the entry has 4,000 elements of which any 2,000
-// fail, so the search runs thousands of candidates.
+// on trivial targets wrapped by fuzzshrink: one taking a composite value and
+// one a native []byte, whose entries have 4,000 elements of which any 2,000
+// fail, so that most candidates are accepted; and one for which only the
+// original (300 bytes) fails, so that every candidate passes.
 func BenchmarkInProcess(b *testing.B) {
 	if testing.Short() {
 		b.Skip("builds a test binary")
 	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		b.Fatal(err)
-	}
-	dir := b.TempDir()
-	files := map[string]string{
-		"go.mod": "module example.com/inproc\n\ngo 1.26\n\nrequire github.com/fuzzmin/fuzzmin v0.0.0\n\nreplace github.com/fuzzmin/fuzzmin => " + root + "\n",
-		"inproc_test.go": `package inproc
+	dir := wrappedModule(b, "example.com/inproc", `package inproc
 
 import (
+	"hash/crc32"
 	"testing"
 
 	"github.com/fuzzmin/fuzzmin/fuzzshrink"
@@ -198,13 +193,17 @@ func FuzzBytes(f *testing.F) {
 		}
 	})
 }
-`,
-	}
-	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o666); err != nil {
-			b.Fatal(err)
+
+// FuzzOnly fails on one input alone: every candidate passes, so the
+// search runs a whole round of every pass once.
+func FuzzOnly(f *testing.F) {
+	fuzzshrink.Fuzz(f, func(t *testing.T, b []byte) {
+		if crc32.ChecksumIEEE(b) == 0x6880c0e0 {
+			panic("the one")
 		}
-	}
+	})
+}
+`)
 	bin := filepath.Join(dir, "inproc.test")
 	cmd := exec.Command("go", "test", "-c", "-o", bin, ".")
 	cmd.Dir = dir
@@ -225,7 +224,7 @@ func FuzzBytes(f *testing.F) {
 	for _, tt := range []struct {
 		target string
 		entry  []byte
-	}{{"FuzzSlice", enc}, {"FuzzBytes", mustMarshal(b, blob)}} {
+	}{{"FuzzSlice", enc}, {"FuzzBytes", mustMarshal(b, blob)}, {"FuzzOnly", mustMarshal(b, blob[:300])}} {
 		b.Run(tt.target, func(b *testing.B) {
 			r, err := newRunner(bin, dir, b.TempDir(), tt.target, goroot(b), 10*time.Second, os.Environ())
 			if err != nil {
@@ -250,6 +249,26 @@ func FuzzBytes(f *testing.F) {
 	}
 }
 
+// wrappedModule writes a module that uses this repository's fuzzshrink,
+// with one test file, and returns its directory.
+func wrappedModule(tb testing.TB, modPath, testSrc string) string {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dir := tb.TempDir()
+	files := map[string]string{
+		"go.mod": "module " + modPath + "\n\ngo 1.26\n\nrequire github.com/fuzzmin/fuzzmin v0.0.0\n\nreplace github.com/fuzzmin/fuzzmin => " + root + "\n",
+		"x_test.go": testSrc,
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o666); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return dir
+}
+
 func mustMarshal(tb testing.TB, vals ...any) []byte {
 	b, err := encoding.Marshal(vals...)
 	if err != nil {
@@ -265,4 +284,125 @@ func encodingOf(v any) ([]byte, error) {
 		return nil, err
 	}
 	return encoding.Marshal(b)
+}
+
+// structSrc is a fuzz target of a structured value with a bug in one
+// item's field, and structCrasher the failing entry go test -fuzz found
+// for it (saved with -fuzzminimizetime=0).
+const (
+	structSrc = `package wr
+
+import (
+	"testing"
+
+	"github.com/fuzzmin/fuzzmin/fuzzshrink"
+)
+
+type Item struct {
+	Name  string
+	Count int
+}
+
+type Config struct {
+	Name    string
+	Verbose bool
+	Items   []Item
+}
+
+func check(cfg Config, n int) {
+	for _, it := range cfg.Items {
+		if it.Count > 50 && n > 3 {
+			panic("count too large")
+		}
+	}
+}
+
+func FuzzConfig(f *testing.F) {
+	fuzzshrink.Add(f, Config{Name: "x"}, 1)
+	fuzzshrink.Fuzz(f, func(t *testing.T, cfg Config, n int) {
+		check(cfg, n)
+	})
+}
+`
+	structCrasher = "go test fuzz v1\n[]byte(\"\\x01\\xfb\\xfb\\xfb\\x01\\xfb\\xfb\\xfb\\x05\\xfb\")\nint(32)\n"
+)
+
+// BenchmarkStructVersusToolchain minimizes a crasher of a structured target
+// with fuzzmin (structurally, in process) and with the toolchain's
+// minimizer (on bytes, from the fuzz cache), and logs both results.
+func BenchmarkStructVersusToolchain(b *testing.B) {
+	if testing.Short() {
+		b.Skip("runs the go command")
+	}
+	b.Setenv("GOFLAGS", "-mod=mod") // the module has no go.sum
+	b.Run("fuzzmin", func(b *testing.B) {
+		var got []byte
+		var report string
+		for b.Loop() {
+			b.StopTimer()
+			dir := wrappedModule(b, "example.com/wr", structSrc)
+			if _, err := corpus.WriteFile(corpus.SeedCorpus(dir, "FuzzConfig"), []byte(structCrasher)); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			var out bytes.Buffer
+			if code := Main([]string{"-C", dir, "-json", "."}, &out, &out); code != 0 {
+				b.Fatalf("fuzzmin exited %d:\n%s", code, out.String())
+			}
+			b.StopTimer()
+			got, report = onlyEntry(b, corpus.SeedCorpus(dir, "FuzzConfig")), resultLine(out.String())
+			b.StartTimer()
+		}
+		b.Logf("result %q\n%s", got, report)
+		b.ReportMetric(float64(len(got)), "result-file-bytes")
+	})
+	b.Run("go-test-fuzz", func(b *testing.B) {
+		gocache, err := corpus.GoCache(".")
+		if err != nil {
+			b.Skip(err)
+		}
+		var got []byte
+		for i := 0; b.Loop(); i++ {
+			b.StopTimer()
+			modPath := fmt.Sprintf("example.com/wr%d-%d", time.Now().UnixNano(), i)
+			dir := wrappedModule(b, modPath, structSrc)
+			cacheDir := corpus.CacheCorpus(gocache, modPath, "FuzzConfig")
+			if _, err := corpus.WriteFile(cacheDir, []byte(structCrasher)); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			cmd := exec.Command("go", "test", "-run=^$", "-fuzz=FuzzConfig", "-fuzztime=5m", ".")
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+			out, err := cmd.CombinedOutput()
+			b.StopTimer()
+			os.RemoveAll(filepath.Join(gocache, "fuzz", modPath))
+			if err == nil || !strings.Contains(string(out), "Failing input written") {
+				b.Fatalf("go test -fuzz did not report the failure: %v\n%s", err, out)
+			}
+			got = onlyEntry(b, corpus.SeedCorpus(dir, "FuzzConfig"))
+			b.StartTimer()
+		}
+		b.Logf("result %q", got)
+		b.ReportMetric(float64(len(got)), "result-file-bytes")
+	})
+}
+
+// onlyEntry returns the contents of the one file in dir.
+func onlyEntry(b *testing.B, dir string) []byte {
+	entries, err := corpus.Read(dir)
+	if err != nil || len(entries) != 1 || entries[0].Err != nil {
+		b.Fatalf("want one valid entry in %s, have %v (%v)", dir, entries, err)
+	}
+	return entries[0].Data
+}
+
+// resultLine returns the "result" event of fuzzmin -json output.
+func resultLine(out string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, `"action":"result"`) {
+			return l
+		}
+	}
+	return out
 }
