@@ -258,7 +258,7 @@ func wrappedModule(tb testing.TB, modPath, testSrc string) string {
 	}
 	dir := tb.TempDir()
 	files := map[string]string{
-		"go.mod": "module " + modPath + "\n\ngo 1.26\n\nrequire github.com/fuzzmin/fuzzmin v0.0.0\n\nreplace github.com/fuzzmin/fuzzmin => " + root + "\n",
+		"go.mod":    "module " + modPath + "\n\ngo 1.26\n\nrequire github.com/fuzzmin/fuzzmin v0.0.0\n\nreplace github.com/fuzzmin/fuzzmin => " + root + "\n",
 		"x_test.go": testSrc,
 	}
 	for name, content := range files {
