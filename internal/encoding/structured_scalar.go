@@ -34,8 +34,8 @@ import (
 //   - Integers are little endian so that cutting the data short (or zeroing
 //     its tail) drops high-order bytes and leaves a smaller number. Floats are
 //     big endian so that a short form keeps the sign, the exponent and the
-//     leading mantissa bits: 0.5, 1.25 or 1e6 take 2 to 4 bytes, and cutting
-//     the data short rounds toward zero instead of toward a denormal.
+//     leading mantissa bits: 0.5 and 1.25 take 3 bytes, 1e6 takes 5, and
+//     cutting the data short drops low-order mantissa bits.
 //   - Floats are exact: any bit pattern, NaN payloads and -0 included, has a
 //     form (k = the width), and float32 bits are moved without a conversion
 //     through float64, which would set the quiet bit of a signaling NaN (as in
