@@ -28,6 +28,10 @@ const SeedDir = "testdata/fuzz"
 // a file, and minimizing one would not fit in memory.
 const MaxFileSize = 256 << 20
 
+// ErrIsDir is the error of an entry that is a directory, which go test
+// skips.
+var ErrIsDir = errors.New("is a directory, not a corpus file (go test skips it)")
+
 // An Entry is one file of a corpus directory.
 type Entry struct {
 	Name   string // file name, the toolchain's subtest name
@@ -116,7 +120,8 @@ func ReadEntry(path string) Entry {
 	case err != nil:
 		return fail("%v", unwrapPath(err))
 	case fi.IsDir():
-		return fail("is a directory, not a corpus file (go test skips it)")
+		e.Err = fmt.Errorf("%s: %w", path, ErrIsDir)
+		return e
 	case !fi.Mode().IsRegular():
 		return fail("is not a regular file (%v)", fi.Mode().Type())
 	case fi.Size() > MaxFileSize:

@@ -335,7 +335,7 @@ func callerPos(after string) string {
 	for {
 		fr, more := frames.Next()
 		if seen && failure.UserFrame(goroot, fr.Function, fr.File) {
-			return fmt.Sprintf("%s:%d", fr.File, fr.Line)
+			return fmt.Sprintf("%s:%d", filepath.Base(fr.File), fr.Line) // as testing names log positions
 		}
 		seen = seen || fr.Function == after
 		if !more {

@@ -26,7 +26,7 @@ func BenchmarkOutOfProcess(b *testing.B) {
 	dir, bin := buildProbe(b)
 	for _, perProcess := range []int{64, 1} {
 		b.Run(fmt.Sprintf("per-process=%d", perProcess), func(b *testing.B) {
-			r, err := newRunner(bin, dir, b.TempDir(), "FuzzTrivial", goroot(b), 10*time.Second, os.Environ())
+			r, err := newRunner(bin, dir, dir, b.TempDir(), "FuzzTrivial", goroot(b), 10*time.Second, os.Environ())
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -226,7 +226,7 @@ func FuzzOnly(f *testing.F) {
 		entry  []byte
 	}{{"FuzzSlice", enc}, {"FuzzBytes", mustMarshal(b, blob)}, {"FuzzOnly", mustMarshal(b, blob[:300])}} {
 		b.Run(tt.target, func(b *testing.B) {
-			r, err := newRunner(bin, dir, b.TempDir(), tt.target, goroot(b), 10*time.Second, os.Environ())
+			r, err := newRunner(bin, dir, dir, b.TempDir(), tt.target, goroot(b), 10*time.Second, os.Environ())
 			if err != nil {
 				b.Fatal(err)
 			}

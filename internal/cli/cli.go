@@ -104,13 +104,14 @@ func Main(args []string, stdout, stderr io.Writer) int {
 
 // A session is one run of the command over its packages.
 type session struct {
-	opts   options
-	match  *matcher
-	rep    *reporter
-	env    []string
-	goroot string
-	tmp    string // removed at the end
-	exit   int
+	opts    options
+	match   *matcher
+	rep     *reporter
+	env     []string
+	goroot  string
+	tmp     string // removed at the end
+	matched int    // entries selected
+	exit    int
 }
 
 func (s *session) fail(code int) {
@@ -145,17 +146,25 @@ func (s *session) main(ctx context.Context, patterns []string) int {
 	if ctx.Err() != nil {
 		s.rep.errorf("interrupted; the entry being minimized was left as it was")
 		s.fail(exitFailure)
+	} else if s.matched == 0 && s.opts.run != "" && s.exit == exitOK {
+		s.rep.infof("fuzzmin: no fuzz target or corpus entry matches -run=%s", s.opts.run)
 	}
 	s.rep.summary()
 	return s.exit
 }
 
 // goCommand returns a go command run where the user asked (-C), with the
-// user's environment (GOFLAGS and all).
+// user's environment (GOFLAGS and all). Canceling ctx interrupts the go
+// command and what it runs, as Ctrl-C in a terminal would, so that it
+// removes its temporary files; it is killed if it has not ended 10 seconds
+// later.
 func (s *session) goCommand(ctx context.Context, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = s.opts.dir
 	cmd.Env = s.env
+	setProcessGroup(cmd)
+	cmd.Cancel = func() error { return interruptProcessGroup(cmd) }
+	cmd.WaitDelay = 10 * time.Second
 	return cmd
 }
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -18,6 +19,7 @@ import (
 type pkg struct {
 	ImportPath string
 	Dir        string
+	ModuleDir  string   // the root of its module, or Dir outside modules
 	Writable   bool     // in the main module: testdata may be written
 	Targets    []string // FuzzXxx functions in its test files, sorted
 }
@@ -29,7 +31,7 @@ type pkg struct {
 // "pos: msg" lines.
 func loadPackages(dir string, env []string, tags string, patterns []string) ([]*pkg, error) {
 	cfg := &packages.Config{
-		Mode:  packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedModule,
+		Mode:  packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedModule | packages.NeedForTest,
 		Dir:   dir,
 		Env:   env,
 		Tests: true,
@@ -40,7 +42,12 @@ func loadPackages(dir string, env []string, tags string, patterns []string) ([]*
 	}
 	loaded, err := packages.Load(cfg, patterns...)
 	if err != nil {
-		return nil, err
+		// "err: exit status 1: stderr: go: …": the go command's words suffice.
+		msg := err.Error()
+		if _, after, ok := strings.Cut(msg, "stderr: "); ok {
+			msg = after
+		}
+		return nil, errors.New(strings.TrimSpace(msg))
 	}
 	byPath := map[string]*pkg{}
 	var pkgs []*pkg
@@ -55,7 +62,11 @@ func loadPackages(dir string, env []string, tags string, patterns []string) ([]*
 		}
 		for _, e := range lp.Errors {
 			if e.Kind == packages.ListError || len(lp.Syntax) == 0 {
-				errs = append(errs, e.Error())
+				msg := e.Msg
+				if e.Pos != "" && e.Pos != "-" {
+					msg = e.Pos + ": " + msg
+				}
+				errs = append(errs, msg)
 			}
 		}
 		p := byPath[path]
@@ -63,7 +74,10 @@ func loadPackages(dir string, env []string, tags string, patterns []string) ([]*
 			if lp.Dir == "" {
 				continue
 			}
-			p = &pkg{ImportPath: path, Dir: lp.Dir, Writable: lp.Module == nil || lp.Module.Main}
+			p = &pkg{ImportPath: path, Dir: lp.Dir, ModuleDir: lp.Dir, Writable: lp.Module == nil || lp.Module.Main}
+			if lp.Module != nil && lp.Module.Dir != "" {
+				p.ModuleDir = lp.Module.Dir
+			}
 			byPath[path] = p
 			pkgs = append(pkgs, p)
 		}

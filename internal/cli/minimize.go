@@ -54,10 +54,15 @@ func (s *session) minimizePackage(ctx context.Context, p *pkg, tmp string) {
 		}
 		var entries []corpus.Entry
 		for _, e := range all {
-			if s.match.matchEntry(e.Name) {
+			switch {
+			case !s.match.matchEntry(e.Name):
+			case errors.Is(e.Err, corpus.ErrIsDir):
+				s.rep.infof("%s/%s: skipped: %s", t, e.Name, corpus.ErrIsDir)
+			default:
 				entries = append(entries, e)
 			}
 		}
+		s.matched += len(entries)
 		if len(entries) == 0 {
 			s.rep.infof("%s %s: no corpus entries in %s", p.ImportPath, t, s.rel(dir))
 			continue
@@ -90,7 +95,7 @@ func (s *session) minimizePackage(ctx context.Context, p *pkg, tmp string) {
 	s.rep.built(p.ImportPath, time.Since(start))
 
 	for i, j := range jobs {
-		r, err := newRunner(bin, p.Dir, filepath.Join(tmp, fmt.Sprint("work", i)), j.target, s.goroot, s.opts.execTimeout, s.env)
+		r, err := newRunner(bin, p.ModuleDir, p.Dir, filepath.Join(tmp, fmt.Sprint("work", i)), j.target, s.goroot, s.opts.execTimeout, s.env)
 		if err != nil {
 			s.rep.errorf("%s: %v", p.ImportPath, err)
 			s.fail(exitFailure)
@@ -120,6 +125,7 @@ const (
 	statusMinimized status = "minimized" // replaced by a smaller, verified entry
 	statusWould     status = "would-minimize"
 	statusMinimal   status = "minimal"   // nothing smaller fails the same way
+	statusStopped   status = "stopped"   // a budget ran out before anything smaller was found
 	statusPasses    status = "passes"    // the entry does not fail
 	statusMalformed status = "malformed" // not a corpus file the toolchain reads
 	statusStale     status = "stale"     // its values no longer fit the target
@@ -171,9 +177,9 @@ func (s *session) minimizeEntry(ctx context.Context, r *runner, p *pkg, target s
 		case err != nil:
 			return fail(statusFailed, "%v", err)
 		case out.stale != "":
-			return fail(statusStale, "%s", strings.ReplaceAll(out.stale, r.corpus, s.rel(filepath.Dir(e.Path))))
+			return fail(statusStale, "%s", s.staleReason(out.stale, target, e.Path))
 		case len(out.outcomes) == 0:
-			return fail(statusFailed, "the test binary ran no input for %s: does it call f.Fuzz?", target)
+			return fail(statusFailed, "the test binary ran no input for %s; it said:\n%s", target, out.tail)
 		}
 		sigs = append(sigs, out.outcomes[0])
 	}
@@ -200,6 +206,7 @@ func (s *session) minimizeEntry(ctx context.Context, r *runner, p *pkg, target s
 	}
 	progress.done()
 	res.Runs, res.Stop, res.Others = out.runs, out.stop, out.others
+	slices.Sort(res.Others)
 	if err != nil {
 		return fail(statusFailed, "%v", err)
 	}
@@ -213,6 +220,9 @@ func (s *session) minimizeEntry(ctx context.Context, r *runner, p *pkg, target s
 	res.Rerun = fmt.Sprintf("go test -run=%s/%s %s", target, e.Name, p.ImportPath)
 	if bytes.Equal(data, e.Data) {
 		res.Status = statusMinimal
+		if out.stop != fuzzshrink.StopDone.String() {
+			res.Status = statusStopped
+		}
 		return res
 	}
 	dir := filepath.Dir(e.Path)
@@ -223,13 +233,13 @@ func (s *session) minimizeEntry(ctx context.Context, r *runner, p *pkg, target s
 		res.Status = statusWould
 		return res
 	}
-	return s.writeBack(ctx, p, target, e, data, want, res)
+	return s.writeBack(ctx, r, p, target, e, data, want, res)
 }
 
 // writeBack writes the minimized entry, verifies it through go test, and
 // only then removes the original: at every moment the directory holds the
 // original or a verified replacement.
-func (s *session) writeBack(ctx context.Context, p *pkg, target string, e corpus.Entry, data []byte, want signature, res entryResult) entryResult {
+func (s *session) writeBack(ctx context.Context, r *runner, p *pkg, target string, e corpus.Entry, data []byte, want signature, res entryResult) entryResult {
 	dir := filepath.Dir(e.Path)
 	name := corpus.Name(data)
 	_, statErr := os.Stat(filepath.Join(dir, name))
@@ -239,7 +249,20 @@ func (s *session) writeBack(ctx context.Context, p *pkg, target string, e corpus
 		res.Status, res.Error = statusFailed, fmt.Sprintf("writing the minimized entry: %v; %s is unchanged", s.relErr(err), s.rel(e.Path))
 		return res
 	}
-	got, err := s.verify(ctx, p, target, name)
+	got, err := s.verify(ctx, p, target, name, want)
+	var bad *badCorpusError
+	if errors.As(err, &bad) {
+		// go test runs no entry of the target while any is malformed or
+		// stale; the same test binary, given the new entry alone, does.
+		res.Error = fmt.Sprintf("note: go test refuses %s while it holds an entry it cannot read (%s); the minimized entry was verified with the package's test binary instead",
+			s.rel(dir), s.staleReason(bad.msg, target, e.Path))
+		got, err = signature{}, nil
+		if out, rerr := r.run(ctx, [][]byte{data}, func(signature) bool { return false }); rerr != nil {
+			err = rerr
+		} else if len(out.outcomes) == 1 {
+			got = out.outcomes[0]
+		}
+	}
 	if err != nil || got != want {
 		if !existed {
 			os.Remove(path)
@@ -265,11 +288,16 @@ func (s *session) writeBack(ctx context.Context, p *pkg, target string, e corpus
 }
 
 // verify runs one entry of the user's seed corpus through go test itself
-// and returns how it fails.
-func (s *session) verify(ctx context.Context, p *pkg, target, name string) (signature, error) {
+// and returns how it fails. go test's -timeout is the per-input limit when
+// the failure to reproduce is a timeout (the binary starts in well under
+// it), and generous otherwise.
+func (s *session) verify(ctx context.Context, p *pkg, target, name string, want signature) (signature, error) {
+	timeout := 2*s.opts.execTimeout + 30*time.Second
+	if want.Kind == kindTimeout {
+		timeout = s.opts.execTimeout
+	}
 	args := append([]string{"test", "-count=1", "-v=test2json",
-		"-run=^" + target + "$/^" + name + "$",
-		"-timeout=" + (2*s.opts.execTimeout + 30*time.Second).String()}, s.tagsFlag()...)
+		"-run=^" + target + "$/^" + name + "$", "-timeout=" + timeout.String()}, s.tagsFlag()...)
 	cmd := s.goCommand(ctx, append(args, p.ImportPath)...)
 	out, _ := cmd.CombinedOutput()
 	if ctx.Err() != nil {
@@ -287,10 +315,19 @@ func (s *session) verify(ctx context.Context, p *pkg, target, name string) (sign
 		got = append(got, sig)
 	}
 	if len(got) != 1 {
+		if parser.stale != "" {
+			return signature{}, &badCorpusError{parser.stale}
+		}
 		return signature{}, fmt.Errorf("go test did not run %s/%s:\n%s", target, name, out)
 	}
 	return got[0], nil
 }
+
+// A badCorpusError says that go test refused to run a target because an
+// entry in its corpus directory is malformed or stale.
+type badCorpusError struct{ msg string }
+
+func (e *badCorpusError) Error() string { return e.msg }
 
 // shrinkOutcome is what a search made of an entry.
 type shrinkOutcome struct {
@@ -381,6 +418,19 @@ func (o *oracle) Run(ctx context.Context, batch [][]any) ([]fuzzshrink.Verdict, 
 		files = files[len(res.outcomes):]
 	}
 	return verdicts, nil
+}
+
+// staleReason rewrites the toolchain's complaint about the private copy of
+// an entry, as in
+//
+//	x_test.go:9: "testdata/fuzz/FuzzB/c000000": wrong number of values in corpus entry: 1, want 2
+//
+// to name the user's file.
+func (s *session) staleReason(msg, target, path string) string {
+	if m := logPosRE.FindStringSubmatchIndex("    " + msg); m != nil {
+		msg = msg[m[1]-4:]
+	}
+	return strings.ReplaceAll(msg, filepath.Join("testdata", "fuzz", target, inputName(0)), s.rel(path))
 }
 
 // rel shortens a path for messages: relative to the working directory when

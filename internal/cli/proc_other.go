@@ -2,7 +2,10 @@
 
 package cli
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+)
 
 func setProcessGroup(cmd *exec.Cmd) {}
 
@@ -10,4 +13,11 @@ func killProcessGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		cmd.Process.Kill()
 	}
+}
+
+func interruptProcessGroup(cmd *exec.Cmd) error {
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		return cmd.Process.Kill()
+	}
+	return nil
 }

@@ -175,6 +175,9 @@ func (r *reporter) result(res entryResult) {
 		fmt.Fprintf(&b, "\tTo re-run: %s\n", res.Rerun)
 	case statusPasses:
 		fmt.Fprintf(&b, "%s: passes; left alone\n", name)
+	case statusStopped:
+		fmt.Fprintf(&b, "%s: nothing smaller found, %d runs, %v: %v; left alone\n", name, res.Runs, res.Elapsed.Round(time.Millisecond), res.Signature)
+		fmt.Fprintf(&b, "\tsearch stopped early (%s): the result may not be minimal\n", res.Stop)
 	default:
 		fmt.Fprintf(&b, "%s: %s: %s\n", name, res.Status, res.Error)
 	}

@@ -18,12 +18,13 @@ import (
 
 // A runner runs inputs through one fuzz target of a built test binary, as
 // seed corpus entries of a private corpus directory: the binary runs in a
-// mirror of the package directory whose testdata/fuzz/<Target> belongs to
-// the runner, so the user's testdata never sees a candidate, while
-// everything else the test reads through relative paths is the user's.
+// mirror of the module whose package directory's testdata/fuzz/<Target>
+// belongs to the runner, so the user's testdata never sees a candidate,
+// while everything else the test reads through relative paths is the
+// user's.
 type runner struct {
 	bin     string // the test binary
-	work    string // the mirror of the package directory, the binary's working directory
+	work    string // the package directory in the mirror, the binary's working directory
 	corpus  string // work/testdata/fuzz/<Target>
 	target  string
 	goroot  string
@@ -35,13 +36,23 @@ type runner struct {
 	ram     string // the corpus directory's real place, if in memory
 }
 
-// newRunner mirrors pkgDir into work. The private corpus directory is in
-// memory where the system has a tmpfs at /dev/shm: every batch writes a file
-// per candidate, and on a disk file system each costs ten times more than
-// running it.
-func newRunner(bin, pkgDir, work, target, goroot string, timeout time.Duration, env []string) (*runner, error) {
-	if err := mirror(pkgDir, work, []string{"testdata", "fuzz", target}); err != nil {
-		return nil, fmt.Errorf("mirroring %s: %v", pkgDir, err)
+// newRunner mirrors the module whose root is modDir, down to the package
+// directory pkgDir, into mirror: a test that reads ../shared/data finds it
+// there too. The private corpus directory is in memory where the system has
+// a tmpfs at /dev/shm: every batch writes a file per candidate, and on a
+// disk file system each costs ten times more than running it.
+func newRunner(bin, modDir, pkgDir, mirrorDir, target, goroot string, timeout time.Duration, env []string) (*runner, error) {
+	rel, err := filepath.Rel(modDir, pkgDir)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		modDir, rel = pkgDir, "."
+	}
+	var path []string
+	if rel != "." {
+		path = strings.Split(rel, string(filepath.Separator))
+	}
+	work := filepath.Join(mirrorDir, rel)
+	if err := mirror(modDir, mirrorDir, append(path, "testdata", "fuzz", target)); err != nil {
+		return nil, fmt.Errorf("mirroring %s: %v", modDir, err)
 	}
 	r := &runner{
 		bin: bin, work: work, corpus: filepath.Join(work, "testdata", "fuzz", target),
@@ -148,7 +159,7 @@ func (r *runner) inputIndex(name string) (int, bool) {
 type runResult struct {
 	outcomes []signature // one per input that ran, in order
 	stale    string      // the toolchain refused the corpus: why
-	output   []byte      // the process's output, if asked for (kept small)
+	tail     string      // the last lines of output, for messages
 }
 
 // run runs inputs (encoded corpus files) in order in one process and
@@ -179,6 +190,7 @@ func (r *runner) run(ctx context.Context, inputs [][]byte, stop func(signature) 
 
 	var (
 		mu       sync.Mutex
+		tail     lineTail
 		res      runResult
 		started  = time.Now() // when the current input started
 		stopping bool
@@ -190,6 +202,7 @@ func (r *runner) run(ctx context.Context, inputs [][]byte, stop func(signature) 
 		readLines(pr, func(line []byte) {
 			mu.Lock()
 			defer mu.Unlock()
+			tail.add(line)
 			before := p.current
 			if i, sig := p.line(line); i >= 0 {
 				res.outcomes = append(res.outcomes, sig)
@@ -246,7 +259,33 @@ wait:
 		res.outcomes = append(res.outcomes, signature{Kind: kindTimeout})
 	}
 	res.stale = p.stale
+	res.tail = tail.String()
 	return res, nil
+}
+
+// lineTail keeps the last lines of an output, without the testing
+// package's framing bytes, for error messages.
+type lineTail struct {
+	lines [12]string
+	n     int
+}
+
+func (t *lineTail) add(line []byte) {
+	line = bytes.TrimPrefix(line, []byte{0x16})
+	if len(line) > 200 {
+		line = append(line[:200:200], "…"...)
+	}
+	t.lines[t.n%len(t.lines)] = "\t" + string(line)
+	t.n++
+}
+
+func (t *lineTail) String() string {
+	var b strings.Builder
+	for i := max(0, t.n-len(t.lines)); i < t.n; i++ {
+		b.WriteString(t.lines[i%len(t.lines)])
+		b.WriteByte('\n')
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // readLines calls f with each line read from r, without its newline. A line

@@ -107,7 +107,7 @@ func probeInput(n int) []byte { return []byte(fmt.Sprintf("go test fuzz v1\nint(
 
 func TestRunner_Outcomes(t *testing.T) {
 	dir, bin := buildProbe(t)
-	r, err := newRunner(bin, dir, t.TempDir(), "FuzzProbe", goroot(t), 2*time.Second, os.Environ())
+	r, err := newRunner(bin, dir, dir, t.TempDir(), "FuzzProbe", goroot(t), 2*time.Second, os.Environ())
 	if err != nil {
 		t.Fatal(err)
 	}

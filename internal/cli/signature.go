@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -21,8 +22,9 @@ const (
 )
 
 var (
-	logPosRE  = regexp.MustCompile(`^\s{4,}([^\s:]+\.go:\d+): `)
-	framePath = regexp.MustCompile(`^\t(.+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+	logPosRE = regexp.MustCompile(`^\s{4,}([^\s:]+\.go:\d+): `)
+	// A frame's file line; GOTRACEBACK=system and crash add fp=, sp= and pc=.
+	framePath = regexp.MustCompile(`^\t(.+\.go):(\d+)(?: \+0x[0-9a-f]+)?(?: fp=.*)?$`)
 )
 
 // An outputParser reads the output of one test binary run, made with
@@ -62,6 +64,12 @@ func (p *outputParser) line(l []byte) (done int, sig signature) {
 		return p.framed(l[1:])
 	}
 	s := string(l)
+	if p.current >= 0 && !p.finished {
+		if m := logPosRE.FindStringSubmatch(s); m != nil {
+			p.logPos = m[1]
+			return -1, signature{}
+		}
+	}
 	switch p.state {
 	case stateNormal:
 		switch {
@@ -76,10 +84,6 @@ func (p *outputParser) line(l []byte) (done int, sig signature) {
 		case strings.HasPrefix(s, "fatal error: "):
 			p.crash = signature{Kind: kindFatal, Text: failure.Mask(s[len("fatal error: "):])}
 			p.state = stateFrames
-		case p.current >= 0 && !p.finished:
-			if m := logPosRE.FindStringSubmatch(s); m != nil {
-				p.logPos = m[1]
-			}
 		case p.current < 0 && (strings.Contains(s, "corpus entry: ") || strings.Contains(s, ": unmarshal: ")):
 			// The toolchain refused a file of the corpus before running
 			// any: "…": mismatched types in corpus entry: [int], want [string]
@@ -93,7 +97,7 @@ func (p *outputParser) line(l []byte) (done int, sig signature) {
 		if !strings.HasPrefix(s, "\t") {
 			p.lastFunc = s
 		} else if m := framePath.FindStringSubmatch(s); m != nil && failure.UserFrame(p.goroot, p.lastFunc, m[1]) {
-			p.crash.Pos = m[1] + ":" + m[2]
+			p.crash.Pos = filepath.Base(m[1]) + ":" + m[2] // as testing names log positions
 			p.state = stateDone
 		}
 	}
@@ -102,6 +106,12 @@ func (p *outputParser) line(l []byte) (done int, sig signature) {
 
 func (p *outputParser) framed(l []byte) (done int, sig signature) {
 	done = -1
+	// A crash report is the last thing a dying process prints: if the
+	// testing package reports on a test after one, it was the test's own
+	// output. (go test's closing "FAIL\tpkg" line comes after a real one.)
+	if bytes.HasPrefix(l, []byte("=== ")) || bytes.HasPrefix(l, []byte("--- ")) {
+		p.crash, p.state = signature{}, stateNormal
+	}
 	for _, verb := range []string{"=== RUN   ", "--- PASS: ", "--- SKIP: ", "--- FAIL: "} {
 		rest, ok := bytes.CutPrefix(l, []byte(verb))
 		if !ok {
@@ -131,7 +141,8 @@ func (p *outputParser) index(line []byte) (int, bool) {
 
 // end settles the outcome of the input that was running when the next one
 // started (exit 0), or when the process ended (exit is its exit code, or -1
-// if it was killed). It returns -1 if no input was running.
+// if it was killed); a crash report counts only if the process died. It
+// returns -1 if no input was running.
 func (p *outputParser) end(exit int) (int, signature) {
 	i := p.current
 	if i < 0 {
@@ -139,7 +150,7 @@ func (p *outputParser) end(exit int) (int, signature) {
 	}
 	var sig signature
 	switch {
-	case p.crash.Failed():
+	case p.crash.Failed() && exit != 0:
 		sig = p.crash
 	case p.finished && p.failed:
 		sig = signature{Kind: kindFail, Pos: p.logPos}

@@ -62,15 +62,32 @@ func Mask(s string) string { return numberRE.ReplaceAllString(s, "N") }
 // of go test. The message of a user's panic(err) usually quotes the input,
 // which changes as it shrinks, so its position alone identifies it.
 func PanicText(msg string) string {
+	for _, prefix := range runtimeMessages {
+		if strings.HasPrefix(msg, prefix) {
+			return Mask(msg)
+		}
+	}
 	switch {
-	case strings.HasPrefix(msg, "runtime error: "), strings.HasPrefix(msg, "unexpected call to os.Exit("):
-		return Mask(msg)
 	case strings.HasPrefix(msg, "("):
 		if i := strings.Index(msg, ") "); i > 0 {
 			return msg[:i+1]
 		}
 	}
 	return ""
+}
+
+// runtimeMessages start the panic messages of the runtime (runtime.Error
+// values, most but not all of them "runtime error: …"), and of go test's
+// trap of os.Exit(0).
+var runtimeMessages = []string{
+	"runtime error: ",
+	"assignment to entry in nil map",
+	"close of closed channel",
+	"close of nil channel",
+	"send on closed channel",
+	"makechan: size out of range",
+	"value method ",
+	"unexpected call to os.Exit(",
 }
 
 // UserFrame reports whether a stack frame of function fn in file is the

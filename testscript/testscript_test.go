@@ -1,0 +1,163 @@
+package testscript_test
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/gotooltest"
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/fuzzmin/fuzzmin/internal/cli"
+)
+
+var update = flag.Bool("update", false, "rewrite the scripts' expected files from the actual output")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"fuzzmin": func() { os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr)) },
+	})
+}
+
+func TestScripts(t *testing.T) {
+	p := testscript.Params{
+		Dir:                 "testdata",
+		RequireExplicitExec: true,
+		UpdateScripts:       *update,
+		Setup: func(e *testscript.Env) error {
+			// Each script is a module without requirements: nothing to
+			// download, no go.sum to keep, no workspace from outside, and
+			// no network, even when a script names a package that does not
+			// exist.
+			e.Setenv("GOFLAGS", "-mod=mod")
+			e.Setenv("GOWORK", "off")
+			e.Setenv("GOPROXY", "off")
+			e.Setenv("GOTOOLCHAIN", "local")
+			// testscript sets GOTRACEBACK=system; fuzzmin's users mostly
+			// run with the default, which the scripts use too.
+			// traceback.txtar covers the other levels.
+			e.Setenv("GOTRACEBACK", "single")
+			return nil
+		},
+	}
+	p.Cmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"ls":       cmdLs,
+		"status":   cmdStatus,
+		"waitfile": cmdWaitfile,
+		"within":   cmdWithin,
+	}
+	if err := gotooltest.Setup(&p); err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, p)
+}
+
+// cmdLs lists a directory: "ls dir" prints the names of its entries, hidden
+// ones included, sorted, one a line, with a slash after directories, so that
+// a script can check that a directory holds exactly the files it expects
+// (cmp stdout want) or nothing at all (! stdout .), on every system.
+func cmdLs(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! ls")
+	}
+	if len(args) != 1 {
+		ts.Fatalf("usage: ls dir")
+	}
+	out := ts.Stdout() // also when the directory is empty: stdout is then empty
+	des, err := os.ReadDir(ts.MkAbs(args[0]))
+	ts.Check(err)
+	for _, de := range des { // sorted by name
+		name := de.Name()
+		if de.IsDir() {
+			name += "/"
+		}
+		fmt.Fprintln(out, name)
+	}
+}
+
+// cmdWithin is exec with a time limit: "within 20s prog args..." runs prog
+// as exec does (stdout, stderr and ! as for exec) and then fails if it ran
+// longer than the limit, for the phases whose speed is part of what they
+// test. It does not stop the program: the limit is a check, not a kill.
+func cmdWithin(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 {
+		ts.Fatalf("usage: within duration program [args...]")
+	}
+	limit, err := time.ParseDuration(args[0])
+	ts.Check(err)
+	start := time.Now()
+	err = ts.Exec(args[1], args[2:]...)
+	took := time.Since(start)
+	switch {
+	case err != nil && !neg:
+		ts.Logf("[%v]", err)
+		ts.Fatalf("unexpected command failure")
+	case err == nil && neg:
+		ts.Fatalf("unexpected command success")
+	case err != nil:
+		ts.Logf("[%v]", err)
+	}
+	if took > limit {
+		ts.Fatalf("%s took %v, more than %v", args[1], took.Round(time.Millisecond), limit)
+	}
+}
+
+// cmdStatus is exec that checks the exit status: "status 2 prog args..."
+// runs prog as exec does and fails unless it exits with status 2, for the
+// commands whose exit status is part of their contract (fuzzmin: 0 done,
+// 1 some entry not minimized, 2 usage or build error), where "! exec"
+// would accept any failure.
+func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! status")
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: status code program [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+		got = ee.ExitCode()
+	} else if err != nil {
+		ts.Fatalf("%v", err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+	}
+}
+
+// cmdWaitfile waits for a file to appear: "waitfile path [timeout]" polls
+// until path exists, and fails after timeout (default 60s). With a
+// background command (exec ... &name&) and kill, it lets a script
+// interrupt fuzzmin at a chosen moment, which the code under test marks
+// by creating the file.
+func cmdWaitfile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! waitfile")
+	}
+	if len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: waitfile path [timeout]")
+	}
+	timeout := time.Minute
+	if len(args) == 2 {
+		var err error
+		timeout, err = time.ParseDuration(args[1])
+		ts.Check(err)
+	}
+	path := ts.MkAbs(args[0])
+	for deadline := time.Now().Add(timeout); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("%s did not appear within %v", args[0], timeout)
+		}
+	}
+}
