@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,15 +48,36 @@ func TestScripts(t *testing.T) {
 		},
 	}
 	p.Cmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-		"ls":       cmdLs,
-		"status":   cmdStatus,
-		"waitfile": cmdWaitfile,
-		"within":   cmdWithin,
+		"usefuzzmin": cmdUseFuzzmin,
+		"ls":         cmdLs,
+		"status":     cmdStatus,
+		"waitfile":   cmdWaitfile,
+		"within":     cmdWithin,
 	}
 	if err := gotooltest.Setup(&p); err != nil {
 		t.Fatal(err)
 	}
 	testscript.Run(t, p)
+}
+
+// cmdUseFuzzmin lets the script's module import this repository's
+// packages (fuzzshrink), offline: "usefuzzmin" writes a go.work using the
+// module in the current directory and this repository, points GOWORK at it,
+// and takes the module cache of the machine, where the repository's own
+// requirements already are.
+func cmdUseFuzzmin(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: usefuzzmin")
+	}
+	root, err := filepath.Abs("..")
+	ts.Check(err)
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	ts.Check(err)
+	work := ts.MkAbs("go.work")
+	ts.Check(os.WriteFile(work, []byte("go 1.26.0\n\nuse (\n\t.\n\t"+root+"\n)\n"), 0o666))
+	ts.Setenv("GOWORK", work)
+	ts.Setenv("GOFLAGS", "") // -mod=mod is not allowed in workspace mode
+	ts.Setenv("GOMODCACHE", strings.TrimSpace(string(out)))
 }
 
 // cmdLs lists a directory: "ls dir" prints the names of its entries, hidden

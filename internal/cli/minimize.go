@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -296,8 +297,22 @@ func (s *session) verify(ctx context.Context, p *pkg, target, name string, want 
 	if want.Kind == kindTimeout {
 		timeout = s.opts.execTimeout
 	}
-	args := append([]string{"test", "-count=1", "-v=test2json",
-		"-run=^" + target + "$/^" + name + "$", "-timeout=" + timeout.String()}, s.tagsFlag()...)
+	run := "-run=^" + target + "$/^" + name + "$"
+	if want.Kind == kindExit {
+		// The exit status of the test binary shows only in go test's
+		// plain output ("exit status 3"); test2json swallows it.
+		args := append([]string{"test", "-count=1", run, "-timeout=" + timeout.String()}, s.tagsFlag()...)
+		out, _ := s.goCommand(ctx, append(args, p.ImportPath)...).CombinedOutput()
+		if ctx.Err() != nil {
+			return signature{}, ctx.Err()
+		}
+		m := exitStatusRE.FindAllSubmatch(out, -1)
+		if m != nil && !bytes.Contains(out, []byte("--- FAIL: ")) && !bytes.Contains(out, []byte("\npanic: ")) && !bytes.HasPrefix(out, []byte("panic: ")) {
+			return signature{Kind: kindExit, Text: "exit status " + string(m[len(m)-1][1])}, nil
+		}
+		// Not an exit: learn what it is below.
+	}
+	args := append([]string{"test", "-count=1", "-v=test2json", run, "-timeout=" + timeout.String()}, s.tagsFlag()...)
 	cmd := s.goCommand(ctx, append(args, p.ImportPath)...)
 	out, _ := cmd.CombinedOutput()
 	if ctx.Err() != nil {
@@ -322,6 +337,8 @@ func (s *session) verify(ctx context.Context, p *pkg, target, name string, want 
 	}
 	return got[0], nil
 }
+
+var exitStatusRE = regexp.MustCompile(`(?m)^exit status (\d+)\r?$`)
 
 // A badCorpusError says that go test refused to run a target because an
 // entry in its corpus directory is malformed or stale.
