@@ -65,6 +65,26 @@ func Add(f *testing.F, args ...any) {
 	f.Add(natives...)
 }
 
+// Custom is implemented by types that generate and shrink themselves: T is
+// custom when T has the method MarshalFuzz and *T the method UnmarshalFuzz,
+// that is, when *T implements Custom. Fuzz decodes a custom value with
+// UnmarshalFuzz from bytes the fuzzer chose, and fuzzmin shrinks it through
+// its encoding: blocks of bytes are removed and bytes lowered, each
+// candidate is decoded with UnmarshalFuzz, and it is kept only if it
+// re-encodes to something shorter or lexicographically smaller. So:
+//
+//   - UnmarshalFuzz must accept any bytes (it is the generator) and be
+//     deterministic;
+//   - MarshalFuzz must return bytes that UnmarshalFuzz turns back into the
+//     same value, empty for the zero value, and shorter for simpler values.
+//
+// Custom types suit values with invariants that plain fields cannot hold:
+// a normalized email address, a balanced tree, a checksummed frame.
+type Custom interface {
+	MarshalFuzz() []byte
+	UnmarshalFuzz(data []byte)
+}
+
 // A plan maps the arguments of a fuzz function to native fuzz arguments.
 type plan struct {
 	user     []reflect.Type // the function's arguments after *testing.T
@@ -109,15 +129,15 @@ func (p *plan) toUser(in []reflect.Value) []reflect.Value {
 	out := make([]reflect.Value, len(in))
 	out[0] = in[0]
 	for i, t := range p.user {
-		out[i+1] = fromNative(in[i+1], t)
+		out[i+1] = userValue(in[i+1], t)
 	}
 	return out
 }
 
-// fromNative converts a native fuzz value to a value of type t.
-func fromNative(v reflect.Value, t reflect.Type) reflect.Value {
+// userValue converts a native fuzz argument to a value of type t.
+func userValue(v reflect.Value, t reflect.Type) reflect.Value {
 	if isLeaf(t) {
-		return v.Convert(t)
+		return fromNative(v.Interface(), t)
 	}
 	return encoding.Decode(v.Bytes(), t)
 }

@@ -5,6 +5,9 @@ import (
 	"iter"
 	"reflect"
 	"slices"
+	"sync"
+
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
 )
 
 // Composite arguments (structs, slices, arrays, maps, pointers, and named
@@ -66,7 +69,9 @@ const (
 
 var bytesType = reflect.TypeFor[[]byte]()
 
-// isLeaf reports whether values of t are shrunk by the native shrinkers.
+// isLeaf reports whether values of t are shrunk by the native shrinkers:
+// bools, numbers, strings, []byte, and custom types (see [Custom]), which
+// shrink through their encoding.
 func isLeaf(t reflect.Type) bool {
 	switch t.Kind() {
 	case reflect.Bool, reflect.String,
@@ -75,17 +80,31 @@ func isLeaf(t reflect.Type) bool {
 		reflect.Float32, reflect.Float64:
 		return true
 	case reflect.Slice:
-		return t.Elem() == bytesType.Elem()
+		if t.Elem() == bytesType.Elem() {
+			return true
+		}
 	}
-	return false
+	return isCustom(t)
+}
+
+// customTypes caches encoding.IsCustom, which nodes asks of every node.
+var customTypes sync.Map // reflect.Type → bool
+
+func isCustom(t reflect.Type) bool {
+	if c, ok := customTypes.Load(t); ok {
+		return c.(bool)
+	}
+	c := encoding.IsCustom(t)
+	customTypes.Store(t, c)
+	return c
 }
 
 // nativeType is the native fuzz type a leaf of type t converts to.
 func nativeType(t reflect.Type) reflect.Type {
-	if t.Kind() == reflect.Slice {
+	if t.Kind() == reflect.Slice || isCustom(t) {
 		return bytesType
 	}
-	return reflect.Zero(t).Convert(basicTypes[t.Kind()]).Type()
+	return basicTypes[t.Kind()]
 }
 
 var basicTypes = map[reflect.Kind]reflect.Type{
@@ -142,13 +161,20 @@ func sortedKeys(m reflect.Value) []reflect.Value {
 	return keys
 }
 
-// weight is what removal decreases: nodes plus string and []byte bytes.
+// weight is what removal decreases: nodes plus the bytes of strings,
+// []byte and the encodings of custom values.
 func weight(v reflect.Value) int {
 	w := 0
 	for _, n := range nodes(v) {
 		w++
-		if n.leaf && (n.v.Kind() == reflect.String || n.v.Kind() == reflect.Slice) {
-			w += n.v.Len()
+		if !n.leaf {
+			continue
+		}
+		switch x := native(n.v).(type) {
+		case string:
+			w += len(x)
+		case []byte:
+			w += len(x)
 		}
 	}
 	return w
@@ -179,8 +205,22 @@ func compareComposite(a, b any) int {
 	return compareNodes(reflect.ValueOf(a), reflect.ValueOf(b))
 }
 
-// native converts a leaf to its native fuzz type.
-func native(v reflect.Value) any { return v.Convert(nativeType(v.Type())).Interface() }
+// native converts a leaf to its native fuzz type: a custom value to its
+// encoding.
+func native(v reflect.Value) any {
+	if isCustom(v.Type()) {
+		return encoding.MarshalCustom(v)
+	}
+	return v.Convert(nativeType(v.Type())).Interface()
+}
+
+// fromNative converts a native fuzz value to a leaf of type t.
+func fromNative(x any, t reflect.Type) reflect.Value {
+	if isCustom(t) {
+		return encoding.UnmarshalCustom(x.([]byte), t)
+	}
+	return reflect.ValueOf(x).Convert(t)
+}
 
 // isZero reports whether v is its type's zero value, a nil and an empty slice
 // or map counting alike.
@@ -247,6 +287,9 @@ func setAt(v reflect.Value, path []step, nv reflect.Value) bool {
 // deepCopy returns an addressable copy of v that shares no memory with it
 // (exported parts; unexported fields are copied shallowly).
 func deepCopy(v reflect.Value) reflect.Value {
+	if isCustom(v.Type()) {
+		return encoding.UnmarshalCustom(encoding.MarshalCustom(v), v.Type())
+	}
 	c := reflect.New(v.Type()).Elem()
 	switch v.Kind() {
 	case reflect.Struct:
@@ -300,7 +343,7 @@ func deepCopy(v reflect.Value) reflect.Value {
 // flat reports whether values of t share no mutable memory, so that a copy
 // of the value is a deep copy: scalars and strings (which are immutable).
 func flat(t reflect.Type) bool {
-	return isLeaf(t) && t.Kind() != reflect.Slice
+	return isLeaf(t) && t.Kind() != reflect.Slice && !isCustom(t)
 }
 
 // structural yields, for every node of composite v from the cursor's node
@@ -336,19 +379,30 @@ func structural(v any, from pos, shrink func(n node, from pos) iter.Seq2[pos, re
 	}
 }
 
-// leaves lifts a native shrinker to the leaves of composite values.
+// leaves lifts a native shrinker to the leaves of composite values. A
+// custom value shrinks through its encoding: a candidate encoding is
+// decoded, and kept only if the value re-encodes to something smaller than
+// the current encoding, so that a type whose decoding does not invert its
+// encoding cannot make the search cycle.
 func leaves(arg func(any, pos) iter.Seq2[pos, any]) func(n node, from pos) iter.Seq2[pos, reflect.Value] {
 	return func(n node, from pos) iter.Seq2[pos, reflect.Value] {
 		if !n.leaf {
 			return nil
 		}
-		seq := arg(native(n.v), from)
+		cur := native(n.v)
+		seq := arg(cur, from)
 		if seq == nil {
 			return nil
 		}
+		t := n.v.Type()
+		custom := isCustom(t)
 		return func(yield func(pos, reflect.Value) bool) {
 			for p, c := range seq {
-				if !yield(p, reflect.ValueOf(c).Convert(n.v.Type())) {
+				v := fromNative(c, t)
+				if custom && compareValue(native(v), cur) >= 0 {
+					continue
+				}
+				if !yield(p, v) {
 					return
 				}
 			}

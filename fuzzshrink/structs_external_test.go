@@ -145,3 +145,43 @@ func TestMinimize_Recursive(t *testing.T) {
 		t.Errorf("Minimize = %+v, want %+v", got, want)
 	}
 }
+
+// Email is a custom type: its fields are unexported, and it generates and
+// shrinks itself through its encoding, user@domain.
+type Email struct{ user, domain string }
+
+func (e Email) MarshalFuzz() []byte {
+	if e == (Email{}) {
+		return nil
+	}
+	return []byte(e.user + "@" + e.domain)
+}
+
+func (e *Email) UnmarshalFuzz(data []byte) {
+	user, domain, _ := strings.Cut(string(data), "@")
+	*e = Email{user, domain}
+}
+
+type Contact struct {
+	Name  string
+	Email Email
+	Spare []Email
+}
+
+var _ fuzzshrink.Custom = (*Email)(nil)
+
+// TestMinimize_Custom shrinks custom values through their encoding, at the
+// top and inside a struct.
+func TestMinimize_Custom(t *testing.T) {
+	t.Parallel()
+	bad := func(e Email) bool { return strings.Contains(e.domain, "bad") }
+	got := fuzzshrink.Minimize(Email{"someone.long", "verybad.example.com"}, bad)
+	if want := (Email{"", "bad"}); got != want {
+		t.Errorf("Minimize(Email) = %#v, want %#v", got, want)
+	}
+	c := Contact{Name: "Ada", Email: Email{"ada", "badhost.org"}, Spare: []Email{{"x", "y"}, {"z", "w"}}}
+	gotC := fuzzshrink.Minimize(c, func(c Contact) bool { return bad(c.Email) })
+	if want := (Contact{Email: Email{"", "bad"}}); !reflect.DeepEqual(gotC, want) {
+		t.Errorf("Minimize(Contact) = %#v, want %#v", gotC, want)
+	}
+}

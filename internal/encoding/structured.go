@@ -172,6 +172,60 @@ func Encode(v reflect.Value) ([]byte, error) {
 	return out, nil
 }
 
+// A custom type encodes itself: its values implement FuzzMarshaler and
+// pointers to them FuzzUnmarshaler. fuzzshrink documents the contract as
+// its Custom interface.
+type (
+	FuzzMarshaler   interface{ MarshalFuzz() []byte }
+	FuzzUnmarshaler interface{ UnmarshalFuzz(data []byte) }
+)
+
+var (
+	marshalerType   = reflect.TypeFor[FuzzMarshaler]()
+	unmarshalerType = reflect.TypeFor[FuzzUnmarshaler]()
+)
+
+// IsCustom reports whether values of t encode themselves.
+func IsCustom(t reflect.Type) bool {
+	return t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface &&
+		t.Implements(marshalerType) && reflect.PointerTo(t).Implements(unmarshalerType)
+}
+
+// MarshalCustom returns the encoding of a value of a custom type.
+func MarshalCustom(v reflect.Value) []byte { return v.Interface().(FuzzMarshaler).MarshalFuzz() }
+
+// UnmarshalCustom returns a new value of custom type t decoded from data.
+func UnmarshalCustom(data []byte, t reflect.Type) reflect.Value {
+	p := reflect.New(t)
+	if len(data) > 0 {
+		p.Interface().(FuzzUnmarshaler).UnmarshalFuzz(data)
+	}
+	return p.Elem()
+}
+
+// customCodec carries a custom value as a length and the bytes of its
+// MarshalFuzz, which UnmarshalFuzz decodes; no bytes are the zero value,
+// whose MarshalFuzz should be empty.
+func customCodec(c *codec) {
+	c.dec = func(d *decoder, v reflect.Value) {
+		n := d.length()
+		if n == 0 {
+			return
+		}
+		data := bytes.Clone(d.data[d.pos : d.pos+n])
+		d.pos += n
+		v.Addr().Interface().(FuzzUnmarshaler).UnmarshalFuzz(data)
+	}
+	c.enc = func(e *encoder, v reflect.Value) {
+		b := MarshalCustom(v)
+		e.uvarint(uint64(len(b)))
+		if len(b) > 0 {
+			e.buf = append(e.buf, b...)
+			e.minLen = max(e.minLen, len(e.buf)) // the length is capped by the bytes left
+		}
+	}
+}
+
 // A codec decodes and encodes the values of one type. Codecs are built once
 // per type by a builder and cached; a recursive type refers to its own codec,
 // which is why dec and enc are called through the struct.
@@ -349,6 +403,10 @@ func (b *builder) build(t reflect.Type, path string) (*codec, error) {
 	}
 	c := new(codec)
 	b.codecs[t] = c
+	if IsCustom(t) {
+		customCodec(c)
+		return c, nil
+	}
 	switch t.Kind() {
 	case reflect.Bool:
 		boolCodec(c)
