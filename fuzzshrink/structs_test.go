@@ -2,6 +2,8 @@ package fuzzshrink
 
 import (
 	"context"
+	"fmt"
+	"iter"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -115,5 +117,40 @@ func TestFormatArgs(t *testing.T) {
 	}
 	if got := funcPackage(reflect.ValueOf(TestFormatArgs)); got != "github.com/fuzzmin/fuzzmin/fuzzshrink" {
 		t.Errorf("funcPackage = %s", got)
+	}
+}
+
+type shrinkPair struct {
+	A int8
+	B []uint8
+}
+
+// TestStructuralShrinkers pins the candidates of the structural passes on
+// small values, in order.
+func TestStructuralShrinkers(t *testing.T) {
+	t.Parallel()
+	collect := func(v any, shrink func(node, pos) iter.Seq2[pos, reflect.Value]) []string {
+		var out []string
+		for _, c := range structural(v, pos{}, shrink) {
+			out = append(out, fmt.Sprintf("%v", c))
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name   string
+		v      any
+		shrink func(node, pos) iter.Seq2[pos, reflect.Value]
+		want   string
+	}{
+		{"remove slice blocks", []int16{1, 2, 3, 4}, removeNode, "[[] [3 4] [1 2] [2 3 4] [1 3 4] [1 2 4] [1 2 3]]"},
+		// Entries first, then bytes of the keys (a key may not collide).
+		{"remove map entries", map[string]int{"a": 1, "bb": 2}, removeNode, "[map[] map[bb:2] map[a:1] map[:1 bb:2] map[:2 a:1] map[a:1 b:2] map[a:1 b:2]]"},
+		{"zero the value, then each part", shrinkPair{A: 3, B: []uint8{7}}, zeroNode, "[{0 []} {0 [7]} {3 []}]"},
+		{"zero a pointer", &shrinkPair{A: 1}, zeroNode, "[<nil> &{0 []} &{0 []}]"},
+		{"lower the leaves", [2]int8{2, -1}, leaves(intArg), "[[0 -1] [1 -1] [2 0] [2 1]]"},
+	} {
+		if got := fmt.Sprint(collect(tt.v, tt.shrink)); got != tt.want {
+			t.Errorf("%s: candidates of %v = %s, want %s", tt.name, tt.v, got, tt.want)
+		}
 	}
 }
