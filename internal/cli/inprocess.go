@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync/atomic"
 	"time"
@@ -151,59 +150,29 @@ func (r *runner) session(ctx context.Context, dir string, cfg fuzzshrink.Session
 	if err := r.writeInputs([][]byte{best}); err != nil {
 		return nil, signature{}, err
 	}
-	cmd := exec.Command(r.bin, "-test.run=^"+r.target+"$", "-test.paniconexit0")
-	cmd.Dir = r.work
-	cmd.Env = append(r.env, fuzzshrink.SessionEnv+"="+dir)
-	setProcessGroup(cmd)
-	pr, pw, err := os.Pipe()
+	p := newOutputParser(r.inputIndex, r.goroot)
+	proc, err := r.startTest([]string{"-test.run=^" + r.target + "$", "-test.paniconexit0"},
+		fuzzshrink.SessionEnv+"="+dir, func(line []byte) { p.line(line) })
 	if err != nil {
 		return nil, signature{}, err
 	}
-	cmd.Stdout, cmd.Stderr = pw, pw
-	err = cmd.Start()
-	pw.Close()
-	if err != nil {
-		pr.Close()
-		return nil, signature{}, fmt.Errorf("running the test binary: %v", err)
-	}
-	r.procs++
-	p := newOutputParser(r.inputIndex, r.goroot)
-	readDone := make(chan struct{})
-	go func() {
-		defer close(readDone)
-		readLines(pr, func(line []byte) { p.line(line) })
-	}()
-
 	// The watchdog: a session that records no new candidate for the
 	// per-input time limit is hung on the one it recorded last.
 	current := filepath.Join(dir, "current")
 	last, lastChange := -1, time.Now()
 	timedOut := false
-	tick := time.NewTicker(min(r.timeout/10, 100*time.Millisecond))
-	defer tick.Stop()
-wait:
-	for {
-		select {
-		case <-readDone:
-			break wait
-		case <-ctx.Done():
-			killProcessGroup(cmd)
-			<-readDone
-			cmd.Wait()
-			pr.Close()
-			return nil, signature{}, ctx.Err()
-		case <-tick.C:
-			if _, n, err := readCurrent(current); err == nil && n != last {
-				last, lastChange = n, time.Now()
-				runs.Store(int64(n))
-			} else if time.Since(lastChange) > r.timeout && !timedOut {
-				timedOut = true
-				killProcessGroup(cmd)
-			}
+	exit, err := proc.wait(ctx, min(r.timeout/10, 100*time.Millisecond), func() bool {
+		if _, n, err := readCurrent(current); err == nil && n != last {
+			last, lastChange = n, time.Now()
+			runs.Store(int64(n))
+		} else if time.Since(lastChange) > r.timeout {
+			timedOut = true
 		}
+		return timedOut
+	})
+	if err != nil {
+		return nil, signature{}, err
 	}
-	werr := cmd.Wait()
-	pr.Close()
 	if b, err := os.ReadFile(filepath.Join(dir, "result.json")); err == nil && !timedOut {
 		var res fuzzshrink.SessionResult
 		if err := json.Unmarshal(b, &res); err != nil {
@@ -213,16 +182,13 @@ wait:
 		return &res, signature{}, nil
 	}
 	var crash signature
-	var ee *exec.ExitError
 	switch {
 	case timedOut:
 		crash = signature{Kind: kindTimeout}
 	case p.crash.Failed():
 		crash = p.crash
-	case errors.As(werr, &ee):
-		crash = signature{Kind: kindExit, Text: fmt.Sprintf("exit status %d", ee.ExitCode())}
 	default:
-		crash = signature{Kind: kindExit, Text: "exit status 0"}
+		crash = signature{Kind: kindExit, Text: fmt.Sprintf("exit status %d", exit)}
 	}
 	return nil, crash, nil
 }

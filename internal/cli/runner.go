@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -171,35 +170,19 @@ func (r *runner) run(ctx context.Context, inputs [][]byte, stop func(signature) 
 		return runResult{}, err
 	}
 
-	cmd := exec.Command(r.bin, "-test.run=^"+r.target+"$/^c[0-9]+$", "-test.v=test2json", "-test.paniconexit0")
-	cmd.Dir = r.work
-	cmd.Env = append(r.env, announceEnv+"="+r.announceFile())
-	setProcessGroup(cmd)
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		return runResult{}, err
-	}
-	cmd.Stdout, cmd.Stderr = pw, pw
-	err = cmd.Start()
-	pw.Close()
-	if err != nil {
-		pr.Close()
-		return runResult{}, fmt.Errorf("running the test binary: %v", err)
-	}
-	r.procs++
-
 	var (
 		mu       sync.Mutex
 		tail     lineTail
 		res      runResult
 		started  = time.Now() // when the current input started
 		stopping bool
+		timedOut bool
+		proc     *testProcess
 	)
 	p := newOutputParser(r.inputIndex, r.goroot)
-	readDone := make(chan struct{})
-	go func() {
-		defer close(readDone)
-		readLines(pr, func(line []byte) {
+	mu.Lock() // proc is set before a line can stop it
+	proc, err := r.startTest([]string{"-test.run=^" + r.target + "$/^c[0-9]+$", "-test.v=test2json", "-test.paniconexit0"},
+		announceEnv+"="+r.announceFile(), func(line []byte) {
 			mu.Lock()
 			defer mu.Unlock()
 			tail.add(line)
@@ -208,47 +191,27 @@ func (r *runner) run(ctx context.Context, inputs [][]byte, stop func(signature) 
 				res.outcomes = append(res.outcomes, sig)
 				if !stopping && stop(sig) {
 					stopping = true
-					killProcessGroup(cmd)
+					proc.kill()
 				}
 			}
 			if p.current != before {
 				started = time.Now()
 			}
 		})
-	}()
-
-	var timedOut bool
-	tick := time.NewTicker(r.timeout/20 + time.Millisecond)
-	defer tick.Stop()
-wait:
-	for {
-		select {
-		case <-readDone:
-			break wait
-		case <-ctx.Done():
-			killProcessGroup(cmd)
-			<-readDone
-			cmd.Wait()
-			pr.Close()
-			return runResult{}, ctx.Err()
-		case <-tick.C:
-			mu.Lock()
-			if p.current >= 0 && !stopping && time.Since(started) > r.timeout {
-				timedOut, stopping = true, true
-				killProcessGroup(cmd)
-			}
-			mu.Unlock()
-		}
+	mu.Unlock()
+	if err != nil {
+		return runResult{}, err
 	}
-	werr := cmd.Wait()
-	pr.Close()
-
-	exit := 0
-	var ee *exec.ExitError
-	if errors.As(werr, &ee) {
-		exit = ee.ExitCode() // -1 if killed
-	} else if werr != nil {
-		return runResult{}, werr
+	exit, err := proc.wait(ctx, r.timeout/20+time.Millisecond, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if p.current >= 0 && !stopping && time.Since(started) > r.timeout {
+			timedOut, stopping = true, true
+		}
+		return timedOut
+	})
+	if err != nil {
+		return runResult{}, err
 	}
 	mu.Lock()
 	defer mu.Unlock()

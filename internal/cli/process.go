@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"time"
+)
+
+// A testProcess is a test binary started by a runner, whose output goes to
+// a callback line by line.
+type testProcess struct {
+	cmd      *exec.Cmd
+	pr       *os.File
+	readDone chan struct{}
+}
+
+// startTest starts the test binary with args and one more environment
+// variable, in the runner's working directory and a process group of its
+// own, and calls line from another goroutine with each line of its output:
+// stdout and stderr together, in the order written.
+func (r *runner) startTest(args []string, env string, line func([]byte)) (*testProcess, error) {
+	cmd := exec.Command(r.bin, args...)
+	cmd.Dir = r.work
+	cmd.Env = append(r.env, env)
+	setProcessGroup(cmd)
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stdout, cmd.Stderr = pw, pw
+	err = cmd.Start()
+	pw.Close()
+	if err != nil {
+		pr.Close()
+		return nil, fmt.Errorf("running the test binary: %v", err)
+	}
+	r.procs++
+	p := &testProcess{cmd: cmd, pr: pr, readDone: make(chan struct{})}
+	go func() {
+		defer close(p.readDone)
+		readLines(pr, line)
+	}()
+	return p, nil
+}
+
+// kill kills the process and all it started.
+func (p *testProcess) kill() { killProcessGroup(p.cmd) }
+
+// wait waits for the process to end and its output to be read, calling
+// hung every interval meanwhile: if it returns true, the process is killed.
+// It returns the exit code, -1 if the process was killed. If ctx is done
+// first, it kills the process and returns ctx.Err().
+func (p *testProcess) wait(ctx context.Context, interval time.Duration, hung func() bool) (int, error) {
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	defer p.pr.Close()
+	for {
+		select {
+		case <-p.readDone:
+			err := p.cmd.Wait()
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				return ee.ExitCode(), nil
+			}
+			return 0, err
+		case <-ctx.Done():
+			p.kill()
+			<-p.readDone
+			p.cmd.Wait()
+			return -1, ctx.Err()
+		case <-tick.C:
+			if hung() {
+				p.kill()
+			}
+		}
+	}
+}
