@@ -3,7 +3,6 @@ package fuzzshrink
 import (
 	"encoding/binary"
 	"hash/maphash"
-	"math"
 	"reflect"
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
@@ -41,25 +40,9 @@ func (c *cache) add(k key) bool {
 
 func (c *cache) remove(k key) { delete(c.seen, k) }
 
-// Type tags of the canonical encoding.
-const (
-	tagString byte = iota + 1
-	tagBytes
-	tagBool
-	tagInt
-	tagInt8
-	tagInt16
-	tagInt32
-	tagInt64
-	tagUint
-	tagUint8
-	tagUint16
-	tagUint32
-	tagUint64
-	tagFloat32
-	tagFloat64
-	tagComposite
-)
+// tagComposite marks a composite argument in the canonical encoding; the
+// native types have the tags of encoding.NativeTag.
+const tagComposite byte = 0xff
 
 // key returns the key of tuple t with argument i replaced by v (none if
 // i < 0), so that the engine can look a candidate up before building it.
@@ -84,56 +67,26 @@ func (c *cache) key(t []any, i int, v any) key {
 }
 
 func (c *cache) write(a any) {
-	var tag byte
-	var u uint64
+	tag, bits := encoding.NativeTag(a)
 	switch x := a.(type) {
 	case string:
-		c.header(tagString, uint64(len(x)))
+		c.header(tag, uint64(len(x)))
 		c.h[0].WriteString(x)
 		c.h[1].WriteString(x)
-		return
 	case []byte:
-		c.header(tagBytes, uint64(len(x)))
+		c.header(tag, uint64(len(x)))
 		c.h[0].Write(x)
 		c.h[1].Write(x)
-		return
-	case bool:
-		tag = tagBool
-		if x {
-			u = 1
-		}
-	case int:
-		tag, u = tagInt, uint64(x)
-	case int8:
-		tag, u = tagInt8, uint64(x)
-	case int16:
-		tag, u = tagInt16, uint64(x)
-	case int32:
-		tag, u = tagInt32, uint64(x)
-	case int64:
-		tag, u = tagInt64, uint64(x)
-	case uint:
-		tag, u = tagUint, uint64(x)
-	case uint8:
-		tag, u = tagUint8, uint64(x)
-	case uint16:
-		tag, u = tagUint16, uint64(x)
-	case uint32:
-		tag, u = tagUint32, uint64(x)
-	case uint64:
-		tag, u = tagUint64, x
-	case float32:
-		tag, u = tagFloat32, uint64(math.Float32bits(x))
-	case float64:
-		tag, u = tagFloat64, math.Float64bits(x)
 	default:
+		if tag != 0 {
+			c.header(tag, bits)
+			return
+		}
 		if !composite(a) {
 			panic("fuzzshrink: unsupported type") // Shrink checks types first
 		}
 		c.writeComposite(reflect.ValueOf(a))
-		return
 	}
-	c.header(tag, u)
 }
 
 // writeComposite writes a composite value as its structured encoding,

@@ -5,6 +5,8 @@ import (
 	"cmp"
 	"math"
 	"reflect"
+
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"strconv"
 	"strings"
 )
@@ -117,40 +119,13 @@ func compareValue(a, b any) int {
 	return 0
 }
 
-func typeTag(a any) byte {
-	switch a.(type) {
-	case string:
-		return tagString
-	case []byte:
-		return tagBytes
-	case bool:
-		return tagBool
-	case int:
-		return tagInt
-	case int8:
-		return tagInt8
-	case int16:
-		return tagInt16
-	case int32:
-		return tagInt32
-	case int64:
-		return tagInt64
-	case uint:
-		return tagUint
-	case uint8:
-		return tagUint8
-	case uint16:
-		return tagUint16
-	case uint32:
-		return tagUint32
-	case uint64:
-		return tagUint64
-	case float32:
-		return tagFloat32
-	case float64:
-		return tagFloat64
+// typeTag orders values of different types (never compared by the engine),
+// composite ones last.
+func typeTag(a any) int {
+	if tag, _ := encoding.NativeTag(a); tag != 0 {
+		return int(tag)
 	}
-	return 0
+	return 256
 }
 
 func compareBool(a, b bool) int {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"iter"
 	"reflect"
+
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
 )
 
 // The passes, in the order a round runs them. Structure first: removing
@@ -116,12 +118,6 @@ func cloneTuple(t []any) []any { return with(t, -1, nil) }
 
 // supported reports whether v has one of the native fuzz types.
 func supported(v any) bool {
-	switch v.(type) {
-	case string, []byte, bool,
-		int, int8, int16, int32, int64,
-		uint, uint8, uint16, uint32, uint64,
-		float32, float64:
-		return true
-	}
-	return false
+	tag, _ := encoding.NativeTag(v)
+	return tag != 0
 }

@@ -15,51 +15,23 @@ import (
 // sign-extended, a float's IEEE bits.
 func AppendTuple(b []byte, vals []any) ([]byte, error) {
 	for _, v := range vals {
-		var u uint64
-		switch v := v.(type) {
+		tag, u := NativeTag(v)
+		switch x := v.(type) {
 		case string:
-			b = append(b, tupleString)
-			b = binary.AppendUvarint(b, uint64(len(v)))
-			b = append(b, v...)
-			continue
+			b = append(b, tag)
+			b = binary.AppendUvarint(b, uint64(len(x)))
+			b = append(b, x...)
 		case []byte:
-			b = append(b, tupleBytes)
-			b = binary.AppendUvarint(b, uint64(len(v)))
-			b = append(b, v...)
-			continue
-		case bool:
-			if v {
-				u = 1
-			}
-		case int:
-			u = uint64(v)
-		case int8:
-			u = uint64(v)
-		case int16:
-			u = uint64(v)
-		case int32:
-			u = uint64(v)
-		case int64:
-			u = uint64(v)
-		case uint:
-			u = uint64(v)
-		case uint8:
-			u = uint64(v)
-		case uint16:
-			u = uint64(v)
-		case uint32:
-			u = uint64(v)
-		case uint64:
-			u = v
-		case float32:
-			u = uint64(math.Float32bits(v))
-		case float64:
-			u = math.Float64bits(v)
+			b = append(b, tag)
+			b = binary.AppendUvarint(b, uint64(len(x)))
+			b = append(b, x...)
 		default:
-			return nil, fmt.Errorf("unsupported type %T", v)
+			if tag == 0 {
+				return nil, fmt.Errorf("unsupported type %T", v)
+			}
+			b = append(b, tag)
+			b = binary.LittleEndian.AppendUint64(b, u)
 		}
-		b = append(b, tupleTag(v))
-		b = binary.LittleEndian.AppendUint64(b, u)
 	}
 	return b, nil
 }
@@ -82,34 +54,48 @@ const (
 	tupleFloat64
 )
 
-func tupleTag(v any) byte {
-	switch v.(type) {
+// NativeTag returns the tag of a value of a native fuzz type (nonzero, one
+// per type) and, for a bool, an integer or a float, its 8 bytes as a uint64:
+// a bool as 0 or 1, an integer sign-extended, a float's IEEE bits. For any
+// other value it returns 0, 0. It is the one type switch over the native
+// types that the tuple form, fuzzshrink's cache keys and its order share.
+func NativeTag(v any) (tag byte, bits uint64) {
+	switch x := v.(type) {
+	case string:
+		return tupleString, 0
+	case []byte:
+		return tupleBytes, 0
 	case bool:
-		return tupleBool
+		if x {
+			bits = 1
+		}
+		return tupleBool, bits
 	case int:
-		return tupleInt
+		return tupleInt, uint64(x)
 	case int8:
-		return tupleInt8
+		return tupleInt8, uint64(x)
 	case int16:
-		return tupleInt16
+		return tupleInt16, uint64(x)
 	case int32:
-		return tupleInt32
+		return tupleInt32, uint64(x)
 	case int64:
-		return tupleInt64
+		return tupleInt64, uint64(x)
 	case uint:
-		return tupleUint
+		return tupleUint, uint64(x)
 	case uint8:
-		return tupleUint8
+		return tupleUint8, uint64(x)
 	case uint16:
-		return tupleUint16
+		return tupleUint16, uint64(x)
 	case uint32:
-		return tupleUint32
+		return tupleUint32, uint64(x)
 	case uint64:
-		return tupleUint64
+		return tupleUint64, x
 	case float32:
-		return tupleFloat32
+		return tupleFloat32, uint64(math.Float32bits(x))
+	case float64:
+		return tupleFloat64, math.Float64bits(x)
 	}
-	return tupleFloat64
+	return 0, 0
 }
 
 // ParseTuple decodes what AppendTuple wrote.
