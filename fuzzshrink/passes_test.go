@@ -2,6 +2,7 @@ package fuzzshrink
 
 import (
 	"fmt"
+	"math"
 	"testing"
 	"unicode/utf8"
 )
@@ -44,7 +45,7 @@ func TestPasses_CandidatesSmaller(t *testing.T) {
 		{"héllo, 世界 😀", []byte{0, 1, 255, 128, 7}, "\xff\x00a\xfe"},
 		{true, false, -1, int8(-128), int16(32767), int32(-5), int64(-1 << 63), uint(0), uint8(255),
 			uint16(9), uint32(1 << 31), uint64(1<<64 - 1)},
-		{float32(-1.5), float32(3.4e38), 123.456, -0.0, 1e300, 5e-324},
+		{float32(-1.5), float32(3.4e38), 123.456, math.Copysign(0, -1), 1e300, 5e-324},
 	} {
 		t.Run(fmt.Sprint(args...), func(t *testing.T) {
 			checkCandidates(t, args, 3, 40)

@@ -34,7 +34,8 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	ar := txtar.Parse(demoArchive)
 	for _, f := range ar.Files {
 		name := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(name), 0o777); err == nil {
+		err := os.MkdirAll(filepath.Dir(name), 0o777)
+		if err == nil {
 			err = os.WriteFile(name, f.Data, 0o666)
 		}
 		if err != nil {

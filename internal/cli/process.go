@@ -37,7 +37,6 @@ func (r *runner) startTest(args []string, env string, line func([]byte)) (*testP
 		pr.Close()
 		return nil, fmt.Errorf("running the test binary: %v", err)
 	}
-	r.procs++
 	p := &testProcess{cmd: cmd, pr: pr, readDone: make(chan struct{})}
 	go func() {
 		defer close(p.readDone)

@@ -30,7 +30,6 @@ type runner struct {
 	timeout time.Duration // per input
 	env     []string
 
-	procs   int    // processes started
 	written int    // input files in corpus
 	ram     string // the corpus directory's real place, if in memory
 }
