@@ -200,8 +200,16 @@ func (s *session) minimizeEntry(ctx context.Context, r *runner, p *pkg, target s
 	progress := s.rep.progress(target+"/"+e.Name, len(e.Data), &runs)
 	var out shrinkOutcome
 	var err error
+	note := ""
 	if r.wrapped() {
 		out, err = s.shrinkInProcess(ctx, r, e, want, &runs, progress)
+		if err != nil && ctx.Err() == nil {
+			// The session could not do it (the entry does not fail the
+			// same way inside it, say): shrink the encoded arguments from
+			// outside instead, as for any target.
+			note = fmt.Sprintf("note: the in-process search failed (%v); the arguments were shrunk as encoded bytes instead", err)
+			out, err = s.shrinkOutOfProcess(ctx, r, e, want, &runs, progress)
+		}
 	} else {
 		out, err = s.shrinkOutOfProcess(ctx, r, e, want, &runs, progress)
 	}
@@ -215,6 +223,7 @@ func (s *session) minimizeEntry(ctx context.Context, r *runner, p *pkg, target s
 		return res
 	}
 	data := out.data
+	res.Error = note
 	res.After = len(data)
 	res.Value = out.value
 	res.Elapsed = time.Since(start)
