@@ -105,19 +105,20 @@ func loadPackages(dir string, env []string, tags string, patterns []string) ([]*
 // fuzzTargets returns the fuzz targets a test file declares: functions
 // FuzzXxx(*testing.F), where Xxx does not start with a lower-case letter.
 func fuzzTargets(f *ast.File) []string {
-	testing := ""
+	names := map[string]bool{} // the names "testing" is imported as
 	for _, imp := range f.Imports {
 		if path, _ := strconv.Unquote(imp.Path.Value); path == "testing" {
-			testing = "testing"
+			name := "testing"
 			if imp.Name != nil {
-				testing = imp.Name.Name
+				name = imp.Name.Name
 			}
+			names[name] = true
 		}
 	}
-	if testing == "" {
+	if len(names) == 0 {
 		return nil
 	}
-	var names []string
+	var targets []string
 	for _, d := range f.Decls {
 		fn, ok := d.(*ast.FuncDecl)
 		if !ok || fn.Recv != nil || !isFuzzName(fn.Name.Name) || fn.Type.Params.NumFields() != 1 || fn.Type.Results.NumFields() != 0 {
@@ -129,16 +130,16 @@ func fuzzTargets(f *ast.File) []string {
 		}
 		switch x := star.X.(type) {
 		case *ast.SelectorExpr:
-			if id, ok := x.X.(*ast.Ident); ok && id.Name == testing && x.Sel.Name == "F" {
-				names = append(names, fn.Name.Name)
+			if id, ok := x.X.(*ast.Ident); ok && names[id.Name] && x.Sel.Name == "F" {
+				targets = append(targets, fn.Name.Name)
 			}
 		case *ast.Ident:
-			if testing == "." && x.Name == "F" {
-				names = append(names, fn.Name.Name)
+			if names["."] && x.Name == "F" {
+				targets = append(targets, fn.Name.Name)
 			}
 		}
 	}
-	return names
+	return targets
 }
 
 func isFuzzName(name string) bool {

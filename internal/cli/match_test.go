@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"go/parser"
+	"go/token"
+	"reflect"
+	"testing"
+)
+
+func TestSplitPattern(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want []string
+	}{
+		{"FuzzX", []string{"FuzzX"}},
+		{"FuzzX/9e16", []string{"FuzzX", "9e16"}},
+		{"Fuzz[/]X/a", []string{"Fuzz[/]X", "a"}},
+		{"(a/b)/c", []string{"(a/b)", "c"}},
+		{`a\/b/c`, []string{`a\/b`, "c"}},
+		{"/x", []string{"", "x"}},
+	} {
+		if got := splitPattern(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("splitPattern(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestMatcher(t *testing.T) {
+	m, err := newMatcher("Parse/^9e")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		target, entry string
+		want          bool
+	}{
+		{"FuzzParse", "9e16f0", true},
+		{"FuzzParseJSON", "9e", true},
+		{"FuzzParse", "a9e", false},
+		{"FuzzLex", "9e16f0", false},
+	} {
+		if got := m.matchTarget(tt.target) && m.matchEntry(tt.entry); got != tt.want {
+			t.Errorf("match %s/%s = %v, want %v", tt.target, tt.entry, got, tt.want)
+		}
+	}
+	for _, bad := range []string{"a/b/c", "(", "a/["} {
+		if _, err := newMatcher(bad); err == nil {
+			t.Errorf("newMatcher(%q) succeeded, want an error", bad)
+		}
+	}
+}
+
+func TestFuzzTargets(t *testing.T) {
+	src := `package p
+
+import (
+	"testing"
+	tt "testing"
+)
+
+func FuzzA(f *testing.F)          {}
+func FuzzB(f *tt.F)               {}
+func Fuzz(f *testing.F)           {}
+func Fuzzy(f *testing.F)          {} // lower case after Fuzz: not a target
+func FuzzC(f testing.F)           {} // not a pointer
+func FuzzD(f *testing.T)          {}
+func FuzzE(f *testing.F) error    { return nil }
+func FuzzF(f *testing.F, n int)   {}
+func (x T) FuzzG(f *testing.F)    {}
+func Fuzz_H(f *testing.F)         {}
+`
+	f, err := parser.ParseFile(token.NewFileSet(), "p_test.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fuzzTargets(f)
+	if want := []string{"FuzzA", "FuzzB", "Fuzz", "Fuzz_H"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("fuzzTargets = %v, want %v", got, want)
+	}
+}
