@@ -27,6 +27,9 @@ func TestMain(m *testing.M) {
 }
 
 func TestScripts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the scripts build and run test binaries with the go command")
+	}
 	p := testscript.Params{
 		Dir:                 "testdata",
 		RequireExplicitExec: true,
