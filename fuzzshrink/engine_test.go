@@ -173,30 +173,36 @@ func TestShrink_AcceptedStrictlyDecrease(t *testing.T) {
 		n = 50
 	}
 	for i := range n {
-		args := randomTuple(rng, 1+rng.IntN(4), 8)
-		fails := randomPredicate(rng)
-		prev := cloneTuple(args)
-		accepted := 0
-		trace := func(ev Event) {
-			if ev.Kind != Accepted {
-				return
-			}
-			accepted++
-			if compareArgs(ev.Args, prev) >= 0 {
-				t.Fatalf("case %d: accepted %#v after %#v: not smaller", i, ev.Args, prev)
-			}
-			prev = ev.Args
+		checkStrictlyDecreasing(t, i, randomTuple(rng, 1+rng.IntN(4), 8), randomPredicate(rng))
+	}
+}
+
+// checkStrictlyDecreasing shrinks args against fails and checks that every
+// accepted candidate is strictly smaller than the best before it, that the
+// result is the last one accepted, and that the search reaches a fixpoint.
+func checkStrictlyDecreasing(t *testing.T, i int, args []any, fails func([]any) bool) {
+	t.Helper()
+	prev := cloneTuple(args)
+	accepted := 0
+	trace := func(ev Event) {
+		if ev.Kind != Accepted {
+			return
 		}
-		r, err := Shrink(context.Background(), args, Predicate(fails), Trace(trace), MaxRuns(20000))
-		if err != nil {
-			t.Fatal(err)
+		accepted++
+		if compareArgs(ev.Args, prev) >= 0 {
+			t.Fatalf("case %d: accepted %#v after %#v: not smaller", i, ev.Args, prev)
 		}
-		if r.Stats.Stop != StopDone {
-			t.Fatalf("case %d: %#v: stopped by %v after %d runs, want a fixpoint", i, args, r.Stats.Stop, r.Stats.Runs)
-		}
-		if compareArgs(r.Args, prev) != 0 || accepted != r.Stats.Accepted {
-			t.Fatalf("case %d: result %#v, last accepted %#v (%d accepted, Stats say %d)", i, r.Args, prev, accepted, r.Stats.Accepted)
-		}
+		prev = ev.Args
+	}
+	r, err := Shrink(context.Background(), args, Predicate(fails), Trace(trace), MaxRuns(20000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Stats.Stop != StopDone {
+		t.Fatalf("case %d: %#v: stopped by %v after %d runs, want a fixpoint", i, args, r.Stats.Stop, r.Stats.Runs)
+	}
+	if compareArgs(r.Args, prev) != 0 || accepted != r.Stats.Accepted {
+		t.Fatalf("case %d: result %#v, last accepted %#v (%d accepted, Stats say %d)", i, r.Args, prev, accepted, r.Stats.Accepted)
 	}
 }
 

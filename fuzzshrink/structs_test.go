@@ -1,7 +1,6 @@
 package fuzzshrink
 
 import (
-	"context"
 	"fmt"
 	"iter"
 	"math/rand/v2"
@@ -43,24 +42,7 @@ func TestShrink_CompositeStrictlyDecrease(t *testing.T) {
 			data[j] = byte(rng.Uint32())
 		}
 		args := []any{encoding.Decode(data, types[rng.IntN(len(types))]).Interface(), int(rng.Uint32() % 5000)}
-		fails := randomPredicate(rng)
-		prev := cloneTuple(args)
-		trace := func(ev Event) {
-			if ev.Kind != Accepted {
-				return
-			}
-			if compareArgs(ev.Args, prev) >= 0 {
-				t.Fatalf("case %d: accepted %#v after %#v: not smaller", i, ev.Args, prev)
-			}
-			prev = ev.Args
-		}
-		r, err := Shrink(context.Background(), args, Predicate(fails), Trace(trace), MaxRuns(20000))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Stats.Stop != StopDone {
-			t.Fatalf("case %d: %#v: stopped by %v after %d runs, want a fixpoint", i, args, r.Stats.Stop, r.Stats.Runs)
-		}
+		checkStrictlyDecreasing(t, i, args, randomPredicate(rng))
 	}
 }
 
