@@ -48,6 +48,7 @@ const (
 // SessionConfig is what fuzzmin asks of a session.
 type SessionConfig struct {
 	Target   string    `json:"target"`
+	Verbose  bool      `json:"verbose,omitempty"` // print each pass and accepted candidate (see TraceLine)
 	Entry    string    `json:"entry"`             // the seed corpus file to start from
 	MaxRuns  int       `json:"maxRuns,omitempty"` // 0: no limit
 	Deadline time.Time `json:"deadline,omitzero"` // zero: none
@@ -73,6 +74,20 @@ type SessionResult struct {
 	Stop   string            `json:"stop"`
 	Others []string          `json:"others,omitempty"`
 	Error  string            `json:"error,omitempty"`
+}
+
+// With SessionConfig.Verbose, a session prints each pass it starts and each
+// candidate it accepts as a line of output: TracePrefix and a TraceLine in
+// JSON.
+const TracePrefix = "\x16fuzzmin trace "
+
+// TraceLine is one event of a session's search.
+type TraceLine struct {
+	Kind  string `json:"kind"` // "pass start" or "accepted"
+	Pass  string `json:"pass"`
+	Round int    `json:"round"`
+	Runs  int    `json:"runs"`
+	Value string `json:"value,omitempty"` // the accepted candidate, as Go
 }
 
 type session struct {
@@ -152,7 +167,16 @@ func (s *session) minimize(t *testing.T, p *plan, fn reflect.Value, in []reflect
 		}
 	}
 	var rec []byte
+	local := funcPackage(fn)
 	opts := []Option{Trace(func(ev Event) {
+		if s.cfg.Verbose && ev.Kind != Done {
+			value := ""
+			if ev.Kind == Accepted {
+				value = formatArgs(ev.Args, local)
+			}
+			b, _ := json.Marshal(TraceLine{ev.Kind.String(), ev.Pass, ev.Round, ev.Stats.Runs, value})
+			fmt.Printf("%s%s\n", TracePrefix, b)
+		}
 		if ev.Kind == Accepted {
 			if tuple, err := tupleOf(ev.Args); err == nil {
 				rec = binary.LittleEndian.AppendUint32(rec[:0], uint32(len(tuple)))
@@ -167,7 +191,7 @@ func (s *session) minimize(t *testing.T, p *plan, fn reflect.Value, in []reflect
 		opts = append(opts, Deadline(s.cfg.Deadline))
 	}
 	r, err := Shrink(context.Background(), args, o, opts...)
-	res := SessionResult{Want: o.want, Runs: o.runs, Time: r.Stats.Time, Stop: r.Stats.Stop.String(), Value: formatArgs(r.Args, funcPackage(fn))}
+	res := SessionResult{Want: o.want, Runs: o.runs, Time: r.Stats.Time, Stop: r.Stats.Stop.String(), Value: formatArgs(r.Args, local)}
 	for sig := range o.others {
 		res.Others = append(res.Others, sig.String())
 	}

@@ -235,7 +235,7 @@ func FuzzOnly(f *testing.F) {
 			runs, searching := 0, time.Duration(0)
 			for b.Loop() {
 				var n atomic.Int64
-				res, crash, err := r.session(context.Background(), sdir, fuzzshrink.SessionConfig{Target: tt.target}, tt.entry, &n)
+				res, crash, err := r.session(context.Background(), sdir, fuzzshrink.SessionConfig{Target: tt.target}, tt.entry, &n, nil)
 				if err != nil || res == nil || res.Error != "" {
 					b.Fatalf("session: %v, %v, %+v", err, crash, res)
 				}

@@ -32,6 +32,7 @@ func (s *session) shrinkInProcess(ctx context.Context, r *runner, e corpus.Entry
 	defer os.RemoveAll(dir)
 	cfg := fuzzshrink.SessionConfig{
 		Target:   r.target,
+		Verbose:  s.opts.verbose,
 		MaxRuns:  s.opts.maxRuns,
 		Deadline: time.Now().Add(s.opts.timeout),
 		Known:    map[string]string{},
@@ -42,7 +43,7 @@ func (s *session) shrinkInProcess(ctx context.Context, r *runner, e corpus.Entry
 	best := e.Data
 	others := map[signature]bool{}
 	for {
-		res, crash, err := r.session(ctx, dir, cfg, best, runs)
+		res, crash, err := r.session(ctx, dir, cfg, best, runs, s.rep.sessionTrace)
 		if err != nil {
 			return shrinkOutcome{}, err
 		}
@@ -136,7 +137,7 @@ func readCurrent(path string) (tuple []byte, runs int, err error) {
 
 // session runs one in-process session from best. It returns the session's
 // result, or nil and the failure that ended the process.
-func (r *runner) session(ctx context.Context, dir string, cfg fuzzshrink.SessionConfig, best []byte, runs *atomic.Int64) (*fuzzshrink.SessionResult, signature, error) {
+func (r *runner) session(ctx context.Context, dir string, cfg fuzzshrink.SessionConfig, best []byte, runs *atomic.Int64, trace func(fuzzshrink.TraceLine)) (*fuzzshrink.SessionResult, signature, error) {
 	for _, name := range []string{"result.json", "current", "best"} {
 		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, signature{}, err
@@ -152,7 +153,16 @@ func (r *runner) session(ctx context.Context, dir string, cfg fuzzshrink.Session
 	}
 	p := newOutputParser(r.inputIndex, r.goroot)
 	proc, err := r.startTest([]string{"-test.run=^" + r.target + "$", "-test.paniconexit0"},
-		fuzzshrink.SessionEnv+"="+dir, func(line []byte) { p.line(line) })
+		fuzzshrink.SessionEnv+"="+dir, func(line []byte) {
+			if rest, ok := bytes.CutPrefix(line, []byte(fuzzshrink.TracePrefix)); ok && trace != nil {
+				var ev fuzzshrink.TraceLine
+				if json.Unmarshal(rest, &ev) == nil {
+					trace(ev)
+				}
+				return
+			}
+			p.line(line)
+		})
 	if err != nil {
 		return nil, signature{}, err
 	}

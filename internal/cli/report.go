@@ -105,19 +105,28 @@ func (r *reporter) start(pkg, target, entry string) {
 // trace shows the search with -v: each pass as it starts and each accepted
 // candidate.
 func (r *reporter) trace(ev fuzzshrink.Event) {
-	if !r.verbose || ev.Kind == fuzzshrink.Done {
+	if ev.Kind == fuzzshrink.Done {
 		return
 	}
 	value := ""
 	if ev.Kind == fuzzshrink.Accepted {
-		value = shorten(encoding.FormatCall("f.Add", ev.Args...), 200)
+		value = encoding.FormatCall("f.Add", ev.Args...)
 	}
-	if r.json != nil {
-		r.emit(event{Time: time.Now(), Action: ev.Kind.String(), Pass: ev.Pass, Round: ev.Round, Runs: ev.Stats.Runs, Value: value})
+	r.sessionTrace(fuzzshrink.TraceLine{Kind: ev.Kind.String(), Pass: ev.Pass, Round: ev.Round, Runs: ev.Stats.Runs, Value: value})
+}
+
+// sessionTrace shows an event of a search, run here or in a session.
+func (r *reporter) sessionTrace(ev fuzzshrink.TraceLine) {
+	if !r.verbose {
 		return
 	}
-	if ev.Kind == fuzzshrink.Accepted {
-		fmt.Fprintf(r.out, "    accepted (%s, run %d): %s\n", ev.Pass, ev.Stats.Runs, value)
+	value := shorten(ev.Value, 200)
+	if r.json != nil {
+		r.emit(event{Time: time.Now(), Action: ev.Kind, Pass: ev.Pass, Round: ev.Round, Runs: ev.Runs, Value: value})
+		return
+	}
+	if ev.Kind == fuzzshrink.Accepted.String() {
+		fmt.Fprintf(r.out, "    accepted (%s, run %d): %s\n", ev.Pass, ev.Runs, value)
 	} else {
 		fmt.Fprintf(r.out, "  round %d: %s\n", ev.Round, ev.Pass)
 	}
