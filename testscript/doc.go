@@ -10,10 +10,12 @@
 // -tags, -max-runs, -timeout, -exec-timeout); several packages, external
 // test packages, build errors and missing corpora; noisy tests, tests that
 // print crash-like lines or read files through relative paths; GOTRACEBACK
-// levels; interrupts; and the demo. Besides testscript's own commands the
-// scripts use ls (list a directory), status (exec and check the exit status),
-// within (exec and check the time taken) and waitfile (wait for a file), all
-// defined in testscript_test.go. Run the suite with "go test ./testscript",
+// levels; interrupts; targets wrapped by fuzzshrink, shrunk structurally in
+// process, including sessions that crash; and the demo. Besides testscript's
+// own commands the scripts use ls (list a directory), status (exec and check
+// the exit status), within (exec and check the time taken), waitfile (wait
+// for a file) and usefuzzmin (let the script's module import this
+// repository, offline), all defined in testscript_test.go. Run the suite with "go test ./testscript",
 // one script with "go test ./testscript -run TestScripts/name" (name is the
 // file name without .txtar), and add -update to rewrite the files a script
 // compares against (cmp stdout want/...) from what fuzzmin now does.
