@@ -132,7 +132,8 @@ func (s *session) main(ctx context.Context, patterns []string) int {
 		s.rep.errorf("%v", err)
 		return exitUsage
 	}
-	if s.tmp, err = os.MkdirTemp("", "fuzzmin-"); err != nil {
+	sweepScratch()
+	if s.tmp, err = tempDir("", "run"); err != nil {
 		s.rep.errorf("%v", err)
 		return exitUsage
 	}

@@ -25,7 +25,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fuzzmin demo: takes no arguments\n")
 		return exitUsage
 	}
-	dir, err := os.MkdirTemp("", "fuzzmin-demo-")
+	dir, err := tempDir("", "demo")
 	if err != nil {
 		fmt.Fprintf(stderr, "fuzzmin demo: %v\n", err)
 		return exitFailure

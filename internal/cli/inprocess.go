@@ -25,7 +25,7 @@ import (
 // remembered as another failure otherwise; a new session goes on from the
 // best candidate so far.
 func (s *session) shrinkInProcess(ctx context.Context, r *runner, e corpus.Entry, want signature, runs *atomic.Int64, progress *progressLine) (shrinkOutcome, error) {
-	dir, err := os.MkdirTemp(r.scratch(), "fuzzmin-session-")
+	dir, err := tempDir(r.scratch(), "session")
 	if err != nil {
 		return shrinkOutcome{}, err
 	}

@@ -21,3 +21,7 @@ func interruptProcessGroup(cmd *exec.Cmd) error {
 	}
 	return nil
 }
+
+// processExists reports whether a process with this pid exists; without a
+// way to tell, it says yes, so that nothing is swept.
+func processExists(pid int) bool { return true }

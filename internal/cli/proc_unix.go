@@ -22,3 +22,9 @@ func killProcessGroup(cmd *exec.Cmd) {
 func interruptProcessGroup(cmd *exec.Cmd) error {
 	return syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
 }
+
+// processExists reports whether a process with this pid exists.
+func processExists(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || err == syscall.EPERM
+}

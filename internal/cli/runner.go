@@ -56,7 +56,7 @@ func newRunner(bin, modDir, pkgDir, mirrorDir, target, goroot string, timeout ti
 		bin: bin, work: work, corpus: filepath.Join(work, "testdata", "fuzz", target),
 		target: target, goroot: goroot, timeout: timeout, env: env,
 	}
-	if ram, err := os.MkdirTemp("/dev/shm", "fuzzmin-corpus-"); err == nil {
+	if ram, err := tempDir("/dev/shm", "corpus"); err == nil {
 		if err := os.Remove(r.corpus); err == nil && os.Symlink(ram, r.corpus) == nil {
 			r.ram = ram
 		} else {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -159,4 +160,40 @@ func goroot(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// TestSweepScratch removes the temporary directories of dead fuzzmin
+// processes and keeps those of live ones and everything else.
+func TestSweepScratch(t *testing.T) {
+	place := t.TempDir()
+	old := scratchPlaces
+	scratchPlaces = []string{place}
+	defer func() { scratchPlaces = old }()
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Skip(err)
+	}
+	deadPID := dead.ProcessState.Pid()
+	for _, name := range []string{
+		fmt.Sprintf("fuzzmin-%d-run-1", deadPID),
+		fmt.Sprintf("fuzzmin-%d-corpus-2", os.Getpid()),
+		fmt.Sprintf("fuzzmin-%d-run-3", os.Getppid()),
+		"fuzzmin-notapid-x",
+		"other-1-run",
+	} {
+		if err := os.Mkdir(filepath.Join(place, name), 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sweepScratch()
+	des, _ := os.ReadDir(place)
+	var left []string
+	for _, de := range des {
+		left = append(left, de.Name())
+	}
+	want := []string{fmt.Sprintf("fuzzmin-%d-corpus-2", os.Getpid()), fmt.Sprintf("fuzzmin-%d-run-3", os.Getppid()), "fuzzmin-notapid-x", "other-1-run"}
+	slices.Sort(want)
+	if !slices.Equal(left, want) {
+		t.Errorf("left %v, want %v", left, want)
+	}
 }
