@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
@@ -48,7 +47,7 @@ func TestRead(t *testing.T) {
 	if err := os.Symlink("loop", filepath.Join(dir, "loop")); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o666); err != nil {
+	if err := mkfifo(filepath.Join(dir, "fifo")); err != nil {
 		t.Fatal(err)
 	}
 	big := "go test fuzz v1\n[]byte(\"" + strings.Repeat("x", 8<<20) + "\")\n"
