@@ -156,6 +156,8 @@ type entryResult struct {
 	Others    []string      `json:"others,omitempty"` // distinct failures met on the way
 	Error     string        `json:"error,omitempty"`
 	Rerun     string        `json:"rerun,omitempty"` // how to run it with go test
+
+	mismatch *signature // the other failure go test reproduced, if it did
 }
 
 func (s *session) minimizeEntry(ctx context.Context, r *runner, p *pkg, target string, e corpus.Entry) entryResult {
@@ -198,32 +200,42 @@ func (s *session) minimizeEntry(ctx context.Context, r *runner, p *pkg, target s
 
 	var runs atomic.Int64
 	progress := s.rep.progress(target+"/"+e.Name, len(e.Data), &runs)
-	var out shrinkOutcome
-	var err error
-	note := ""
-	if r.wrapped() {
-		out, err = s.shrinkInProcess(ctx, r, e, want, &runs, progress)
-		if err != nil && ctx.Err() == nil {
-			// The session could not do it (the entry does not fail the
-			// same way inside it, say): shrink the encoded arguments from
-			// outside instead, as for any target.
-			note = fmt.Sprintf("note: the in-process search failed (%v); the arguments were shrunk as encoded bytes instead", err)
-			out, err = s.shrinkOutOfProcess(ctx, r, e, want, &runs, progress)
-		}
-	} else {
-		out, err = s.shrinkOutOfProcess(ctx, r, e, want, &runs, progress)
+	defer progress.done()
+	if !r.wrapped() {
+		out, err := s.shrinkOutOfProcess(ctx, r, e, want, &runs, progress)
+		return s.finish(ctx, r, p, target, e, want, start, out, err, res)
 	}
-	progress.done()
+	out, err := s.shrinkInProcess(ctx, r, e, want, &runs, progress)
+	if err == nil || ctx.Err() != nil {
+		final := s.finish(ctx, r, p, target, e, want, start, out, err, res)
+		if final.mismatch == nil {
+			return final
+		}
+		// In the process, a t.Error is known by its kind alone (the
+		// testing package keeps its position to itself), so the session
+		// may have kept a candidate that fails at another t.Error, which
+		// go test then told apart.
+		err = fmt.Errorf("under go test its result fails with %v", *final.mismatch)
+	}
+	// Shrink the encoded arguments from outside instead, as for any target.
+	res.Error = fmt.Sprintf("note: the in-process search gave no usable result (%v); the arguments were shrunk as encoded bytes instead", err)
+	out, err = s.shrinkOutOfProcess(ctx, r, e, want, &runs, progress)
+	return s.finish(ctx, r, p, target, e, want, start, out, err, res)
+}
+
+// finish reports what a search made of an entry and, unless it found
+// nothing smaller or -n says not to, writes the result back.
+func (s *session) finish(ctx context.Context, r *runner, p *pkg, target string, e corpus.Entry, want signature, start time.Time, out shrinkOutcome, err error, res entryResult) entryResult {
 	res.Runs, res.Stop, res.Others = out.runs, out.stop, out.others
 	slices.Sort(res.Others)
 	if err != nil {
-		return fail(statusFailed, "%v", err)
+		res.Status, res.Error = statusFailed, err.Error()
+		return res
 	}
 	if ctx.Err() != nil {
 		return res
 	}
 	data := out.data
-	res.Error = note
 	res.After = len(data)
 	res.Value = out.value
 	res.Elapsed = time.Since(start)
@@ -282,6 +294,7 @@ func (s *session) writeBack(ctx context.Context, r *runner, p *pkg, target strin
 			res.Error = fmt.Sprintf("verifying with go test: %v", err)
 		} else {
 			res.Error = fmt.Sprintf("go test does not reproduce the failure with the minimized entry: it reports %v, want %v; %s is unchanged", got, want, s.rel(e.Path))
+			res.mismatch = &got
 		}
 		res.Path = ""
 		return res
