@@ -97,7 +97,6 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rep := newReporter(stdout, stderr, o.json, o.verbose)
-	defer rep.close()
 	s := &session{opts: o, match: m, rep: rep, env: os.Environ()}
 	return s.main(ctx, patterns)
 }

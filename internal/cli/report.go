@@ -206,17 +206,15 @@ func (r *reporter) summary() {
 	fmt.Fprintf(r.out, "fuzzmin: %d entries: %s\n", total, strings.Join(parts, ", "))
 }
 
-func (r *reporter) close() {}
-
 // A progressLine is the live status of the entry being minimized, redrawn
 // in place on a terminal and never shown elsewhere.
 type progressLine struct {
-	r     *reporter
-	name  string
-	cur   atomic.Int64
-	runs  *atomic.Int64
-	stop  chan struct{}
-	done_ chan struct{}
+	r       *reporter
+	name    string
+	cur     atomic.Int64
+	runs    *atomic.Int64
+	stop    chan struct{}
+	stopped chan struct{}
 }
 
 func (r *reporter) progress(name string, size int, runs *atomic.Int64) *progressLine {
@@ -225,9 +223,9 @@ func (r *reporter) progress(name string, size int, runs *atomic.Int64) *progress
 	if !r.tty || r.verbose {
 		return p
 	}
-	p.stop, p.done_ = make(chan struct{}), make(chan struct{})
+	p.stop, p.stopped = make(chan struct{}), make(chan struct{})
 	go func() {
-		defer close(p.done_)
+		defer close(p.stopped)
 		start := time.Now()
 		t := time.NewTicker(200 * time.Millisecond)
 		defer t.Stop()
@@ -251,6 +249,6 @@ func (p *progressLine) size(n int) { p.cur.Store(int64(n)) }
 func (p *progressLine) done() {
 	if p.stop != nil {
 		close(p.stop)
-		<-p.done_
+		<-p.stopped
 	}
 }
