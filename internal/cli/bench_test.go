@@ -153,11 +153,7 @@ func versusToolchain(b *testing.B, size int) {
 
 // resultSize returns the length of the []byte value of the one entry in dir.
 func resultSize(b *testing.B, dir string) int {
-	entries, err := corpus.Read(dir)
-	if err != nil || len(entries) != 1 || entries[0].Err != nil {
-		b.Fatalf("want one valid entry in %s, have %v (%v)", dir, entries, err)
-	}
-	return len(entries[0].Values[0].([]byte))
+	return len(onlyEntry(b, dir).Values[0].([]byte))
 }
 
 // BenchmarkInProcess measures the in-process evaluation rate of a session
@@ -350,7 +346,7 @@ func BenchmarkStructVersusToolchain(b *testing.B) {
 				b.Fatalf("fuzzmin exited %d:\n%s", code, out.String())
 			}
 			b.StopTimer()
-			got, report = onlyEntry(b, corpus.SeedCorpus(dir, "FuzzConfig")), resultLine(out.String())
+			got, report = onlyEntry(b, corpus.SeedCorpus(dir, "FuzzConfig")).Data, resultLine(out.String())
 			b.StartTimer()
 		}
 		b.Logf("result %q\n%s", got, report)
@@ -380,7 +376,7 @@ func BenchmarkStructVersusToolchain(b *testing.B) {
 			if err == nil || !strings.Contains(string(out), "Failing input written") {
 				b.Fatalf("go test -fuzz did not report the failure: %v\n%s", err, out)
 			}
-			got = onlyEntry(b, corpus.SeedCorpus(dir, "FuzzConfig"))
+			got = onlyEntry(b, corpus.SeedCorpus(dir, "FuzzConfig")).Data
 			b.StartTimer()
 		}
 		b.Logf("result %q", got)
@@ -388,13 +384,13 @@ func BenchmarkStructVersusToolchain(b *testing.B) {
 	})
 }
 
-// onlyEntry returns the contents of the one file in dir.
-func onlyEntry(b *testing.B, dir string) []byte {
+// onlyEntry returns the one entry in dir, which must be valid.
+func onlyEntry(b *testing.B, dir string) corpus.Entry {
 	entries, err := corpus.Read(dir)
 	if err != nil || len(entries) != 1 || entries[0].Err != nil {
 		b.Fatalf("want one valid entry in %s, have %v (%v)", dir, entries, err)
 	}
-	return entries[0].Data
+	return entries[0]
 }
 
 // resultLine returns the "result" event of fuzzmin -json output.

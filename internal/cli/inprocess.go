@@ -41,17 +41,20 @@ func (s *session) shrinkInProcess(ctx context.Context, r *runner, e corpus.Entry
 		cfg.Want = &want
 	}
 	best := e.Data
-	others := map[signature]bool{}
+	others := map[signature]bool{} // the failures of sessions that died
+	withOthers := func(out shrinkOutcome) shrinkOutcome {
+		for sig := range others {
+			out.others = append(out.others, sig.String())
+		}
+		return out
+	}
 	for {
 		res, crash, err := r.session(ctx, dir, cfg, best, runs, s.rep.sessionTrace)
 		if err != nil {
 			return shrinkOutcome{}, err
 		}
 		if res != nil {
-			out := shrinkOutcome{data: res.Best, value: res.Add, runs: res.Runs, stop: res.Stop, others: res.Others}
-			for sig := range others {
-				out.others = append(out.others, sig.String())
-			}
+			out := withOthers(shrinkOutcome{data: res.Best, value: res.Add, runs: res.Runs, stop: res.Stop, others: res.Others})
 			if res.Error != "" {
 				return out, fmt.Errorf("in the test process: %s", res.Error)
 			}
@@ -86,7 +89,7 @@ func (s *session) shrinkInProcess(ctx context.Context, r *runner, e corpus.Entry
 		if s.opts.maxRuns > 0 && n >= s.opts.maxRuns || time.Now().After(cfg.Deadline) {
 			// Out of budget between sessions: the best so far, spelled
 			// as the native values the corpus file holds.
-			out := shrinkOutcome{data: best, runs: n, stop: "budget"}
+			out := withOthers(shrinkOutcome{data: best, runs: n, stop: "budget"})
 			if vals, err := encoding.Unmarshal(best); err == nil {
 				out.value = encoding.FormatCall("f.Add", vals...)
 			}
