@@ -249,29 +249,3 @@ func TestDuplicates(t *testing.T) {
 		t.Errorf("Duplicates = %v, want %s", got, want)
 	}
 }
-
-func TestCheck(t *testing.T) {
-	types := []reflect.Type{reflect.TypeFor[[]byte](), reflect.TypeFor[int](), reflect.TypeFor[rune]()}
-	for _, tt := range []struct {
-		vals []any
-		want string
-	}{
-		{[]any{[]byte("x"), 1, int32(2)}, ""},
-		{[]any{[]byte("x"), 1, 'a'}, ""},
-		{[]any{[]byte("x"), 1}, "wrong number of values: 2, the target takes 3"},
-		{[]any{[]byte("x"), 1, 2, 3}, "wrong number of values: 4, the target takes 3"},
-		{[]any{"x", 1, int32(2)}, "value 1 is string, the target takes []uint8"},
-		{[]any{[]byte("x"), int64(1), int32(2)}, "value 2 is int64, the target takes int"},
-		{[]any{[]byte("x"), 1, uint8(2)}, "value 3 is uint8, the target takes int32"},
-	} {
-		err := Check(tt.vals, types)
-		if got := ""; err != nil {
-			got = err.Error()
-			if got != tt.want {
-				t.Errorf("Check(%v) = %q, want %q", tt.vals, got, tt.want)
-			}
-		} else if tt.want != "" {
-			t.Errorf("Check(%v) = nil, want %q", tt.vals, tt.want)
-		}
-	}
-}

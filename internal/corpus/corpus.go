@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -282,20 +281,4 @@ func Duplicates(entries []Entry) [][]Entry {
 		}
 	}
 	return dups
-}
-
-// Check reports whether vals can be passed to a fuzz target taking
-// arguments of the given types, as the toolchain decides it: the same
-// number of values, each of exactly the argument's type (byte is uint8 and
-// rune is int32, as in Go).
-func Check(vals []any, types []reflect.Type) error {
-	if len(vals) != len(types) {
-		return fmt.Errorf("wrong number of values: %d, the target takes %d", len(vals), len(types))
-	}
-	for i, v := range vals {
-		if got := reflect.TypeOf(v); got != types[i] {
-			return fmt.Errorf("value %d is %v, the target takes %v", i+1, got, types[i])
-		}
-	}
-	return nil
 }
