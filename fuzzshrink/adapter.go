@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/structured"
 )
 
 // Fuzz is f.Fuzz for fuzz functions whose arguments may be composite Go
@@ -117,7 +117,7 @@ func nativeArgType(t reflect.Type) (reflect.Type, error) {
 	if isLeaf(t) {
 		return nativeType(t), nil
 	}
-	if err := encoding.CheckType(t); err != nil {
+	if err := structured.CheckType(t); err != nil {
 		return nil, err
 	}
 	return bytesType, nil
@@ -139,7 +139,7 @@ func userValue(v reflect.Value, t reflect.Type) reflect.Value {
 	if isLeaf(t) {
 		return fromNative(v.Interface(), t)
 	}
-	return encoding.Decode(v.Bytes(), t)
+	return structured.Decode(v.Bytes(), t)
 }
 
 // toNative converts a user value to the native fuzz value that carries it.
@@ -150,10 +150,10 @@ func toNative(v reflect.Value) (any, error) {
 	if isLeaf(v.Type()) {
 		return native(v), nil
 	}
-	if err := encoding.CheckType(v.Type()); err != nil {
+	if err := structured.CheckType(v.Type()); err != nil {
 		return nil, err
 	}
-	b, err := encoding.Encode(v)
+	b, err := structured.Encode(v)
 	if err != nil {
 		return nil, err
 	}

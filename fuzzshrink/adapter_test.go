@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/structured"
 )
 
 type benchItem struct {
@@ -95,7 +95,7 @@ func BenchmarkWrapper(b *testing.B) {
 	for i := range 100 {
 		cfg.Items = append(cfg.Items, benchItem{ID: uint32(i), Label: "item", On: i%2 == 0})
 	}
-	enc, err := encoding.Encode(reflect.ValueOf(cfg))
+	enc, err := structured.Encode(reflect.ValueOf(cfg))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/structured"
 )
 
 // A key identifies a candidate tuple: two 64-bit hashes, with independent
@@ -93,7 +94,7 @@ func (c *cache) write(a any) {
 // which is canonical: equal values (a nil and an empty slice or map alike,
 // as in the order) have equal encodings.
 func (c *cache) writeComposite(v reflect.Value) {
-	b, err := encoding.Encode(v)
+	b, err := structured.Encode(v)
 	if err != nil {
 		panic("fuzzshrink: " + err.Error()) // Shrink checks types first; decoded values have no cycles
 	}

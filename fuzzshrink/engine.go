@@ -8,7 +8,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/structured"
 )
 
 // Verdict is an oracle's judgement of one candidate.
@@ -174,7 +174,7 @@ func Shrink(ctx context.Context, args []any, o Oracle, opts ...Option) (Result, 
 			return Result{Args: best}, fmt.Errorf("fuzzshrink: argument %d is nil", i)
 		}
 		if !supported(a) {
-			if err := encoding.CheckType(reflect.TypeOf(a)); err != nil {
+			if err := structured.CheckType(reflect.TypeOf(a)); err != nil {
 				return Result{Args: best}, fmt.Errorf("fuzzshrink: argument %d: %v", i, err)
 			}
 		}

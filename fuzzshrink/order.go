@@ -6,9 +6,10 @@ import (
 	"math"
 	"reflect"
 
-	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"strconv"
 	"strings"
+
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
 )
 
 // compareArgs is the order every accepted candidate strictly decreases in;

@@ -17,6 +17,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
+	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
 )
 
 // The in-process minimize session. fuzzmin starts the test binary with
@@ -172,7 +173,7 @@ func (s *session) minimize(t *testing.T, p *plan, fn reflect.Value, in []reflect
 		if s.cfg.Verbose && ev.Kind != Done {
 			value := ""
 			if ev.Kind == Accepted {
-				value = formatArgs(ev.Args, local)
+				value = gosyntax.Args(ev.Args, local)
 			}
 			b, _ := json.Marshal(TraceLine{ev.Kind.String(), ev.Pass, ev.Round, ev.Stats.Runs, value})
 			fmt.Printf("%s%s\n", TracePrefix, b)
@@ -191,7 +192,7 @@ func (s *session) minimize(t *testing.T, p *plan, fn reflect.Value, in []reflect
 		opts = append(opts, Deadline(s.cfg.Deadline))
 	}
 	r, err := Shrink(context.Background(), args, o, opts...)
-	res := SessionResult{Want: o.want, Runs: o.runs, Time: r.Stats.Time, Stop: r.Stats.Stop.String(), Value: formatArgs(r.Args, local)}
+	res := SessionResult{Want: o.want, Runs: o.runs, Time: r.Stats.Time, Stop: r.Stats.Stop.String(), Value: gosyntax.Args(r.Args, local)}
 	for sig := range o.others {
 		res.Others = append(res.Others, sig.String())
 	}
@@ -203,7 +204,7 @@ func (s *session) minimize(t *testing.T, p *plan, fn reflect.Value, in []reflect
 	}
 	res.Add = "fuzzshrink.Add(f, " + res.Value + ")"
 	if allNative(r.Args) {
-		res.Add = encoding.FormatCall("f.Add", r.Args...)
+		res.Add = gosyntax.Call("f.Add", r.Args, "")
 	}
 	return res
 }
@@ -374,4 +375,14 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// funcPackage returns the import path of the package that declares fn.
+func funcPackage(fn reflect.Value) string {
+	name := runtime.FuncForPC(fn.Pointer()).Name() // example.com/p.FuzzX.func1
+	slash := strings.LastIndexByte(name, '/')
+	if dot := strings.IndexByte(name[slash+1:], '.'); dot >= 0 {
+		return name[:slash+1+dot]
+	}
+	return name
 }

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/structured"
 )
 
 // Composite arguments (structs, slices, arrays, maps, pointers, and named
@@ -87,14 +87,14 @@ func isLeaf(t reflect.Type) bool {
 	return isCustom(t)
 }
 
-// customTypes caches encoding.IsCustom, which nodes asks of every node.
+// customTypes caches structured.IsCustom, which nodes asks of every node.
 var customTypes sync.Map // reflect.Type → bool
 
 func isCustom(t reflect.Type) bool {
 	if c, ok := customTypes.Load(t); ok {
 		return c.(bool)
 	}
-	c := encoding.IsCustom(t)
+	c := structured.IsCustom(t)
 	customTypes.Store(t, c)
 	return c
 }
@@ -209,7 +209,7 @@ func compareComposite(a, b any) int {
 // encoding.
 func native(v reflect.Value) any {
 	if isCustom(v.Type()) {
-		return encoding.MarshalCustom(v)
+		return structured.MarshalCustom(v)
 	}
 	return v.Convert(nativeType(v.Type())).Interface()
 }
@@ -217,7 +217,7 @@ func native(v reflect.Value) any {
 // fromNative converts a native fuzz value to a leaf of type t.
 func fromNative(x any, t reflect.Type) reflect.Value {
 	if isCustom(t) {
-		return encoding.UnmarshalCustom(x.([]byte), t)
+		return structured.UnmarshalCustom(x.([]byte), t)
 	}
 	return reflect.ValueOf(x).Convert(t)
 }
@@ -288,7 +288,7 @@ func setAt(v reflect.Value, path []step, nv reflect.Value) bool {
 // (exported parts; unexported fields are copied shallowly).
 func deepCopy(v reflect.Value) reflect.Value {
 	if isCustom(v.Type()) {
-		return encoding.UnmarshalCustom(encoding.MarshalCustom(v), v.Type())
+		return structured.UnmarshalCustom(structured.MarshalCustom(v), v.Type())
 	}
 	c := reflect.New(v.Type()).Elem()
 	switch v.Kind() {

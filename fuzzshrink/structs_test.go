@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/structured"
 )
 
 type propItem struct {
@@ -41,7 +41,7 @@ func TestShrink_CompositeStrictlyDecrease(t *testing.T) {
 		for j := range data {
 			data[j] = byte(rng.Uint32())
 		}
-		args := []any{encoding.Decode(data, types[rng.IntN(len(types))]).Interface(), int(rng.Uint32() % 5000)}
+		args := []any{structured.Decode(data, types[rng.IntN(len(types))]).Interface(), int(rng.Uint32() % 5000)}
 		checkStrictlyDecreasing(t, i, args, randomPredicate(rng))
 	}
 }
@@ -56,49 +56,6 @@ func TestWith_CopiesComposites(t *testing.T) {
 	o := orig[0].(propConfig)
 	if o.Items[0].Next.N != 2 || o.ByName["a"] != 1 {
 		t.Errorf("changing a copy changed the original: %+v", o)
-	}
-}
-
-func TestFormatArgs(t *testing.T) {
-	t.Parallel()
-	type celsius float64
-	type inner struct{ A, B int }
-	type outer struct {
-		Name  string
-		In    []inner
-		Ptr   *inner
-		IntP  *int
-		M     map[string]inner
-		T     celsius
-		Blob  []byte
-		Arr   [2]uint8
-		Empty []string
-	}
-	three := 3
-	for _, tt := range []struct {
-		args []any
-		want string
-	}{
-		{[]any{"bad", 1001}, `string("bad"), int(1001)`},
-		{[]any{celsius(21.5)}, `fuzzshrink.celsius(21.5)`},
-		{[]any{outer{}}, `fuzzshrink.outer{}`},
-		{[]any{outer{Name: "x", In: []inner{{A: 51}, {}}, Ptr: &inner{B: 2}, IntP: &three,
-			M: map[string]inner{"k": {A: 1}}, T: 1.5, Blob: []byte("\x00"), Arr: [2]uint8{0, 7}}, int64(-3)},
-			`fuzzshrink.outer{Name: "x", In: []fuzzshrink.inner{{A: 51}, {}}, Ptr: &fuzzshrink.inner{B: 2}, IntP: new(int(3)), ` +
-				`M: map[string]fuzzshrink.inner{"k": {A: 1}}, T: 1.5, Blob: []byte("\x00"), Arr: [2]uint8{0, 7}}, int64(-3)`},
-		{[]any{&inner{A: 1}}, `&fuzzshrink.inner{A: 1}`},
-		{[]any{[]*inner{{A: 1}, nil}}, `[]*fuzzshrink.inner{{A: 1}, nil}`},
-	} {
-		if got := formatArgs(tt.args, "github.com/fuzzmin/fuzzmin/other"); got != tt.want {
-			t.Errorf("formatArgs(%#v) =\n%s\nwant\n%s", tt.args, got, tt.want)
-		}
-	}
-	local := formatArgs([]any{[]map[string]*outer{{"k": {Name: "x"}}}}, "github.com/fuzzmin/fuzzmin/fuzzshrink")
-	if want := `[]map[string]*outer{{"k": {Name: "x"}}}`; local != want {
-		t.Errorf("formatArgs in the local package = %s, want %s", local, want)
-	}
-	if got := funcPackage(reflect.ValueOf(TestFormatArgs)); got != "github.com/fuzzmin/fuzzmin/fuzzshrink" {
-		t.Errorf("funcPackage = %s", got)
 	}
 }
 

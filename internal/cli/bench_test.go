@@ -14,9 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/fuzzshrink"
+	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/structured"
 )
 
 // BenchmarkOutOfProcess measures the out-of-process evaluation rate on a
@@ -275,7 +276,7 @@ func mustMarshal(tb testing.TB, vals ...any) []byte {
 
 // encodingOf is the corpus file that carries v for a wrapped target.
 func encodingOf(v any) ([]byte, error) {
-	b, err := encoding.Encode(reflect.ValueOf(v))
+	b, err := structured.Encode(reflect.ValueOf(v))
 	if err != nil {
 		return nil, err
 	}

@@ -13,9 +13,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/fuzzshrink"
+	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
 )
 
 // shrinkInProcess minimizes an entry of a target wrapped by fuzzshrink: the
@@ -91,7 +92,7 @@ func (s *session) shrinkInProcess(ctx context.Context, r *runner, e corpus.Entry
 			// as the native values the corpus file holds.
 			out := withOthers(shrinkOutcome{data: best, runs: n, stop: "budget"})
 			if vals, err := encoding.Unmarshal(best); err == nil {
-				out.value = encoding.FormatCall("f.Add", vals...)
+				out.value = gosyntax.Call("f.Add", vals, "")
 			}
 			return out, nil
 		}

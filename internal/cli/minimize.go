@@ -14,9 +14,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/fuzzshrink"
+	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
 )
 
 // replays is how many times the original is run before shrinking: a
@@ -404,7 +405,7 @@ func (s *session) shrinkOutOfProcess(ctx context.Context, r *runner, e corpus.En
 	if err != nil {
 		return out, err
 	}
-	out.value = encoding.FormatCall("f.Add", shrunk.Args...)
+	out.value = gosyntax.Call("f.Add", shrunk.Args, "")
 	out.data, err = encoding.Marshal(shrunk.Args...)
 	return out, err
 }

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/fuzzshrink"
-	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
 )
 
 // A reporter prints what happens: a paragraph per entry for people, or
@@ -110,7 +110,7 @@ func (r *reporter) trace(ev fuzzshrink.Event) {
 	}
 	value := ""
 	if ev.Kind == fuzzshrink.Accepted {
-		value = encoding.FormatCall("f.Add", ev.Args...)
+		value = gosyntax.Call("f.Add", ev.Args, "")
 	}
 	r.sessionTrace(fuzzshrink.TraceLine{Kind: ev.Kind.String(), Pass: ev.Pass, Round: ev.Round, Runs: ev.Stats.Runs, Value: value})
 }

@@ -18,16 +18,6 @@
 // before Inf, legacy octal, digit separators, a leading byte order mark), so
 // that reading a large []byte literal costs a few linear passes and no AST.
 //
-// [FormatCall] prints values as Go source for reports, such as
-// f.Add([]byte("a"), int(1001)); unlike a corpus line, it stays valid Go for
-// NaN, infinities and negative zero.
-//
-// The package also holds the structured codec, which carries a Go value of a
-// type that native fuzzing cannot take (a struct, a slice, a map, a pointer,
-// ...) as one []byte fuzz argument. [CheckType] tells whether a type can be
-// carried, [Decode] turns any byte string into a value of that type (decoding
-// is total: every mutation of the fuzzer is a valid input, and lengths are
-// capped by the input so that a few bytes never allocate much), and [Encode]
-// is its canonical inverse, whose shorter encodings are the simpler values. The
-// format is described in structured.go and structured_scalar.go.
+// [AppendValue] spells one value as a corpus line does; package gosyntax
+// builds on it to print values as Go source for reports.
 package encoding

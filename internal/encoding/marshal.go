@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -33,7 +32,7 @@ func Marshal(vals ...any) ([]byte, error) {
 	b = append(b, '\n')
 	for _, v := range vals {
 		var err error
-		if b, err = appendLine(b, v); err != nil {
+		if b, err = AppendValue(b, v); err != nil {
 			return nil, err
 		}
 		b = append(b, '\n')
@@ -41,14 +40,17 @@ func Marshal(vals ...any) ([]byte, error) {
 	return b, nil
 }
 
-// appendLine appends the corpus line for v, without the newline.
+// AppendValue appends the corpus line for v, without the newline: a Go
+// conversion expression, except for NaN, infinities and negative zero,
+// which the toolchain spells in ways Go does not read (package gosyntax
+// prints those as Go).
 //
 // The spellings follow the toolchain: uint8 values are written as
 // byte('c') and int32 values as rune('c') because the toolchain cannot tell
 // the aliases apart. A rune that is not valid (negative, a surrogate half, or
 // above unicode.MaxRune) has no quoted form (strconv would quote it as
 // U+FFFD, go.dev/issue/51526), so it is written as int32(n).
-func appendLine(b []byte, v any) ([]byte, error) {
+func AppendValue(b []byte, v any) ([]byte, error) {
 	switch v := v.(type) {
 	case string:
 		b = append(b, "string("...)
@@ -124,62 +126,3 @@ var (
 	nanBits64 = math.Float64bits(math.NaN())
 	nanBits32 = math.Float32bits(float32(math.NaN()))
 )
-
-// FormatCall prints a call of fn with vals as Go source, for example
-// f.Add([]byte("a"), int(1001)). Each value is spelled as in a corpus file
-// except where that is not Go: NaN, ±Inf and -0 are written with the math
-// package (math.NaN(), math.Inf(-1), math.Copysign(0, -1)). It panics on a
-// value that is not of a native fuzz type.
-func FormatCall(fn string, vals ...any) string {
-	var b strings.Builder
-	b.WriteString(fn)
-	b.WriteByte('(')
-	for i, v := range vals {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(FormatValue(v))
-	}
-	b.WriteByte(')')
-	return b.String()
-}
-
-// FormatValue prints v as a Go expression of its type; see [FormatCall].
-func FormatValue(v any) string {
-	var (
-		f    float64 // v, if it is a float
-		wrap bool    // v is a float32
-	)
-	switch v := v.(type) {
-	case float64:
-		if v != v && math.Float64bits(v) == nanBits64 {
-			return "math.NaN()"
-		}
-		f = v
-	case float32:
-		if v != v && math.Float32bits(v) == nanBits32 {
-			return "float32(math.NaN())"
-		}
-		f, wrap = float64(v), true
-	}
-	// Other NaNs keep their math.FloatXXfrombits(0x…) line, which is Go.
-	var s string
-	switch {
-	case math.IsInf(f, 1):
-		s = "math.Inf(1)"
-	case math.IsInf(f, -1):
-		s = "math.Inf(-1)"
-	case f == 0 && math.Signbit(f):
-		s = "math.Copysign(0, -1)"
-	default:
-		b, err := appendLine(nil, v)
-		if err != nil {
-			panic(err)
-		}
-		return string(b)
-	}
-	if wrap {
-		return "float32(" + s + ")"
-	}
-	return s
-}

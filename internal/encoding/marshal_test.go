@@ -124,25 +124,12 @@ func TestMarshal_MatchesFmt(t *testing.T) {
 			b, string(b), strings.ToValidUTF8(string(b), "☺"))
 	}
 	for _, v := range vals {
-		b, err := appendLine(nil, v)
+		b, err := AppendValue(nil, v)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got, want := string(b), toolchainLine(v); got != want {
 			t.Fatalf("line for %T %#v = %q, want %q", v, v, got, want)
 		}
-	}
-}
-
-func TestFormatCall(t *testing.T) {
-	got := FormatCall("f.Add",
-		[]byte("a\x00"), int(1001), "s", byte('x'), rune(-1), true,
-		math.NaN(), math.Inf(-1), math.Copysign(0, -1), float32(math.NaN()), float32(math.Inf(1)),
-		float32(math.Copysign(0, -1)), math.Float64frombits(0x7ff8000000000002), float32(2.5), 1e100)
-	want := `f.Add([]byte("a\x00"), int(1001), string("s"), byte('x'), int32(-1), bool(true), ` +
-		`math.NaN(), math.Inf(-1), math.Copysign(0, -1), float32(math.NaN()), float32(math.Inf(1)), ` +
-		`float32(math.Copysign(0, -1)), math.Float64frombits(0x7ff8000000000002), float32(2.5), float64(1e+100))`
-	if got != want {
-		t.Errorf("FormatCall =\n%s\nwant\n%s", got, want)
 	}
 }

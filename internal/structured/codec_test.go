@@ -1,4 +1,4 @@
-package encoding
+package structured
 
 import (
 	"bytes"
@@ -465,8 +465,8 @@ func TestStructured_CheckType(t *testing.T) {
 		{reflect.TypeFor[map[[2]complex64]int](), "(map[[2]complex64]int)[key][]: unsupported type complex64"},
 		{reflect.TypeFor[map[string][]chan int](), "(map[string][]chan int)[value][]: unsupported type chan int"},
 		{reflect.TypeFor[Bad](), "Bad.Ch: unsupported type chan int"},
-		{reflect.TypeFor[Hidden](), "Hidden: unsupported type encoding.Hidden: struct with no exported fields"},
-		{reflect.TypeFor[HasHidden](), "HasHidden.H: unsupported type encoding.Hidden: struct with no exported fields"},
+		{reflect.TypeFor[Hidden](), "Hidden: unsupported type structured.Hidden: struct with no exported fields"},
+		{reflect.TypeFor[HasHidden](), "HasHidden.H: unsupported type structured.Hidden: struct with no exported fields"},
 		{reflect.TypeFor[struct{}](), "(struct {}): unsupported type struct {}: struct with no exported fields"},
 		{reflect.TypeFor[[]struct{}](), "([]struct {})[]: unsupported type struct {}: struct with no exported fields"},
 		{reflect.TypeFor[Embeds](), "Embeds.Item.Handler: unsupported type func()"},

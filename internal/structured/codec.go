@@ -1,4 +1,4 @@
-package encoding
+package structured
 
 import (
 	"bytes"
@@ -124,7 +124,7 @@ func CheckType(t reflect.Type) error {
 func Decode(data []byte, t reflect.Type) reflect.Value {
 	c, err := codecFor(t)
 	if err != nil {
-		panic("encoding.Decode: " + err.Error())
+		panic("structured.Decode: " + err.Error())
 	}
 	v := reflect.New(t).Elem()
 	d := &decoder{data: data, budget: len(data)}
@@ -144,10 +144,10 @@ func Decode(data []byte, t reflect.Type) reflect.Value {
 // fewer elements never encode longer than more.
 func Encode(v reflect.Value) ([]byte, error) {
 	if !v.IsValid() {
-		return nil, errors.New("encoding.Encode: invalid reflect.Value")
+		return nil, errors.New("structured.Encode: invalid reflect.Value")
 	}
 	if !v.CanInterface() {
-		return nil, errors.New("encoding.Encode: value obtained using an unexported field")
+		return nil, errors.New("structured.Encode: value obtained using an unexported field")
 	}
 	c, err := codecFor(v.Type())
 	if err != nil {
@@ -315,7 +315,7 @@ func (e *encoder) enter(v reflect.Value) bool {
 		return false
 	}
 	if e.depth >= maxDepth {
-		e.err = fmt.Errorf("encoding.Encode: value of type %v nests deeper than %d pointers, slices and maps", v.Type(), maxDepth)
+		e.err = fmt.Errorf("structured.Encode: value of type %v nests deeper than %d pointers, slices and maps", v.Type(), maxDepth)
 		return false
 	}
 	if e.depth >= cycleDepth {
@@ -324,7 +324,7 @@ func (e *encoder) enter(v reflect.Value) bool {
 			k.len = v.Len()
 		}
 		if _, ok := e.seen[k]; ok {
-			e.err = fmt.Errorf("encoding.Encode: value of type %v contains itself (a cycle)", v.Type())
+			e.err = fmt.Errorf("structured.Encode: value of type %v contains itself (a cycle)", v.Type())
 			return false
 		}
 		if e.seen == nil {
