@@ -38,7 +38,6 @@ func Fuzz(f *testing.F, fn any) {
 		s.run(f, p, fv)
 		return
 	}
-	announce(f.Name(), p)
 	f.Fuzz(reflect.MakeFunc(p.fuzzType, func(in []reflect.Value) []reflect.Value {
 		fv.Call(p.toUser(in))
 		return nil

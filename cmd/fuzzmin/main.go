@@ -1,6 +1,3 @@
-// Command fuzzmin minimizes the failing entries of Go native fuzz corpora.
-//
-// Run "fuzzmin -help" for its manual, or see the README.
 package main
 
 import (

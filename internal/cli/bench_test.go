@@ -10,13 +10,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/fuzzmin/fuzzmin/fuzzshrink"
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/session"
 	"github.com/fuzzmin/fuzzmin/internal/structured"
 )
 
@@ -27,7 +26,7 @@ func BenchmarkOutOfProcess(b *testing.B) {
 	dir, bin := buildProbe(b)
 	for _, perProcess := range []int{64, 1} {
 		b.Run(fmt.Sprintf("per-process=%d", perProcess), func(b *testing.B) {
-			r, err := newRunner(bin, dir, dir, b.TempDir(), "FuzzTrivial", goroot(b), 10*time.Second, os.Environ())
+			r, err := testRunner(b, bin, dir, "FuzzTrivial", 10*time.Second)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -223,7 +222,7 @@ func FuzzOnly(f *testing.F) {
 		entry  []byte
 	}{{"FuzzSlice", enc}, {"FuzzBytes", mustMarshal(b, blob)}, {"FuzzOnly", mustMarshal(b, blob[:300])}} {
 		b.Run(tt.target, func(b *testing.B) {
-			r, err := newRunner(bin, dir, dir, b.TempDir(), tt.target, goroot(b), 10*time.Second, os.Environ())
+			r, err := testRunner(b, bin, dir, tt.target, 10*time.Second)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -231,12 +230,11 @@ func FuzzOnly(f *testing.F) {
 			sdir := b.TempDir()
 			runs, searching := 0, time.Duration(0)
 			for b.Loop() {
-				var n atomic.Int64
-				res, crash, err := r.session(context.Background(), sdir, fuzzshrink.SessionConfig{Target: tt.target}, tt.entry, &n, nil)
+				res, crash, err := r.session(context.Background(), sdir, session.Config{Target: tt.target}, tt.entry, func(session.Event) {})
 				if err != nil || res == nil || res.Error != "" {
 					b.Fatalf("session: %v, %v, %+v", err, crash, res)
 				}
-				searching += res.Time
+				searching += res.Elapsed
 				runs += res.Runs
 			}
 			// The rate of the search itself, without starting the process.

@@ -52,13 +52,15 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	start := time.Now()
-	s := &session{
-		opts: options{dir: dir, timeout: time.Minute, maxRuns: 100000, execTimeout: 10 * time.Second},
-		rep:  newReporter(stdout, stderr, false, false),
-		env:  append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off"),
+	o := defaultOptions()
+	o.dir = dir
+	c := &command{
+		opts:  o,
+		match: &matcher{},
+		rep:   newReporter(stdout, stderr, false, false),
+		env:   append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off"),
 	}
-	s.match, _ = newMatcher("")
-	code := s.main(ctx, []string{"./..."})
+	code := c.main(ctx, []string{"./..."})
 	if code != exitOK {
 		return code
 	}

@@ -3,69 +3,78 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"time"
 
-	"github.com/fuzzmin/fuzzmin/fuzzshrink"
-	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
+	"github.com/fuzzmin/fuzzmin/internal/session"
 )
 
 // shrinkInProcess minimizes an entry of a target wrapped by fuzzshrink: the
-// test binary runs the whole search (see fuzzshrink/session.go). A session
-// that dies or hangs charges its failure to the candidate it was running:
-// the candidate is accepted if it failed the way the original does, and
+// test binary runs the whole search (see package session). A session that
+// dies or hangs charges its failure to the candidate it was running: the
+// candidate is accepted if it failed the way the original does, and
 // remembered as another failure otherwise; a new session goes on from the
 // best candidate so far.
-func (s *session) shrinkInProcess(ctx context.Context, r *runner, e corpus.Entry, want signature, runs *atomic.Int64, progress *progressLine) (shrinkOutcome, error) {
-	dir, err := tempDir(r.scratch(), "session")
+func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutcome, error) {
+	dir, err := tempDir(j.runner.scratch(), "session")
 	if err != nil {
 		return shrinkOutcome{}, err
 	}
 	defer os.RemoveAll(dir)
-	cfg := fuzzshrink.SessionConfig{
-		Target:   r.target,
-		Verbose:  s.opts.verbose,
-		MaxRuns:  s.opts.maxRuns,
-		Deadline: time.Now().Add(s.opts.timeout),
-		Known:    map[string]string{},
+	cfg := session.Config{
+		Target:   j.target.Name,
+		Verbose:  c.opts.verbose,
+		MaxRuns:  c.opts.maxRuns,
+		Deadline: time.Now().Add(c.opts.timeout),
+		Known:    map[string]failure.Verdict{},
 	}
-	if want.Crash() {
-		cfg.Want = &want
+	if j.want.Crash() {
+		cfg.Want = &j.want
 	}
-	best := e.Data
-	others := map[signature]bool{} // the failures of sessions that died
-	withOthers := func(out shrinkOutcome) shrinkOutcome {
-		for sig := range others {
-			out.others = append(out.others, sig.String())
-		}
+	best, accepted := j.entry.Data, false
+	others := map[string]bool{} // distinct failures, of all sessions
+	outcome := func(out shrinkOutcome) shrinkOutcome {
+		out.others = sortedKeys(others)
+		out.accepted = out.accepted || accepted
 		return out
 	}
 	for {
-		res, crash, err := r.session(ctx, dir, cfg, best, runs, s.rep.sessionTrace)
+		res, crash, err := j.runner.session(ctx, dir, cfg, best, func(ev session.Event) {
+			if ev.Runs > 0 {
+				j.runs.Store(int64(ev.Runs))
+			}
+			if ev.Action == session.ActionPass || ev.Action == session.ActionAccept {
+				c.rep.event(j, ev)
+			}
+		})
 		if err != nil {
 			return shrinkOutcome{}, err
 		}
 		if res != nil {
-			out := withOthers(shrinkOutcome{data: res.Best, value: res.Add, runs: res.Runs, stop: res.Stop, others: res.Others})
+			for _, o := range res.Others {
+				others[o] = true
+			}
+			out := outcome(shrinkOutcome{data: res.Best, value: res.Add, accepted: res.Accepted > 0, runs: res.Runs, stop: res.Stop})
 			if res.Error != "" {
 				return out, fmt.Errorf("in the test process: %s", res.Error)
 			}
 			return out, nil
 		}
 		// The session died: learn what it left.
-		if b, err := readBest(filepath.Join(dir, "best")); err == nil {
-			best = b
+		if tuple, _, err := session.ReadRecord(filepath.Join(dir, session.BestFile)); err == nil {
+			if b, err := tupleFile(tuple); err == nil {
+				best, accepted = b, true
+			}
 		}
-		tuple, n, err := readCurrent(filepath.Join(dir, "current"))
+		tuple, n, err := session.ReadRecord(filepath.Join(dir, session.CurrentFile))
 		if err != nil {
 			return shrinkOutcome{}, fmt.Errorf("the test process died before running a candidate: %v", crash)
 		}
@@ -78,19 +87,19 @@ func (s *session) shrinkInProcess(ctx context.Context, r *runner, e corpus.Entry
 		case bytes.Equal(cand, best) && cfg.Want == nil:
 			// The original itself kills the process: its failure can
 			// only be seen from here from now on.
-			cfg.Want = &want
+			cfg.Want = &j.want
 			continue
-		case crash == want:
-			best = cand
-			progress.size(len(best))
+		case crash == j.want:
+			best, accepted = cand, true
+			j.progress.size(len(best))
 		default:
-			others[crash] = true
-			cfg.Known[corpus.Name(tuple)] = "other"
+			others[crash.String()] = true
+			cfg.Known[session.Key(tuple)] = failure.Other
 		}
-		if s.opts.maxRuns > 0 && n >= s.opts.maxRuns || time.Now().After(cfg.Deadline) {
+		if c.opts.maxRuns > 0 && n >= c.opts.maxRuns || time.Now().After(cfg.Deadline) {
 			// Out of budget between sessions: the best so far, spelled
 			// as the native values the corpus file holds.
-			out := withOthers(shrinkOutcome{data: best, runs: n, stop: "budget"})
+			out := outcome(shrinkOutcome{data: best, runs: n, stop: "budget"})
 			if vals, err := encoding.Unmarshal(best); err == nil {
 				out.value = gosyntax.Call("f.Add", vals, "")
 			}
@@ -99,70 +108,44 @@ func (s *session) shrinkInProcess(ctx context.Context, r *runner, e corpus.Entry
 	}
 }
 
-// readBest reads the best candidate a session left: a 4-byte length and
-// the tuple, returned as a corpus file.
-func readBest(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if len(b) < 4 || len(b) < 4+int(binary.LittleEndian.Uint32(b)) {
-		return nil, errors.New("no best candidate recorded")
-	}
-	return tupleFile(b[4 : 4+int(binary.LittleEndian.Uint32(b))])
-}
-
 // tupleFile turns a candidate recorded by a session into a corpus file.
 func tupleFile(tuple []byte) ([]byte, error) {
-	vals, err := encoding.ParseTuple(tuple)
+	vals, err := session.ParseTuple(tuple)
 	if err != nil {
-		return nil, fmt.Errorf("reading a candidate recorded by the test process: %v", err)
+		return nil, fmt.Errorf("reading a candidate recorded by the test process: %w", err)
 	}
 	return encoding.Marshal(vals...)
 }
 
-// readCurrent reads the record of the candidate a session was running: an
-// 8-byte run count, a 4-byte length, and the tuple.
-func readCurrent(path string) (tuple []byte, runs int, err error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, 0, err
-	}
-	if len(b) < 12 {
-		return nil, 0, errors.New("no candidate recorded")
-	}
-	runs = int(binary.LittleEndian.Uint64(b))
-	n := int(binary.LittleEndian.Uint32(b[8:]))
-	if len(b) < 12+n {
-		return nil, 0, errors.New("truncated candidate record")
-	}
-	return b[12 : 12+n], runs, nil
-}
-
-// session runs one in-process session from best. It returns the session's
-// result, or nil and the failure that ended the process.
-func (r *runner) session(ctx context.Context, dir string, cfg fuzzshrink.SessionConfig, best []byte, runs *atomic.Int64, trace func(fuzzshrink.TraceLine)) (*fuzzshrink.SessionResult, signature, error) {
-	for _, name := range []string{"result.json", "current", "best"} {
+// session runs one in-process session from best, passing its events to
+// event. It returns the session's result, or nil and the failure that
+// ended the process.
+func (r *runner) session(ctx context.Context, dir string, cfg session.Config, best []byte, event func(session.Event)) (*session.Result, signature, error) {
+	for _, name := range []string{session.ResultFile, session.CurrentFile, session.BestFile} {
 		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, signature{}, err
 		}
 	}
 	cfg.Entry = inputName(0)
-	b, _ := json.Marshal(cfg)
-	if err := os.WriteFile(filepath.Join(dir, "config.json"), b, 0o666); err != nil {
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, signature{}, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, session.ConfigFile), b, 0o666); err != nil {
 		return nil, signature{}, err
 	}
 	if err := r.writeInputs([][]byte{best}); err != nil {
 		return nil, signature{}, err
 	}
 	p := newOutputParser(r.inputIndex, r.goroot)
+	var sessionErr string
 	proc, err := r.startTest([]string{"-test.run=^" + r.target + "$", "-test.paniconexit0"},
-		fuzzshrink.SessionEnv+"="+dir, func(line []byte) {
-			if rest, ok := bytes.CutPrefix(line, []byte(fuzzshrink.TracePrefix)); ok && trace != nil {
-				var ev fuzzshrink.TraceLine
-				if json.Unmarshal(rest, &ev) == nil {
-					trace(ev)
+		session.Env+"="+dir, func(line []byte) {
+			if ev, ok := session.ParseEvent(line); ok {
+				if ev.Action == session.ActionError {
+					sessionErr = ev.Error
 				}
+				event(ev)
 				return
 			}
 			p.line(line)
@@ -172,13 +155,13 @@ func (r *runner) session(ctx context.Context, dir string, cfg fuzzshrink.Session
 	}
 	// The watchdog: a session that records no new candidate for the
 	// per-input time limit is hung on the one it recorded last.
-	current := filepath.Join(dir, "current")
+	current := filepath.Join(dir, session.CurrentFile)
 	last, lastChange := -1, time.Now()
 	timedOut := false
 	exit, err := proc.wait(ctx, min(r.timeout/10, 100*time.Millisecond), func() bool {
-		if _, n, err := readCurrent(current); err == nil && n != last {
+		if _, n, err := session.ReadRecord(current); err == nil && n != last {
 			last, lastChange = n, time.Now()
-			runs.Store(int64(n))
+			event(session.Event{Runs: n})
 		} else if time.Since(lastChange) > r.timeout {
 			timedOut = true
 		}
@@ -187,12 +170,15 @@ func (r *runner) session(ctx context.Context, dir string, cfg fuzzshrink.Session
 	if err != nil {
 		return nil, signature{}, err
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, "result.json")); err == nil && !timedOut {
-		var res fuzzshrink.SessionResult
+	if sessionErr != "" {
+		return nil, signature{}, fmt.Errorf("in the test process: %s", sessionErr)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, session.ResultFile)); err == nil && !timedOut {
+		var res session.Result
 		if err := json.Unmarshal(b, &res); err != nil {
-			return nil, signature{}, fmt.Errorf("reading the session's result: %v", err)
+			return nil, signature{}, fmt.Errorf("reading the session's result: %w", err)
 		}
-		runs.Store(int64(res.Runs))
+		event(session.Event{Runs: res.Runs})
 		return &res, signature{}, nil
 	}
 	var crash signature

@@ -7,7 +7,6 @@ import (
 	"go/token"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -19,9 +18,27 @@ import (
 type pkg struct {
 	ImportPath string
 	Dir        string
-	ModuleDir  string   // the root of its module, or Dir outside modules
-	Writable   bool     // in the main module: testdata may be written
-	Targets    []string // FuzzXxx functions in its test files, sorted
+	ModuleDir  string    // the root of its module, or Dir outside modules
+	Writable   bool      // in the main module: testdata may be written
+	Targets    []*target // FuzzXxx functions in its test files, sorted by name
+}
+
+// A target is a fuzz target of a package.
+type target struct {
+	Name string
+	// Wrapped: the target calls fuzzshrink.Fuzz, as its source shows
+	// (see wrappedTargets), or as it said when asked (session.Probe).
+	Wrapped bool
+}
+
+// target returns p's target of that name, or nil.
+func (p *pkg) target(name string) *target {
+	for _, t := range p.Targets {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
 }
 
 // loadPackages loads the packages matching patterns, as go test would
@@ -81,13 +98,14 @@ func loadPackages(dir string, env []string, tags string, patterns []string) ([]*
 			byPath[path] = p
 			pkgs = append(pkgs, p)
 		}
+		wrapped := wrappedTargets(lp.Syntax)
 		for i, f := range lp.Syntax {
 			if i < len(lp.CompiledGoFiles) && !strings.HasSuffix(lp.CompiledGoFiles[i], "_test.go") {
 				continue
 			}
 			for _, name := range fuzzTargets(f) {
-				if !slices.Contains(p.Targets, name) {
-					p.Targets = append(p.Targets, name)
+				if p.target(name) == nil {
+					p.Targets = append(p.Targets, &target{Name: name, Wrapped: wrapped[name]})
 				}
 			}
 		}
@@ -97,7 +115,7 @@ func loadPackages(dir string, env []string, tags string, patterns []string) ([]*
 		return nil, fmt.Errorf("%s", strings.Join(dedupe(errs), "\n"))
 	}
 	for _, p := range pkgs {
-		sort.Strings(p.Targets)
+		slices.SortFunc(p.Targets, func(a, b *target) int { return strings.Compare(a.Name, b.Name) })
 	}
 	return pkgs, nil
 }
@@ -105,16 +123,7 @@ func loadPackages(dir string, env []string, tags string, patterns []string) ([]*
 // fuzzTargets returns the fuzz targets a test file declares: functions
 // FuzzXxx(*testing.F), where Xxx does not start with a lower-case letter.
 func fuzzTargets(f *ast.File) []string {
-	names := map[string]bool{} // the names "testing" is imported as
-	for _, imp := range f.Imports {
-		if path, _ := strconv.Unquote(imp.Path.Value); path == "testing" {
-			name := "testing"
-			if imp.Name != nil {
-				name = imp.Name.Name
-			}
-			names[name] = true
-		}
-	}
+	names := importNames(f, "testing")
 	if len(names) == 0 {
 		return nil
 	}

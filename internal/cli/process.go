@@ -22,7 +22,7 @@ type testProcess struct {
 // own, and calls line from another goroutine with each line of its output:
 // stdout and stderr together, in the order written.
 func (r *runner) startTest(args []string, env string, line func([]byte)) (*testProcess, error) {
-	cmd := exec.Command(r.bin, args...)
+	cmd := exec.Command(r.path, args...)
 	cmd.Dir = r.work
 	cmd.Env = append(r.env, env)
 	setProcessGroup(cmd)

@@ -7,20 +7,22 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/fuzzshrink"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
+	"github.com/fuzzmin/fuzzmin/internal/session"
 )
 
 // A reporter prints what happens: a paragraph per entry for people, or
-// with -json one JSON object per event, in the spirit of go test -json.
+// with -json one JSON object per event, shaped like those of go test -json
+// (the manual describes them).
 type reporter struct {
 	out, errw io.Writer
 	json      *json.Encoder // nil without -json
 	verbose   bool
-	tty       bool // out is a terminal: show a live progress line
+	tty       bool      // out is a terminal: show a live progress line
+	began     time.Time // when the command started
 
 	mu     sync.Mutex
 	counts map[status]int
@@ -28,7 +30,7 @@ type reporter struct {
 }
 
 func newReporter(out, errw io.Writer, jsonOut, verbose bool) *reporter {
-	r := &reporter{out: out, errw: errw, verbose: verbose, counts: map[status]int{}}
+	r := &reporter{out: out, errw: errw, verbose: verbose, counts: map[status]int{}, began: time.Now()}
 	if jsonOut {
 		r.json = json.NewEncoder(out)
 	} else if f, ok := out.(*os.File); ok {
@@ -41,17 +43,17 @@ func newReporter(out, errw io.Writer, jsonOut, verbose bool) *reporter {
 
 // event is a -json line other than an entry's result.
 type event struct {
-	Time    time.Time     `json:"time"`
-	Action  string        `json:"action"`
-	Package string        `json:"package,omitempty"`
-	Target  string        `json:"target,omitempty"`
-	Entry   string        `json:"entry,omitempty"`
-	Elapsed time.Duration `json:"elapsed,omitempty"`
-	Pass    string        `json:"pass,omitempty"`
-	Round   int           `json:"round,omitempty"`
-	Runs    int           `json:"runs,omitempty"`
-	Value   string        `json:"value,omitempty"`
-	Message string        `json:"message,omitempty"`
+	Time    time.Time
+	Action  string
+	Package string         `json:",omitempty"`
+	Test    string         `json:",omitempty"`
+	Elapsed float64        `json:",omitempty"` // seconds
+	Output  string         `json:",omitempty"`
+	Pass    string         `json:",omitempty"`
+	Round   int            `json:",omitempty"`
+	Runs    int            `json:",omitempty"`
+	Value   string         `json:",omitempty"`
+	Counts  map[status]int `json:",omitempty"`
 }
 
 func (r *reporter) emit(v any) {
@@ -60,27 +62,36 @@ func (r *reporter) emit(v any) {
 	r.json.Encode(v)
 }
 
+// output prints text for people, or with -json as output events of pkg
+// and test, one per line.
+func (r *reporter) output(w io.Writer, pkg, test, text string) {
+	if r.json == nil {
+		fmt.Fprint(w, text)
+		return
+	}
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if line != "" {
+			r.emit(event{Time: time.Now(), Action: "output", Package: pkg, Test: test, Output: line})
+		}
+	}
+}
+
 func (r *reporter) errorf(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	if r.json != nil {
-		r.emit(event{Time: time.Now(), Action: "error", Message: msg})
+		r.emit(event{Time: time.Now(), Action: "error", Output: msg + "\n"})
 		return
 	}
 	fmt.Fprintf(r.errw, "fuzzmin: %s\n", msg)
 }
 
 func (r *reporter) infof(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	if r.json != nil {
-		r.emit(event{Time: time.Now(), Action: "info", Message: msg})
-		return
-	}
-	fmt.Fprintln(r.out, msg)
+	r.output(r.out, "", "", fmt.Sprintf(format, args...)+"\n")
 }
 
 func (r *reporter) buildError(pkg, output string) {
 	if r.json != nil {
-		r.emit(event{Time: time.Now(), Action: "build-fail", Package: pkg, Message: output})
+		r.emit(event{Time: time.Now(), Action: "build-fail", Package: pkg, Output: output + "\n"})
 		return
 	}
 	fmt.Fprintf(r.errw, "fuzzmin: building %s:\n%s\n", pkg, output)
@@ -88,44 +99,45 @@ func (r *reporter) buildError(pkg, output string) {
 
 func (r *reporter) built(pkg string, d time.Duration) {
 	if r.json != nil {
-		r.emit(event{Time: time.Now(), Action: "build", Package: pkg, Elapsed: d})
+		r.emit(event{Time: time.Now(), Action: "build", Package: pkg, Elapsed: seconds(d)})
 	} else if r.verbose {
 		fmt.Fprintf(r.out, "built %s in %v\n", pkg, d.Round(time.Millisecond))
 	}
 }
 
-func (r *reporter) start(pkg, target, entry string) {
+func (r *reporter) start(pkg, test string) {
 	if r.json != nil {
-		r.emit(event{Time: time.Now(), Action: "start", Package: pkg, Target: target, Entry: entry})
+		r.emit(event{Time: time.Now(), Action: "start", Package: pkg, Test: test})
 	} else if r.verbose {
-		fmt.Fprintf(r.out, "=== %s/%s\n", target, entry)
+		fmt.Fprintf(r.out, "=== %s\n", test)
 	}
 }
 
-// trace shows the search with -v: each pass as it starts and each accepted
-// candidate.
-func (r *reporter) trace(ev fuzzshrink.Event) {
-	if ev.Kind == fuzzshrink.Done {
+// trace shows a search run here with -v: each pass as it starts and each
+// accepted candidate.
+func (r *reporter) trace(j *entryJob, ev fuzzshrink.Event) {
+	e := session.Event{Action: session.ActionPass, Pass: ev.Pass, Round: ev.Round, Runs: ev.Stats.Runs}
+	switch ev.Kind {
+	case fuzzshrink.Done:
 		return
+	case fuzzshrink.Accepted:
+		e.Action, e.Value = session.ActionAccept, gosyntax.Call("f.Add", ev.Args, "")
 	}
-	value := ""
-	if ev.Kind == fuzzshrink.Accepted {
-		value = gosyntax.Call("f.Add", ev.Args, "")
-	}
-	r.sessionTrace(fuzzshrink.TraceLine{Kind: ev.Kind.String(), Pass: ev.Pass, Round: ev.Round, Runs: ev.Stats.Runs, Value: value})
+	r.event(j, e)
 }
 
-// sessionTrace shows an event of a search, run here or in a session.
-func (r *reporter) sessionTrace(ev fuzzshrink.TraceLine) {
+// event shows a step of a search, run here or in a session, with -v.
+func (r *reporter) event(j *entryJob, ev session.Event) {
 	if !r.verbose {
 		return
 	}
 	value := shorten(ev.Value, 200)
 	if r.json != nil {
-		r.emit(event{Time: time.Now(), Action: ev.Kind, Pass: ev.Pass, Round: ev.Round, Runs: ev.Runs, Value: value})
+		r.emit(event{Time: time.Now(), Action: ev.Action, Package: j.pkg.ImportPath, Test: j.target.Name + "/" + j.entry.Name,
+			Pass: ev.Pass, Round: ev.Round, Runs: ev.Runs, Value: value})
 		return
 	}
-	if ev.Kind == fuzzshrink.Accepted.String() {
+	if ev.Action == session.ActionAccept {
 		fmt.Fprintf(r.out, "    accepted (%s, run %d): %s\n", ev.Pass, ev.Runs, value)
 	} else {
 		fmt.Fprintf(r.out, "  round %d: %s\n", ev.Round, ev.Pass)
@@ -140,27 +152,36 @@ func shorten(s string, n int) string {
 }
 
 // result reports what became of an entry.
-func (r *reporter) result(res entryResult) {
+func (r *reporter) result(res result) {
 	r.mu.Lock()
 	if r.counts[res.Status] == 0 {
 		r.order = append(r.order, res.Status)
 	}
 	r.counts[res.Status]++
 	r.mu.Unlock()
+	r.output(r.out, res.Package, res.Test, paragraph(res))
 	if r.json != nil {
+		sig := ""
+		if res.Signature.Failed() {
+			sig = res.Signature.String()
+		}
 		r.emit(struct {
-			Time   time.Time `json:"time"`
-			Action string    `json:"action"`
-			entryResult
-		}{time.Now(), "result", res})
-		return
+			Time   time.Time
+			Action string
+			result
+			Signature string `json:",omitempty"`
+		}{time.Now(), "result", res, sig})
 	}
-	name := res.Target + "/" + res.Entry
+}
+
+// paragraph is the report of an entry for people.
+func paragraph(res result) string {
 	var b strings.Builder
 	switch res.Status {
 	case statusMinimized, statusWould, statusMinimal:
 		verb := map[status]string{statusMinimized: "minimized", statusWould: "would minimize", statusMinimal: "already minimal"}[res.Status]
-		fmt.Fprintf(&b, "%s: %s %d → %d bytes, %d runs, %v: %v\n", name, verb, res.Before, res.After, res.Runs, res.Elapsed.Round(time.Millisecond), res.Signature)
+		fmt.Fprintf(&b, "%s: %s %d → %d bytes, %d runs, %v: %v\n", res.Test, verb, res.Before, res.After, res.Runs,
+			time.Duration(res.Elapsed*float64(time.Second)).Round(time.Millisecond), res.Signature)
 		fmt.Fprintf(&b, "\t%s\n", res.Value)
 		if res.Stop != "" && res.Stop != fuzzshrink.StopDone.String() {
 			fmt.Fprintf(&b, "\tsearch stopped early (%s): the result may not be minimal\n", res.Stop)
@@ -178,23 +199,31 @@ func (r *reporter) result(res entryResult) {
 		case statusWould:
 			fmt.Fprintf(&b, "\twould write %s (-n: nothing written)\n", res.Path)
 		}
+		if res.Note != "" {
+			fmt.Fprintf(&b, "\tnote: %s\n", res.Note)
+		}
 		if res.Error != "" {
 			fmt.Fprintf(&b, "\t%s\n", res.Error)
 		}
 		fmt.Fprintf(&b, "\tTo re-run: %s\n", res.Rerun)
 	case statusPasses:
-		fmt.Fprintf(&b, "%s: passes; left alone\n", name)
+		fmt.Fprintf(&b, "%s: passes; left alone\n", res.Test)
 	case statusStopped:
-		fmt.Fprintf(&b, "%s: nothing smaller found, %d runs, %v: %v; left alone\n", name, res.Runs, res.Elapsed.Round(time.Millisecond), res.Signature)
+		fmt.Fprintf(&b, "%s: nothing smaller found, %d runs, %v: %v; left alone\n", res.Test, res.Runs,
+			time.Duration(res.Elapsed*float64(time.Second)).Round(time.Millisecond), res.Signature)
 		fmt.Fprintf(&b, "\tsearch stopped early (%s): the result may not be minimal\n", res.Stop)
 	default:
-		fmt.Fprintf(&b, "%s: %s: %s\n", name, res.Status, res.Error)
+		fmt.Fprintf(&b, "%s: %s: %s\n", res.Test, res.Status, res.Error)
+		if res.Note != "" {
+			fmt.Fprintf(&b, "\tnote: %s\n", res.Note)
+		}
 	}
-	fmt.Fprint(r.out, b.String())
+	return b.String()
 }
 
+// summary reports the counts of entries by status.
 func (r *reporter) summary() {
-	if r.json != nil || len(r.order) == 0 {
+	if len(r.order) == 0 {
 		return
 	}
 	var parts []string
@@ -203,52 +232,16 @@ func (r *reporter) summary() {
 		parts = append(parts, fmt.Sprintf("%d %s", r.counts[st], st))
 		total += r.counts[st]
 	}
-	fmt.Fprintf(r.out, "fuzzmin: %d entries: %s\n", total, strings.Join(parts, ", "))
-}
-
-// A progressLine is the live status of the entry being minimized, redrawn
-// in place on a terminal and never shown elsewhere.
-type progressLine struct {
-	r       *reporter
-	name    string
-	cur     atomic.Int64
-	runs    *atomic.Int64
-	stop    chan struct{}
-	stopped chan struct{}
-}
-
-func (r *reporter) progress(name string, size int, runs *atomic.Int64) *progressLine {
-	p := &progressLine{r: r, name: name, runs: runs}
-	p.cur.Store(int64(size))
-	if !r.tty || r.verbose {
-		return p
+	r.output(r.out, "", "", fmt.Sprintf("fuzzmin: %s: %s\n", plural(total, "entry", "entries"), strings.Join(parts, ", ")))
+	if r.json != nil {
+		r.emit(event{Time: time.Now(), Action: "summary", Elapsed: seconds(time.Since(r.began)), Counts: r.counts})
 	}
-	p.stop, p.stopped = make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(p.stopped)
-		start := time.Now()
-		t := time.NewTicker(200 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-p.stop:
-				fmt.Fprint(r.out, "\r\x1b[K")
-				return
-			case <-t.C:
-				runs := p.runs.Load()
-				rate := float64(runs) / time.Since(start).Seconds()
-				fmt.Fprintf(r.out, "\r\x1b[K%s: %d bytes, %d runs (%.0f/s)", p.name, p.cur.Load(), runs, rate)
-			}
-		}
-	}()
-	return p
 }
 
-func (p *progressLine) size(n int) { p.cur.Store(int64(n)) }
-
-func (p *progressLine) done() {
-	if p.stop != nil {
-		close(p.stop)
-		<-p.stopped
+// plural spells a count of things: "1 entry", "2 entries".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
 	}
+	return fmt.Sprintf("%d %s", n, many)
 }

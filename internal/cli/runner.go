@@ -13,7 +13,20 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fuzzmin/fuzzmin/internal/session"
 )
+
+// A testBinary is a package's test binary and what running it needs.
+type testBinary struct {
+	path   string
+	modDir string // the root of the package's module
+	pkgDir string
+	goroot string
+	// timeout is the time one input may run before it counts as hanging.
+	timeout time.Duration
+	env     []string
+}
 
 // A runner runs inputs through one fuzz target of a built test binary, as
 // seed corpus entries of a private corpus directory: the binary runs in a
@@ -22,27 +35,26 @@ import (
 // while everything else the test reads through relative paths is the
 // user's.
 type runner struct {
-	bin     string // the test binary
-	work    string // the package directory in the mirror, the binary's working directory
-	corpus  string // work/testdata/fuzz/<Target>
-	target  string
-	goroot  string
-	timeout time.Duration // per input
-	env     []string
+	*testBinary
+	work   string // the package directory in the mirror, the binary's working directory
+	corpus string // work/testdata/fuzz/<Target>
+	target string
 
 	written int    // input files in corpus
 	ram     string // the corpus directory's real place, if in memory
 }
 
-// newRunner mirrors the module whose root is modDir, down to the package
-// directory pkgDir, into mirror: a test that reads ../shared/data finds it
-// there too. The private corpus directory is in memory where the system has
-// a tmpfs at /dev/shm: every batch writes a file per candidate, and on a
-// disk file system each costs ten times more than running it.
-func newRunner(bin, modDir, pkgDir, mirrorDir, target, goroot string, timeout time.Duration, env []string) (*runner, error) {
-	rel, err := filepath.Rel(modDir, pkgDir)
+// runner mirrors the module, down to the package directory, into
+// mirrorDir, and returns a runner of target there: a test that reads
+// ../shared/data finds it there too. The private corpus directory is in
+// memory where the system has a tmpfs at /dev/shm: every batch writes a
+// file per candidate, and on a disk file system each costs ten times more
+// than running it.
+func (b *testBinary) runner(target, mirrorDir string) (*runner, error) {
+	modDir := b.modDir
+	rel, err := filepath.Rel(modDir, b.pkgDir)
 	if err != nil || strings.HasPrefix(rel, "..") {
-		modDir, rel = pkgDir, "."
+		modDir, rel = b.pkgDir, "."
 	}
 	var path []string
 	if rel != "." {
@@ -50,12 +62,9 @@ func newRunner(bin, modDir, pkgDir, mirrorDir, target, goroot string, timeout ti
 	}
 	work := filepath.Join(mirrorDir, rel)
 	if err := mirror(modDir, mirrorDir, append(path, "testdata", "fuzz", target)); err != nil {
-		return nil, fmt.Errorf("mirroring %s: %v", modDir, err)
+		return nil, fmt.Errorf("mirroring %s: %w", modDir, err)
 	}
-	r := &runner{
-		bin: bin, work: work, corpus: filepath.Join(work, "testdata", "fuzz", target),
-		target: target, goroot: goroot, timeout: timeout, env: env,
-	}
+	r := &runner{testBinary: b, work: work, corpus: filepath.Join(work, "testdata", "fuzz", target), target: target}
 	if ram, err := tempDir("/dev/shm", "corpus"); err == nil {
 		if err := os.Remove(r.corpus); err == nil && os.Symlink(ram, r.corpus) == nil {
 			r.ram = ram
@@ -130,19 +139,6 @@ func (r *runner) scratch() string {
 // corpus in file name order, runs them in the order given.
 func inputName(i int) string { return fmt.Sprintf("c%06d", i) }
 
-// announceEnv names the file into which a target wrapped by fuzzshrink
-// writes its argument types (see fuzzshrink/session.go).
-const announceEnv = "FUZZMIN_ANNOUNCE"
-
-func (r *runner) announceFile() string { return filepath.Join(r.work, ".fuzzmin-announce") }
-
-// wrapped reports whether the target announced itself as wrapped by
-// fuzzshrink in a run so far.
-func (r *runner) wrapped() bool {
-	_, err := os.Stat(r.announceFile())
-	return err == nil
-}
-
 // inputIndex maps the subtest name "<Target>/c000012" to 12.
 func (r *runner) inputIndex(name string) (int, bool) {
 	rest, ok := strings.CutPrefix(name, r.target+"/c")
@@ -158,6 +154,7 @@ type runResult struct {
 	outcomes []signature // one per input that ran, in order
 	stale    string      // the toolchain refused the corpus: why
 	tail     string      // the last lines of output, for messages
+	wrapped  bool        // the target said it is wrapped by fuzzshrink (session.Probe)
 }
 
 // run runs inputs (encoded corpus files) in order in one process and
@@ -181,9 +178,13 @@ func (r *runner) run(ctx context.Context, inputs [][]byte, stop func(signature) 
 	p := newOutputParser(r.inputIndex, r.goroot)
 	mu.Lock() // proc is set before a line can stop it
 	proc, err := r.startTest([]string{"-test.run=^" + r.target + "$/^c[0-9]+$", "-test.v=test2json", "-test.paniconexit0"},
-		announceEnv+"="+r.announceFile(), func(line []byte) {
+		session.Env+"="+session.Probe, func(line []byte) {
 			mu.Lock()
 			defer mu.Unlock()
+			if ev, ok := session.ParseEvent(line); ok {
+				res.wrapped = res.wrapped || ev.Action == session.ActionWrapped
+				return
+			}
 			tail.add(line)
 			before := p.current
 			if i, sig := p.line(line); i >= 0 {
@@ -223,6 +224,18 @@ func (r *runner) run(ctx context.Context, inputs [][]byte, stop func(signature) 
 	res.stale = p.stale
 	res.tail = tail.String()
 	return res, nil
+}
+
+// replayOne runs one input in a fresh process and returns how it fails.
+func (r *runner) replayOne(ctx context.Context, input []byte) (signature, error) {
+	out, err := r.run(ctx, [][]byte{input}, func(signature) bool { return false })
+	if err != nil {
+		return signature{}, err
+	}
+	if len(out.outcomes) == 0 {
+		return signature{}, fmt.Errorf("the test binary ran no input for %s; it said:\n%s", r.target, out.tail)
+	}
+	return out.outcomes[0], nil
 }
 
 // lineTail keeps the last lines of an output, without the testing

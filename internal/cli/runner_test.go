@@ -108,7 +108,7 @@ func probeInput(n int) []byte { return []byte(fmt.Sprintf("go test fuzz v1\nint(
 
 func TestRunner_Outcomes(t *testing.T) {
 	dir, bin := buildProbe(t)
-	r, err := newRunner(bin, dir, dir, t.TempDir(), "FuzzProbe", goroot(t), 2*time.Second, os.Environ())
+	r, err := testRunner(t, bin, dir, "FuzzProbe", 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,12 +154,15 @@ func TestRunner_Outcomes(t *testing.T) {
 	}
 }
 
-func goroot(t testing.TB) string {
+// testRunner returns a runner of target in the test binary bin of the
+// package in dir, the root of its module.
+func testRunner(t testing.TB, bin, dir, target string, timeout time.Duration) (*runner, error) {
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return strings.TrimSpace(string(out))
+	b := &testBinary{path: bin, modDir: dir, pkgDir: dir, goroot: strings.TrimSpace(string(out)), timeout: timeout, env: os.Environ()}
+	return b.runner(target, t.TempDir())
 }
 
 // TestSweepScratch removes the temporary directories of dead fuzzmin

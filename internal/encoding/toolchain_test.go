@@ -40,6 +40,8 @@ func repr(vals ...any) string {
 			fmt.Fprintf(&b, "float32bits(%#x) ", math.Float32bits(v))
 		case float64:
 			fmt.Fprintf(&b, "float64bits(%#x) ", math.Float64bits(v))
+		case []byte: // nil and empty alike, as the toolchain passes them
+			fmt.Fprintf(&b, "[]byte(%q) ", v)
 		default:
 			fmt.Fprintf(&b, "%T(%#v) ", v, v)
 		}
@@ -56,6 +58,8 @@ func repr(vals ...any) string {
 			fmt.Fprintf(&b, "float32bits(%#x) ", math.Float32bits(v))
 		case float64:
 			fmt.Fprintf(&b, "float64bits(%#x) ", math.Float64bits(v))
+		case []byte: // nil and empty alike, as the toolchain passes them
+			fmt.Fprintf(&b, "[]byte(%q) ", v)
 		default:
 			fmt.Fprintf(&b, "%T(%#v) ", v, v)
 		}

@@ -1,0 +1,115 @@
+/*
+Fuzzmin replaces each failing entry of the seed corpora of Go fuzz targets
+(testdata/fuzz/<Target>/<entry>) by the smallest input that fails the same
+way, and writes it back as a seed corpus file that go test replays.
+
+Usage:
+
+	fuzzmin [flags] [packages]
+	fuzzmin demo
+	fuzzmin help
+
+Packages are named as for go test: the default is ".", and "./..." and
+import paths work. For each package fuzzmin finds the fuzz targets in its
+test files and the entries of their seed corpora, builds the package's test
+binary once, and replays every selected entry twice to learn how it fails.
+Entries that pass are left alone; malformed entries, stale ones (their
+values no longer fit the target) and flaky ones (they do not fail the same
+way twice) are reported and never touched.
+
+Each failing entry then shrinks, all its arguments jointly: strings and byte
+slices lose blocks, then characters and bytes get simpler; integers go
+toward zero by binary search, floats toward small integers, bools toward
+false. A candidate counts only if it fails the same way as the original:
+the same kind of failure (panic, t.Fatal or t.Error, runtime fatal error,
+process exit, timeout), the same panic type or runtime message, at the same
+place in your code. Candidates run through the test binary from a private
+copy of the corpus, so your testdata never sees one. A target wrapped by
+fuzzshrink.Fuzz shrinks inside the test binary instead, as Go values.
+
+The result is written under the name go test would give it (the first 16
+hex digits of the SHA-256 of the file), "go test -run=Target/entry" checks
+that it fails the same way, and only then is the original removed: at every
+moment the directory holds the original or a verified replacement.
+
+"fuzzmin demo" minimizes a crasher of an embedded example package in a
+temporary directory and shows the corpus before and after. "fuzzmin help"
+prints this manual.
+
+# Flags
+
+	-C dir
+		Change to dir before doing anything.
+	-exec-timeout duration
+		Time one input may run before it counts as hanging. The default
+		is 10s.
+	-flaky
+		Minimize an entry even if its failure is not the same on every
+		replay, against the failure of the first replay.
+	-json
+		Print one JSON object per event, as go test -json does (see
+		Output).
+	-keep
+		Keep the original entry beside the minimized one.
+	-max-runs n
+		Stop the search of an entry after n candidates; 0 means no
+		limit. The default is 100000.
+	-n
+		Minimize, but write nothing: show what would change.
+	-run regexp
+		Minimize only the targets and entries matching regexp, as go
+		test -run selects tests and subtests: FuzzParse, or
+		FuzzParse/9e16f0a1 for one entry.
+	-tags list
+		Build tags, a comma-separated list as for go test.
+	-timeout duration
+		Time budget per entry. The best input found by then is verified
+		and written. The default is 2m.
+	-v
+		Show the search: the build, each pass and each accepted
+		candidate.
+	-version
+		Print fuzzmin's version and exit.
+
+GOFLAGS and the rest of the environment reach the go command as they would
+for go test.
+
+# Output
+
+One paragraph per entry: target/entry, what happened, the size of the
+corpus file before and after, the candidates run, the time, and the
+failure; then the minimized value as a line to paste into the fuzz test
+(f.Add(...), or fuzzshrink.Add(...) for a wrapped target), what was written
+and removed, and how to re-run it with go test. For example:
+
+	$ fuzzmin ./kv
+	FuzzParse/5ec67e2451cd668e: minimized 105 → 39 bytes, 51 runs, 197ms: panic: runtime error: index out of range [N] with length N at kv.go:34
+		f.Add(string("=\"\\"), int(0))
+		wrote testdata/fuzz/FuzzParse/455503b3a3ab325a, removed testdata/fuzz/FuzzParse/5ec67e2451cd668e
+		To re-run: go test -run=FuzzParse/455503b3a3ab325a example.com/kv
+	fuzzmin: 1 entry: 1 minimized
+
+On a terminal a progress line (entry, current size, runs, runs per second)
+shows while an entry shrinks; nothing is animated when stdout is not a
+terminal.
+
+With -json, every event is one JSON object on a line, shaped like those of
+go test -json: Time, Action, Package, Test (Target/entry) and, where they
+apply, Elapsed (seconds) and Output. Action is "build" (Elapsed: the build's
+time), "start" (an entry starts), "pass" and "accept" (with -v: a pass of the
+search starts, a candidate is accepted; Pass, Round, Runs and Value say
+which), "output" (Output: a line of the report for people, newline
+included), "result" (the entry's outcome: Status, Signature, Before, After,
+Runs, Stop, Value, Path, Removed, Others, Note, Error, Rerun), "error"
+(Output: what went wrong outside any entry) and, last, "summary" (Counts:
+the number of entries by status).
+
+# Exit status
+
+0 when done, also when nothing failed; 1 when some entry could not be
+minimized or verified, or is malformed, stale or flaky (go test would fail
+on those too), or when something outside the command failed (the go
+command, the file system); 2 for a usage error or a package that does not
+build.
+*/
+package main

@@ -1,0 +1,20 @@
+// Package cli is the fuzzmin command; cmd/fuzzmin is a few lines around
+// [Main], so that the end-to-end tests can run the command in process.
+//
+// One run of the command (a [command]) takes every selected entry through
+// a pipeline:
+//
+//   - package (package.go): load the packages and their fuzz targets
+//     (load.go; which targets are wrapped by fuzzshrink, wrapped.go), select
+//     entries with -run, build each package's test binary once;
+//   - entry (entry.go): replay the original twice in fresh processes to
+//     learn its failure signature (signature.go), then shrink it: in the
+//     test process for a wrapped target (inprocess.go, the protocol of
+//     internal/session), falling back to shrinking its encoded arguments
+//     from here, as for any other target (oracle.go, which runs candidates
+//     through the test binary as a private seed corpus: runner.go);
+//   - write back (writeback.go): write the result atomically, verify it with
+//     go test itself, and only then remove the original;
+//   - result (result.go): the entry's status, which report.go prints for
+//     people or as -json events.
+package cli

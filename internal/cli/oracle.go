@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sync/atomic"
+
+	"github.com/fuzzmin/fuzzmin/fuzzshrink"
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/failure"
+	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
+)
+
+// shrinkOutOfProcess runs the search here, with candidates run in batches
+// by the test binary.
+func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob) (shrinkOutcome, error) {
+	o := &oracle{r: j.runner, want: j.want, runs: &j.runs, others: map[string]bool{}}
+	opts := []fuzzshrink.Option{
+		fuzzshrink.Timeout(c.opts.timeout),
+		fuzzshrink.BatchSize(batchSize(len(j.entry.Data))),
+		fuzzshrink.Trace(func(ev fuzzshrink.Event) {
+			if ev.Kind == fuzzshrink.Accepted {
+				if b, err := encoding.Marshal(ev.Args...); err == nil {
+					j.progress.size(len(b))
+				}
+			}
+			c.rep.trace(j, ev)
+		}),
+	}
+	if c.opts.maxRuns > 0 {
+		opts = append(opts, fuzzshrink.MaxRuns(c.opts.maxRuns))
+	}
+	shrunk, err := fuzzshrink.Shrink(ctx, j.entry.Values, o, opts...)
+	out := shrinkOutcome{runs: shrunk.Stats.Runs, stop: shrunk.Stats.Stop.String(), accepted: shrunk.Stats.Accepted > 0, others: sortedKeys(o.others)}
+	if err != nil {
+		return out, err
+	}
+	out.value = gosyntax.Call("f.Add", shrunk.Args, "")
+	out.data, err = encoding.Marshal(shrunk.Args...)
+	return out, err
+}
+
+// batchSize is how many candidates go to one test process: many, to spread
+// the cost of starting it, but few enough for large inputs that the
+// candidates in flight stay within a few MiB.
+func batchSize(size int) int {
+	return max(1, min(64, (4<<20)/max(1, size)))
+}
+
+// An oracle judges candidates by running them through the test binary.
+type oracle struct {
+	r      *runner
+	want   signature
+	runs   *atomic.Int64   // for the progress line
+	others map[string]bool // distinct failures met
+}
+
+func (o *oracle) Run(ctx context.Context, batch [][]any) ([]fuzzshrink.Verdict, error) {
+	files := make([][]byte, len(batch))
+	for i, args := range batch {
+		b, err := encoding.Marshal(args...)
+		if err != nil {
+			return nil, err
+		}
+		files[i] = b
+	}
+	var verdicts []fuzzshrink.Verdict
+	for len(files) > 0 {
+		res, err := o.r.run(ctx, files, func(s signature) bool { return s == o.want })
+		if err != nil {
+			return verdicts, err
+		}
+		if len(res.outcomes) == 0 {
+			return verdicts, fmt.Errorf("the test binary ran no candidate: %s", res.stale)
+		}
+		o.runs.Add(int64(len(res.outcomes)))
+		for _, sig := range res.outcomes {
+			v := failure.Classify(sig, o.want)
+			if v == failure.Other {
+				o.others[sig.String()] = true
+			}
+			verdicts = append(verdicts, fuzzshrink.Verdict(v))
+			if v == failure.Same {
+				return verdicts, nil
+			}
+		}
+		files = files[len(res.outcomes):]
+	}
+	return verdicts, nil
+}
+
+// sortedKeys returns the members of a set, sorted.
+func sortedKeys(set map[string]bool) []string {
+	return slices.Sorted(maps.Keys(set))
+}

@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"time"
+)
+
+// status is the outcome of one entry.
+type status string
+
+const (
+	statusMinimized status = "minimized" // replaced by a smaller, verified entry
+	statusWould     status = "would-minimize"
+	statusMinimal   status = "minimal"   // nothing smaller fails the same way
+	statusStopped   status = "stopped"   // a budget ran out before anything smaller was found
+	statusPasses    status = "passes"    // the entry does not fail
+	statusMalformed status = "malformed" // not a corpus file the toolchain reads
+	statusStale     status = "stale"     // its values no longer fit the target
+	statusFlaky     status = "flaky"     // it does not fail the same way every time
+	statusFailed    status = "failed"    // minimizing or verifying went wrong
+)
+
+// failure reports whether the status makes the command fail: go test would
+// fail on such an entry too, or fuzzmin could not do its job.
+func (s status) failure() bool {
+	return s == statusMalformed || s == statusStale || s == statusFlaky || s == statusFailed
+}
+
+// result is what became of one entry. It is also the "result" event of
+// -json, whose field names it sets.
+type result struct {
+	Package   string
+	Test      string // Target/entry
+	Status    status
+	Signature signature `json:"-"`          // how the entry fails; -json spells it as a string
+	Before    int       `json:",omitempty"` // file size in bytes
+	After     int       `json:",omitempty"`
+	Runs      int       `json:",omitempty"`
+	Elapsed   float64   `json:",omitempty"` // seconds
+	Stop      string    `json:",omitempty"` // why the search stopped
+	Value     string    `json:",omitempty"` // the result as a line of Go: f.Add(...)
+	Path      string    `json:",omitempty"` // the file written
+	Removed   string    `json:",omitempty"`
+	Others    []string  `json:",omitempty"` // distinct failures met on the way
+	Note      string    `json:",omitempty"` // something the user should know of a result
+	Error     string    `json:",omitempty"` // why the entry could not be minimized
+	Rerun     string    `json:",omitempty"` // how to run the entry with go test
+
+	target, entry string
+}
+
+func newResult(j *entryJob) result {
+	return result{Package: j.pkg.ImportPath, Test: j.target.Name + "/" + j.entry.Name, Before: len(j.entry.Data),
+		target: j.target.Name, entry: j.entry.Name}
+}
+
+// seconds converts a duration to the seconds of -json's Elapsed, as go test
+// -json reports them.
+func seconds(d time.Duration) float64 { return d.Round(time.Millisecond).Seconds() }

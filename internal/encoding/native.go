@@ -1,0 +1,103 @@
+package encoding
+
+import "math"
+
+// The tags of the native fuzz types, one per type (byte and rune are uint8
+// and int32): NativeTag returns them, and the forms built on it (the
+// session's tuples, fuzzshrink's cache keys) write them.
+const (
+	TagString byte = iota + 1
+	TagBytes
+	TagBool
+	TagInt
+	TagInt8
+	TagInt16
+	TagInt32
+	TagInt64
+	TagUint
+	TagUint8
+	TagUint16
+	TagUint32
+	TagUint64
+	TagFloat32
+	TagFloat64
+)
+
+// NativeTag returns the tag of a value of a native fuzz type (nonzero, one
+// per type) and, for a bool, an integer or a float, its 8 bytes as a uint64:
+// a bool as 0 or 1, an integer sign-extended, a float's IEEE bits. For any
+// other value it returns 0, 0. It is the one type switch over the native
+// types that the tuple form, fuzzshrink's cache keys and its order share.
+func NativeTag(v any) (tag byte, bits uint64) {
+	switch x := v.(type) {
+	case string:
+		return TagString, 0
+	case []byte:
+		return TagBytes, 0
+	case bool:
+		if x {
+			bits = 1
+		}
+		return TagBool, bits
+	case int:
+		return TagInt, uint64(x)
+	case int8:
+		return TagInt8, uint64(x)
+	case int16:
+		return TagInt16, uint64(x)
+	case int32:
+		return TagInt32, uint64(x)
+	case int64:
+		return TagInt64, uint64(x)
+	case uint:
+		return TagUint, uint64(x)
+	case uint8:
+		return TagUint8, uint64(x)
+	case uint16:
+		return TagUint16, uint64(x)
+	case uint32:
+		return TagUint32, uint64(x)
+	case uint64:
+		return TagUint64, x
+	case float32:
+		return TagFloat32, uint64(math.Float32bits(x))
+	case float64:
+		return TagFloat64, math.Float64bits(x)
+	}
+	return 0, 0
+}
+
+// NativeValue is the inverse of NativeTag for the types of fixed size: the
+// value of the type tagged tag whose 8 bytes are bits. It reports false for
+// TagString, TagBytes and unknown tags.
+func NativeValue(tag byte, u uint64) (any, bool) {
+	switch tag {
+	case TagBool:
+		return u != 0, true
+	case TagInt:
+		return int(u), true
+	case TagInt8:
+		return int8(u), true
+	case TagInt16:
+		return int16(u), true
+	case TagInt32:
+		return int32(u), true
+	case TagInt64:
+		return int64(u), true
+	case TagUint:
+		return uint(u), true
+	case TagUint8:
+		return uint8(u), true
+	case TagUint16:
+		return uint16(u), true
+	case TagUint32:
+		return uint32(u), true
+	case TagUint64:
+		return u, true
+	case TagFloat32:
+		return math.Float32frombits(uint32(u)), true
+	case TagFloat64:
+		return math.Float64frombits(u), true
+	}
+	return nil, false
+}

@@ -1,0 +1,71 @@
+package failure
+
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"runtime"
+)
+
+// The rule for failures observed inside the test process, where fuzzshrink's
+// session runs candidates as subtests and recovers their panics. It must
+// agree with the rule for failures read from a test binary's output (the
+// command's parser), so that a candidate fails the same way in and out of
+// the process.
+
+// Recovered returns the signature of a panic with value r, recovered by a
+// function deferred in the test: the message class as [PanicText] has it for
+// the message the runtime would print, and the position of the first user
+// frame below runtime.gopanic. It must be called from the deferred function.
+func Recovered(r any) Signature {
+	return Signature{Kind: Panic, Text: recoveredText(r), Pos: callerPos("runtime.gopanic")}
+}
+
+// Goexited returns the signature of a test that t.FailNow (t.Fatal, …) ended:
+// the position of the first user frame below runtime.Goexit. It must be
+// called from a function deferred in the test. A test that failed without
+// ending (t.Error) is known by its kind alone: the testing package keeps
+// that position to itself.
+func Goexited() Signature {
+	return Signature{Kind: Fail, Pos: callerPos("runtime.Goexit")}
+}
+
+// recoveredText is PanicText of the message the runtime would print for a
+// panic with value r.
+func recoveredText(r any) string {
+	switch r := r.(type) {
+	case runtime.Error:
+		return PanicText(r.Error())
+	case error, fmt.Stringer, string, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, uintptr, float32, float64, complex64, complex128:
+		return ""
+	}
+	return fmt.Sprintf("(%T)", r)
+}
+
+// goroot is the directory of the runtime's source, whatever -trimpath did.
+var goroot = func() string {
+	_, file, _, _ := runtime.Caller(0)
+	if pc := reflect.ValueOf(runtime.Gosched).Pointer(); pc != 0 {
+		file, _ = runtime.FuncForPC(pc).FileLine(pc)
+	}
+	return filepath.Dir(filepath.Dir(filepath.Dir(file))) // …/src/runtime/proc.go
+}()
+
+// callerPos returns file:line of the first user frame below the frame of
+// the function named after (the runtime function that raised the panic or
+// ended the test), or "" if after is not on the stack.
+func callerPos(after string) string {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)])
+	seen := false
+	for {
+		fr, more := frames.Next()
+		if seen && UserFrame(goroot, fr.Function, fr.File) {
+			return fmt.Sprintf("%s:%d", filepath.Base(fr.File), fr.Line) // as testing names log positions
+		}
+		seen = seen || fr.Function == after
+		if !more {
+			return ""
+		}
+	}
+}

@@ -1,0 +1,85 @@
+// Package session is the protocol between the fuzzmin command and a test
+// binary whose fuzz target is wrapped by fuzzshrink: the in-process minimize
+// session. Both sides import it; nothing else of either is shared.
+//
+// The command starts the test binary with [Env] naming a session
+// directory, and the entry to minimize as the only seed of a private
+// corpus. The directory holds:
+//
+//   - [ConfigFile], from the command: a [Config] in JSON;
+//   - [CurrentFile], from the session: the candidate running, rewritten in
+//     place before each run (see [Recorder]);
+//   - [BestFile], from the session: the best candidate so far, rewritten in
+//     place on each accepted candidate;
+//   - [ResultFile], from the session at the end: a [Result] in JSON.
+//
+// A process that dies or hangs leaves no result: the command charges the
+// failure to the candidate in CurrentFile and starts a new session from the
+// one in BestFile. Candidates are recorded as tuples of native fuzz values
+// ([AppendTuple]); a session's events reach the command as framed lines of
+// its output ([Event]).
+package session
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+
+	"github.com/fuzzmin/fuzzmin/internal/failure"
+)
+
+// Env names the session directory in the test binary's environment.
+const Env = "FUZZMIN_SESSION"
+
+// Probe, as the value of Env, asks a wrapped target to say so with an
+// ActionWrapped event instead of running a session. The command learns from
+// the source which targets are wrapped; it probes those whose source does
+// not show it (a target that reaches fuzzshrink.Fuzz through a function of
+// another package, or a function value).
+const Probe = "probe"
+
+// The files of a session directory.
+const (
+	ConfigFile  = "config.json"
+	CurrentFile = "current"
+	BestFile    = "best"
+	ResultFile  = "result.json"
+)
+
+// Config is what the command asks of a session.
+type Config struct {
+	Target   string    `json:"target"`
+	Entry    string    `json:"entry"`             // the seed corpus file to start from
+	Verbose  bool      `json:"verbose,omitempty"` // print each pass and accepted candidate as an Event
+	MaxRuns  int       `json:"maxRuns,omitempty"` // 0: no limit
+	Deadline time.Time `json:"deadline,omitzero"` // zero: none
+	Runs     int       `json:"runs,omitempty"`    // runs made by earlier sessions of this entry
+	// Want is the failure to keep when the original crashes the process (a
+	// fatal error, an exit or a timeout), which the session cannot observe;
+	// otherwise the session learns it by running the original.
+	Want *failure.Signature `json:"want,omitempty"`
+	// Known are the verdicts the command learned from earlier sessions that
+	// died, by the Key of the candidate's tuple: those candidates are not
+	// run again.
+	Known map[string]failure.Verdict `json:"known,omitempty"`
+}
+
+// Result is what a session reports.
+type Result struct {
+	Best     []byte            `json:"best"`     // the smallest failing candidate, as a corpus file
+	Accepted int               `json:"accepted"` // candidates accepted; 0: nothing smaller was found
+	Value    string            `json:"value"`    // Best's values as Go source
+	Add      string            `json:"add"`      // a line that adds Best to the fuzz test's seeds
+	Want     failure.Signature `json:"want"`
+	Runs     int               `json:"runs"`
+	Elapsed  time.Duration     `json:"elapsed"` // spent searching
+	Stop     string            `json:"stop"`    // why the search stopped
+	Others   []string          `json:"others,omitempty"`
+	Error    string            `json:"error,omitempty"`
+}
+
+// Key identifies a candidate by its tuple in Config.Known.
+func Key(tuple []byte) string {
+	sum := sha256.Sum256(tuple)
+	return hex.EncodeToString(sum[:16])
+}
