@@ -17,9 +17,9 @@ import (
 //
 // A native argument stays a native fuzz argument, and a named one travels as
 // its native type. Each composite argument travels as one []byte fuzz
-// argument, which decodes into a value of its type whatever the bytes (see
-// internal/encoding's structured codec), so every mutation the fuzzer makes
-// explores the value space. Under go test and go test -fuzz, Fuzz behaves
+// argument, which decodes into a value of its type whatever the bytes, so
+// every mutation the fuzzer makes explores the value space; short inputs
+// decode to small values, and a few bytes never allocate much. Under go test and go test -fuzz, Fuzz behaves
 // exactly like f.Fuzz with that decoding in front. When fuzzmin minimizes a
 // failing entry of the target, Fuzz runs the whole search inside the test
 // process, shrinking composite values structurally.
@@ -102,7 +102,7 @@ func newPlan(ft reflect.Type) (*plan, error) {
 		t := ft.In(i)
 		nt, err := nativeArgType(t)
 		if err != nil {
-			return nil, fmt.Errorf("argument %d: %v", i, err)
+			return nil, fmt.Errorf("argument %d: %w", i, err)
 		}
 		p.user = append(p.user, t)
 		in = append(in, nt)

@@ -72,13 +72,13 @@ func removeBlocks[S byteString](s S, from pos) iter.Seq2[pos, S] {
 	}
 }
 
-// window bounds the distance between the two elements of a redistribution:
+// redistributeWindow bounds the distance between the two elements of a redistribution:
 // all pairs would cost O(n²) runs per round on inputs that removal could not
 // shorten, and the pairs that matter are usually close once removal is done.
-const window = 8
+const redistributeWindow = 8
 
 // redistribute yields s with value moved from element i to a later element j,
-// j-i ≤ window: s[j] grows by as much as it can (up to 255) and s[i] shrinks
+// j-i ≤ redistributeWindow: s[j] grows by as much as it can (up to 255) and s[i] shrinks
 // by as much, so [51 50] becomes [0 101], which removal then shortens to
 // [101]. s[i] decreases and nothing before it changes, so the result is
 // smaller. The cursor is (pos.i, pos.j) = (i, j).
@@ -89,7 +89,7 @@ func redistribute[S byteString](s S, from pos) iter.Seq2[pos, S] {
 			if i == from.i {
 				j = max(j, from.j)
 			}
-			for ; j <= i+window && j < len(s); j++ {
+			for ; j <= i+redistributeWindow && j < len(s); j++ {
 				moved := min(s[i], 255-s[j])
 				if moved == 0 {
 					continue
@@ -111,7 +111,7 @@ func redistribute[S byteString](s S, from pos) iter.Seq2[pos, S] {
 func lowerBytes[S byteString](s S, from pos) iter.Seq2[pos, S] {
 	return func(yield func(pos, S) bool) {
 		for i := from.i; i < len(s); i++ {
-			st := search{}
+			st := magSearch{}
 			if i == from.i {
 				st = from.s
 			}
@@ -120,6 +120,26 @@ func lowerBytes[S byteString](s S, from pos) iter.Seq2[pos, S] {
 				copy(c, s)
 				c[i] = byte(m.mag)
 				if !yield(pos{i: i, s: st}, S(c)) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// blocks yields the [start, end) blocks that removal tries on n elements:
+// sizes n, n/2, …, 1, each at offsets 0, size, 2·size, …; the cursor is
+// (pos.i, pos.j) = (size, offset), as in [removeBlocks].
+func blocks(n int, from pos) iter.Seq2[pos, [2]int] {
+	return func(yield func(pos, [2]int) bool) {
+		size, off := from.i, from.j
+		if size == 0 {
+			size, off = n, 0
+		}
+		size = min(size, n)
+		for ; size > 0; size, off = size/2, 0 {
+			for ; off < n; off += size {
+				if !yield(pos{i: size, j: off}, [2]int{off, min(off+size, n)}) {
 					return
 				}
 			}

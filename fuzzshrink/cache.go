@@ -9,21 +9,21 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/structured"
 )
 
-// A key identifies a candidate tuple: two 64-bit hashes, with independent
+// A cacheKey identifies a candidate tuple: two 64-bit hashes, with independent
 // random seeds, of the tuple's canonical encoding. The cache keeps keys, never
 // candidates, so its memory is 16 bytes (plus map overhead) per run whatever
 // the size of the inputs. A collision (probability about runs²/2¹²⁹) would
 // only skip one candidate.
-type key [2]uint64
+type cacheKey [2]uint64
 
 // cache remembers every candidate run in a search.
 type cache struct {
 	h    [2]maphash.Hash
-	seen map[key]struct{}
+	seen map[cacheKey]struct{}
 }
 
 func newCache() *cache {
-	c := &cache{seen: make(map[key]struct{})}
+	c := &cache{seen: make(map[cacheKey]struct{})}
 	for i := range c.h {
 		c.h[i].SetSeed(maphash.MakeSeed())
 	}
@@ -31,7 +31,7 @@ func newCache() *cache {
 }
 
 // add records k and reports whether it is new.
-func (c *cache) add(k key) bool {
+func (c *cache) add(k cacheKey) bool {
 	if _, ok := c.seen[k]; ok {
 		return false
 	}
@@ -39,7 +39,7 @@ func (c *cache) add(k key) bool {
 	return true
 }
 
-func (c *cache) remove(k key) { delete(c.seen, k) }
+func (c *cache) remove(k cacheKey) { delete(c.seen, k) }
 
 // tagComposite marks a composite argument in the canonical encoding; the
 // native types have the tags of encoding.NativeTag.
@@ -55,7 +55,7 @@ const tagComposite byte = 0xff
 // []byte followed by its bytes. Every argument's encoding is self-delimiting,
 // so distinct tuples have distinct encodings ("ab","c" vs "a","bc"; int(1) vs
 // int64(1)); a nil and an empty []byte encode alike.
-func (c *cache) key(t []any, i int, v any) key {
+func (c *cache) key(t []any, i int, v any) cacheKey {
 	c.h[0].Reset()
 	c.h[1].Reset()
 	for k, a := range t {
@@ -64,7 +64,7 @@ func (c *cache) key(t []any, i int, v any) key {
 		}
 		c.write(a)
 	}
-	return key{c.h[0].Sum64(), c.h[1].Sum64()}
+	return cacheKey{c.h[0].Sum64(), c.h[1].Sum64()}
 }
 
 func (c *cache) write(a any) {

@@ -14,7 +14,7 @@ func TestCacheKey(t *testing.T) {
 		{0.0}, {math.Copysign(0, -1)}, {float32(0)}, {math.NaN()}, {1.0},
 		{-1}, {math.MaxUint64 >> 1}, {"\x00"}, {[]byte{0}}, {[]byte{}, ""},
 	}
-	seen := map[key]int{}
+	seen := map[cacheKey]int{}
 	for i, args := range distinct {
 		k := c.key(args, -1, nil)
 		if j, ok := seen[k]; ok {

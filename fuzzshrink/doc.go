@@ -1,25 +1,51 @@
-// Package fuzzshrink minimizes failing inputs of Go native fuzz tests.
+// Package fuzzshrink minimizes failing inputs of Go fuzz tests, and lets
+// fuzz tests take structured Go values that shrink as values.
 //
-// Given a tuple of fuzz arguments that fails (the values of one
-// testdata/fuzz entry) and an [Oracle] that tells whether a candidate tuple
-// still fails the same way, [Shrink] searches for the smallest tuple that
-// does. It shrinks every native fuzz type (string, []byte, bool, and the
-// integer and float types), all arguments jointly, and never accepts a
-// candidate that fails differently ([OtherFail]). [Minimize] is the
-// one-value convenience for ordinary tests:
+// # In fuzz tests
 //
-//	s := fuzzshrink.Minimize(input, func(s string) bool { return parse(s) != nil })
+// [Fuzz] is f.Fuzz for functions whose arguments may be structs, slices,
+// arrays, maps and pointers as well as the native fuzz types; [Add] adds a
+// seed of such values:
+//
+//	func FuzzConfig(f *testing.F) {
+//		fuzzshrink.Add(f, Config{Name: "x"}, 3)
+//		fuzzshrink.Fuzz(f, func(t *testing.T, cfg Config, n int) { … })
+//	}
+//
+// Under go test and go test -fuzz the target behaves exactly like one
+// written with f.Fuzz. When the fuzzmin command minimizes a failing corpus
+// entry of the target, the search runs inside the test process and shrinks
+// the values structurally: elements and entries are removed, fields set to
+// zero, then the values inside shrink. A type can generate and shrink itself
+// by implementing [Custom].
+//
+// # In ordinary tests
+//
+// [Minimize] shrinks one value against a predicate, without fuzzing:
+//
+//	small := fuzzshrink.Minimize(cfg, func(c Config) bool { return Apply(c) != nil })
+//
+// # The engine
+//
+// [Shrink] minimizes a tuple of arguments against an [Oracle], which tells
+// whether a candidate still fails the same way ([Fail]), passes ([Pass]), or
+// fails differently ([OtherFail], never accepted: another bug). [Predicate]
+// adapts a function to an Oracle. Options set budgets ([MaxRuns],
+// [Deadline], [Timeout]; the context cancels too), the batch size of an
+// oracle with a high cost per call ([BatchSize]), and a [Observe] of the
+// search. [Result] holds the best tuple found and [Stats].
 //
 // # The order
 //
 // Every accepted candidate is strictly smaller than the best tuple before it
-// in one well-founded order, so the search terminates: first the total
-// length of the string and []byte arguments, then argument by argument,
-// left to right, the simpler value: false before true; integers toward 0,
-// positive before negative; floats finite before ±Inf before NaN, integers
-// before fractions, integers toward 0 and fractions toward fewer significant
-// digits; strings and byte slices shortlex, so runes go toward lower code
-// points. compareArgs in order.go defines it exactly.
+// in one well-founded order, so the search terminates: first the total size
+// (the length of the string and []byte arguments, the weight of composite
+// ones: nodes plus bytes), then argument by argument, left to right, the
+// simpler value: false before true; integers toward 0, positive before
+// negative; floats finite before ±Inf before NaN, integers before fractions,
+// integers toward 0 and fractions toward fewer significant digits; strings
+// and byte slices shortlex, so runes go toward lower code points; composite
+// values by their leaves in order.
 //
 // # The passes
 //
@@ -43,9 +69,8 @@
 //   - runes: each rune of a valid UTF-8 string toward U+0000 in the same
 //     way, skipping surrogates, so that the string stays valid.
 //
-// The search stops when a full round accepts nothing, or when a budget
-// ([MaxRuns], [Deadline], [Timeout], or the context) runs out, and returns
-// the best tuple found so far.
+// The search stops when a full round accepts nothing, or when a budget runs
+// out, and returns the best tuple found so far.
 //
 // Passes propose candidates lazily. Each candidate carries a cursor, the
 // position in its pass, and after accepting a candidate the engine resumes
@@ -55,9 +80,9 @@
 //
 // # Runs
 //
-// The oracle gets candidates in batches ([BatchSize]) in proposal order;
-// the engine accepts the first Fail of a batch and discards the rest, so
-// with a deterministic oracle results do not depend on the batch size. No
+// The oracle gets candidates in batches in proposal order; the engine
+// accepts the first Fail of a batch and discards the rest, so with a
+// deterministic oracle results do not depend on the batch size. No
 // candidate is run twice: the engine remembers a 128-bit hash of every
 // candidate it ran, never the candidate. Each candidate is freshly allocated
 // and shares no memory with the engine's state or other candidates, so an

@@ -146,7 +146,7 @@ func (k EventKind) String() string {
 	return fmt.Sprintf("EventKind(%d)", int(k))
 }
 
-// Event is what [Trace] reports.
+// Event is what [Observe] reports.
 type Event struct {
 	Kind  EventKind
 	Pass  string // the pass's name; empty for Done
@@ -155,17 +155,18 @@ type Event struct {
 	Stats Stats  // a snapshot
 }
 
-// Shrink minimizes args (a tuple of values of the native fuzz types: string,
-// []byte, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32,
-// uint64, float32, float64) against o. args is the original failing input;
-// Shrink does not run it again. It returns the best (smallest failing) tuple
-// found, never nil, plus statistics. The error is non-nil only if the oracle
-// returned an error or broke its contract; Result is still the best so far.
-// Unsupported argument types are reported as an error before any run.
+// Shrink minimizes args against o. The arguments may be of the native fuzz
+// types (string, []byte, bool, int, int8, int16, int32, int64, uint, uint8,
+// uint16, uint32, uint64, float32, float64) or of the types [Fuzz] accepts
+// (structs, slices, arrays, maps, pointers and named types built from them,
+// and [Custom] types). args is the original failing input; Shrink does not
+// run it again. It returns the best (smallest failing) tuple found, never
+// nil, plus statistics. The error is non-nil only if the oracle returned an
+// error or broke its contract; Result is still the best so far. Unsupported
+// argument types are reported as an error before any run.
 //
 // Every accepted candidate is strictly smaller than the best before it in the
-// order documented at the top of order.go, so the search terminates; see the
-// package documentation for the passes.
+// order the package documentation describes, so the search terminates.
 func Shrink(ctx context.Context, args []any, o Oracle, opts ...Option) (Result, error) {
 	start := time.Now()
 	best := cloneTuple(args)
@@ -175,7 +176,7 @@ func Shrink(ctx context.Context, args []any, o Oracle, opts ...Option) (Result, 
 		}
 		if !supported(a) {
 			if err := structured.CheckType(reflect.TypeOf(a)); err != nil {
-				return Result{Args: best}, fmt.Errorf("fuzzshrink: argument %d: %v", i, err)
+				return Result{Args: best}, fmt.Errorf("fuzzshrink: argument %d: %w", i, err)
 			}
 		}
 	}
@@ -202,9 +203,11 @@ func Shrink(ctx context.Context, args []any, o Oracle, opts ...Option) (Result, 
 	return Result{Args: cloneTuple(e.best), Stats: e.stats}, e.err
 }
 
-// Minimize is the convenience for ordinary tests: it shrinks a single value
-// of a native fuzz type for which fails returns true, and returns the
-// smallest failing value found. It panics if T is not a native fuzz type.
+// Minimize is the convenience for ordinary tests: it shrinks v, a value of a
+// type [Shrink] accepts (a native fuzz type, a struct, a slice, …), for
+// which fails returns true, and returns the smallest failing value found.
+// It panics if values of T cannot be shrunk (a func, a channel, an
+// interface, …).
 func Minimize[T any](v T, fails func(T) bool, opts ...Option) T {
 	p := Predicate(func(args []any) bool { return fails(args[0].(T)) })
 	r, err := Shrink(context.Background(), []any{v}, p, opts...)
@@ -228,7 +231,7 @@ type engine struct {
 	// The pending batch, reused between batches: candidates, their cache
 	// keys, and the cursors to resume from if they are accepted.
 	batch   [][]any
-	keys    []key
+	keys    []cacheKey
 	cursors []cursor
 }
 

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fuzzmin/fuzzmin/internal/failure"
 )
 
 // nativeValues has one value of each native fuzz type.
@@ -194,7 +196,7 @@ func checkStrictlyDecreasing(t *testing.T, i int, args []any, fails func([]any) 
 		}
 		prev = ev.Args
 	}
-	r, err := Shrink(context.Background(), args, Predicate(fails), Trace(trace), MaxRuns(20000))
+	r, err := Shrink(context.Background(), args, Predicate(fails), Observe(trace), MaxRuns(20000))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +270,7 @@ func TestShrink_MaxRuns(t *testing.T) {
 			p := func(c []any) bool { calls++; return bytes.Contains(c[0].([]byte), []byte("N33D")) }
 			args := []any{append(bytes.Repeat([]byte("x"), 1000), "N33D"...)}
 			r, err := Shrink(context.Background(), args, Predicate(p), MaxRuns(n), BatchSize(batch),
-				Trace(func(ev Event) {
+				Observe(func(ev Event) {
 					if ev.Kind == Accepted {
 						last = ev.Args
 					}
@@ -430,7 +432,7 @@ func TestShrink_Batching(t *testing.T) {
 					t.Fatalf("%s: accepted %#v, the first Fail of the batch was %#v", tc.name, ev.Args, o.firstFail)
 				}
 			}
-			r, err := Shrink(context.Background(), tc.args, o, BatchSize(8), Trace(trace))
+			r, err := Shrink(context.Background(), tc.args, o, BatchSize(8), Observe(trace))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -501,7 +503,7 @@ func TestShrink_OtherFail(t *testing.T) {
 	}
 	for _, batch := range []int{1, 4} {
 		o.otherFailsGiven = 0
-		r, err := Shrink(context.Background(), []any{123456}, o, BatchSize(batch), Trace(trace))
+		r, err := Shrink(context.Background(), []any{123456}, o, BatchSize(batch), Observe(trace))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -561,7 +563,7 @@ func TestShrink_OracleErrors(t *testing.T) {
 			return tc.run(call, batch)
 		})
 		args := []any{[]byte("abcdef"), 1000}
-		r, err := Shrink(context.Background(), args, o, Trace(func(ev Event) {
+		r, err := Shrink(context.Background(), args, o, Observe(func(ev Event) {
 			if ev.Kind == Accepted {
 				best = ev.Args
 			}
@@ -618,11 +620,11 @@ func TestShrink_Empty(t *testing.T) {
 	}
 }
 
-func TestShrink_TraceAndStats(t *testing.T) {
+func TestShrink_ObserveAndStats(t *testing.T) {
 	t.Parallel()
 	var events []Event
 	p := Predicate(func(a []any) bool { return strings.Contains(a[0].(string), "bad") && a[1].(int) > 3 })
-	r, err := Shrink(context.Background(), []any{"a bad day", 99}, p, Trace(func(ev Event) { events = append(events, ev) }))
+	r, err := Shrink(context.Background(), []any{"a bad day", 99}, p, Observe(func(ev Event) { events = append(events, ev) }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -674,6 +676,19 @@ func TestStrings(t *testing.T) {
 	} {
 		if s := tc.got.String(); s != tc.want {
 			t.Errorf("String() = %q, want %q", s, tc.want)
+		}
+	}
+}
+
+// TestVerdict_MatchesFailure pins that the verdicts have the values of
+// internal/failure's, which both oracles convert with Verdict(v).
+func TestVerdict_MatchesFailure(t *testing.T) {
+	for _, tt := range []struct {
+		f    failure.Verdict
+		want Verdict
+	}{{failure.Pass, Pass}, {failure.Same, Fail}, {failure.Other, OtherFail}} {
+		if Verdict(tt.f) != tt.want {
+			t.Errorf("Verdict(failure.%v) = %v, want %v", tt.f, Verdict(tt.f), tt.want)
 		}
 	}
 }

@@ -31,8 +31,8 @@ func ExampleShrink() {
 }
 
 // The integer shrinker is a binary search that resumes where it accepted.
-func ExampleTrace() {
-	trace := fuzzshrink.Trace(func(ev fuzzshrink.Event) {
+func ExampleObserve() {
+	trace := fuzzshrink.Observe(func(ev fuzzshrink.Event) {
 		if ev.Kind == fuzzshrink.Accepted {
 			fmt.Print(ev.Args[0], " ")
 		}

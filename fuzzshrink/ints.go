@@ -59,13 +59,13 @@ func shrinkUnsigned[T uint | uint8 | uint16 | uint32 | uint64](v T, from pos) it
 	}
 }
 
-// search is the state of a magnitude search, the cursor of every pass that
+// magSearch is the state of a magnitude search, the cursor of every pass that
 // lowers a number (integers, integer-valued floats, bytes, runes). Phase 0
 // proposes zero, phase 1 the positive counterpart of a negative value, phase
 // 2 is a binary search toward zero keeping the sign, in which d is the
 // distance from the current magnitude down to the largest magnitude known
 // not to fail (zero, tried in phase 0, to start with).
-type search struct {
+type magSearch struct {
 	phase uint8
 	d     uint64
 }
@@ -89,14 +89,14 @@ type signedMag struct {
 // toward a threshold is a true binary search: it takes about log₂|v| runs
 // and ends exactly at the threshold, and in any case on a number whose
 // magnitude minus one was tried.
-func magnitudes(neg bool, mag, maxPos uint64, from search) iter.Seq2[search, signedMag] {
-	return func(yield func(search, signedMag) bool) {
+func magnitudes(neg bool, mag, maxPos uint64, from magSearch) iter.Seq2[magSearch, signedMag] {
+	return func(yield func(magSearch, signedMag) bool) {
 		phase, d := from.phase, from.d
 		if phase == 0 {
 			if mag == 0 && !neg { // neg and mag 0 is -0.0, which shrinks to +0
 				return
 			}
-			if !yield(search{phase: 3}, signedMag{}) {
+			if !yield(magSearch{phase: 3}, signedMag{}) {
 				return
 			}
 			phase = 1
@@ -104,7 +104,7 @@ func magnitudes(neg bool, mag, maxPos uint64, from search) iter.Seq2[search, sig
 		if phase == 1 {
 			if neg && mag > 0 {
 				p := min(mag, maxPos)
-				if !yield(search{phase: 2, d: p}, signedMag{mag: p}) {
+				if !yield(magSearch{phase: 2, d: p}, signedMag{mag: p}) {
 					return
 				}
 			}
@@ -115,7 +115,7 @@ func magnitudes(neg bool, mag, maxPos uint64, from search) iter.Seq2[search, sig
 		}
 		for d = min(d, mag); d >= 2; {
 			g := d - d/2
-			if !yield(search{phase: 2, d: d / 2}, signedMag{neg, mag - g}) {
+			if !yield(magSearch{phase: 2, d: d / 2}, signedMag{neg, mag - g}) {
 				return
 			}
 			d = g

@@ -33,9 +33,9 @@ func TestShrinkInt_Candidates(t *testing.T) {
 		{int8(-128), pos{}, []any{int8(0), int8(127), int8(-64), int8(-96), int8(-112), int8(-120), int8(-124), int8(-126), int8(-127)}},
 		// Resuming after accepting 5 (gap 5 of d = 10): d = 5 to the known
 		// passing 0, so the next candidate is 5-3.
-		{5, pos{s: search{phase: 2, d: 5}}, []any{2, 3, 4}},
+		{5, pos{s: magSearch{phase: 2, d: 5}}, []any{2, 3, 4}},
 		// Resuming after accepting 10 as the positive counterpart of -10.
-		{10, pos{s: search{phase: 2, d: 10}}, []any{5, 7, 8, 9}},
+		{10, pos{s: magSearch{phase: 2, d: 10}}, []any{5, 7, 8, 9}},
 		{int64(math.MinInt64), pos{}, []any{int64(0), int64(math.MaxInt64), int64(math.MinInt64 / 2)}},
 	} {
 		got := candidates(intArg, tc.v, tc.from)

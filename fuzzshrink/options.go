@@ -39,9 +39,9 @@ func BatchSize(n int) Option {
 	return func(c *config) { c.batchSize = n }
 }
 
-// Trace calls f when a pass starts, when a candidate is accepted and when the
+// Observe calls f when a pass starts, when a candidate is accepted and when the
 // search ends. f runs synchronously and must not modify the Event's Args.
-func Trace(f func(Event)) Option {
+func Observe(f func(Event)) Option {
 	return func(c *config) { c.trace = f }
 }
 

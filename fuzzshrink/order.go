@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"math"
 	"reflect"
+	"slices"
 
 	"strconv"
 	"strings"
@@ -52,7 +53,7 @@ func compareArgs(a, b []any) int {
 }
 
 // size is the total size of a tuple in bytes: what removal decreases. A
-// composite argument counts its weight (see structs.go).
+// composite argument counts its weight (see [weight]).
 func size(t []any) int {
 	n := 0
 	for _, a := range t {
@@ -210,4 +211,62 @@ func sigDigits(f float64, bits int) int {
 		}
 	}
 	return n
+}
+
+// The order of composite values: first their weight, the number of nodes
+// plus the bytes of their strings and []byte leaves (removing an element,
+// setting a pointer to nil or a field to its zero value makes it smaller),
+// then their leaves in preorder compared as native values (lowering a leaf,
+// or a map key, makes it smaller: keys are visited in order, so a lower key
+// moves no later). A nil and an empty slice or map are equal.
+
+// sortedKeys returns the keys of map m from simplest to most complex.
+func sortedKeys(m reflect.Value) []reflect.Value {
+	keys := m.MapKeys()
+	slices.SortFunc(keys, compareNodes)
+	return keys
+}
+
+// weight is what removal decreases: nodes plus the bytes of strings,
+// []byte and the encodings of custom values.
+func weight(v reflect.Value) int {
+	w := 0
+	for _, n := range nodes(v) {
+		w++
+		if !n.leaf {
+			continue
+		}
+		switch x := native(n.v).(type) {
+		case string:
+			w += len(x)
+		case []byte:
+			w += len(x)
+		}
+	}
+	return w
+}
+
+// compareNodes orders values of one composite type: by weight, then
+// lexicographically by their nodes in preorder, a node by its kind and a
+// leaf then by its native value.
+func compareNodes(a, b reflect.Value) int {
+	if c := cmp.Compare(weight(a), weight(b)); c != 0 {
+		return c
+	}
+	na, nb := nodes(a), nodes(b)
+	for i := range min(len(na), len(nb)) {
+		if c := cmp.Compare(na[i].v.Kind(), nb[i].v.Kind()); c != 0 {
+			return c
+		}
+		if na[i].leaf {
+			if c := compareValue(native(na[i].v), native(nb[i].v)); c != 0 {
+				return c
+			}
+		}
+	}
+	return cmp.Compare(len(na), len(nb))
+}
+
+func compareComposite(a, b any) int {
+	return compareNodes(reflect.ValueOf(a), reflect.ValueOf(b))
 }

@@ -13,8 +13,8 @@ import (
 // more removals. Values second. Each pass works on every argument in turn,
 // left to right.
 var passes = [...]pass{
-	{"remove", removeArg, removeNode},                          // bytes.go, strings.go, structs.go
-	{"zero", nil, zeroNode},                                    // structs.go
+	{"remove", removeArg, removeNode},                          // bytes.go, strings.go, composite.go
+	{"zero", nil, zeroNode},                                    // composite.go
 	{"redistribute", redistributeArg, leaves(redistributeArg)}, // bytes.go, strings.go
 	{"ints", intArg, leaves(intArg)},                           // ints.go
 	{"floats", floatArg, leaves(floatArg)},                     // floats.go
@@ -26,7 +26,7 @@ var passes = [...]pass{
 // A pass proposes candidates for one argument at a time: arg returns the
 // candidate values for a native v, each strictly smaller than v, starting at
 // from, or nil if the pass does not apply to v's type; node does the same
-// for one node of a composite argument (see structs.go). Iterators are
+// for one node of a composite argument (see composite.go). Iterators are
 // lazy: the engine stops pulling at the first accepted candidate.
 type pass struct {
 	name string
@@ -48,7 +48,7 @@ type cursor struct {
 // composite argument, node is the preorder index of the node shrunk.
 type pos struct {
 	i, j int
-	s    search
+	s    magSearch
 	node int
 }
 

@@ -118,7 +118,7 @@ func (s *minimizeSession) minimize(t *testing.T, p *plan, fn reflect.Value, in [
 	}
 	local := funcPackage(fn)
 	var recErr error
-	opts := []Option{Trace(func(ev Event) {
+	opts := []Option{Observe(func(ev Event) {
 		if s.cfg.Verbose && ev.Kind != Done {
 			e := session.Event{Action: session.ActionPass, Pass: ev.Pass, Round: ev.Round, Runs: o.runs}
 			if ev.Kind == Accepted {

@@ -22,36 +22,26 @@ func lowerRunesArg(v any, from pos) iter.Seq2[pos, any] {
 // cursor is (pos.i, pos.j) = (size, offset), in runes.
 func removeRunes(s string, from pos) iter.Seq2[pos, string] {
 	return func(yield func(pos, string) bool) {
-		n := utf8.RuneCountInString(s)
-		size, off := from.i, from.j
-		if size == 0 {
-			size, off = n, 0
-		}
-		size = min(size, n)
-		for ; size > 0; size, off = size/2, 0 {
-			start := advance(s, 0, off) // byte offset of rune off
-			for ; off < n; off += size {
-				end := advance(s, start, size)
-				if !yield(pos{i: size, j: off}, s[:start]+s[end:]) {
-					return
-				}
-				start = end
+		starts := runeStarts(s)
+		for p, b := range blocks(len(starts)-1, from) {
+			if !yield(p, s[:starts[b[0]]]+s[starts[b[1]]:]) {
+				return
 			}
 		}
 	}
 }
 
-// advance returns the byte offset k runes after byte offset b in s.
-func advance(s string, b, k int) int {
-	for ; k > 0 && b < len(s); k-- {
-		_, w := utf8.DecodeRuneInString(s[b:])
-		b += w
+// runeStarts returns the byte offsets of the runes of s, and len(s).
+func runeStarts(s string) []int {
+	starts := make([]int, 0, len(s)+1)
+	for i := range s {
+		starts = append(starts, i)
 	}
-	return b
+	return append(starts, len(s))
 }
 
 // redistributeRunes is redistribute on runes: it moves code point value from
-// rune i to rune j, at most window runes later, without changing the length
+// rune i to rune j, at most redistributeWindow runes later, without changing the length
 // of rune j's encoding or making either rune a surrogate. Rune i decreases,
 // so its encoding gets no longer and compares lower: the string is smaller.
 // The cursor is (pos.i, pos.j) = (byte offset of rune i, rune distance to j);
@@ -65,7 +55,7 @@ func redistributeRunes(s string, from pos) iter.Seq2[pos, string] {
 		for bi < len(s) {
 			ri, wi := utf8.DecodeRuneInString(s[bi:])
 			bj := bi + wi
-			for k := 1; k <= window && bj < len(s); k++ {
+			for k := 1; k <= redistributeWindow && bj < len(s); k++ {
 				rj, wj := utf8.DecodeRuneInString(s[bj:])
 				if bi != from.i || k >= from.j {
 					if ni, nj, ok := moveRune(ri, rj); ok {
@@ -122,7 +112,7 @@ func lowerRunes(s string, from pos) iter.Seq2[pos, string] {
 		}
 		for b < len(s) {
 			r, w := utf8.DecodeRuneInString(s[b:])
-			st := search{}
+			st := magSearch{}
 			if b == from.i {
 				st = from.s
 			}

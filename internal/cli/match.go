@@ -26,7 +26,7 @@ func newMatcher(pattern string) (*matcher, error) {
 	for i, part := range parts {
 		re, err := regexp.Compile(part)
 		if err != nil {
-			return nil, fmt.Errorf("-run: %v", err)
+			return nil, fmt.Errorf("-run: %w", err)
 		}
 		if i == 0 {
 			m.target = re

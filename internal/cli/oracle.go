@@ -20,7 +20,7 @@ func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob) (shrinkOu
 	opts := []fuzzshrink.Option{
 		fuzzshrink.Timeout(c.opts.timeout),
 		fuzzshrink.BatchSize(batchSize(len(j.entry.Data))),
-		fuzzshrink.Trace(func(ev fuzzshrink.Event) {
+		fuzzshrink.Observe(func(ev fuzzshrink.Event) {
 			if ev.Kind == fuzzshrink.Accepted {
 				if b, err := encoding.Marshal(ev.Args...); err == nil {
 					j.progress.size(len(b))

@@ -35,7 +35,7 @@ func (r *runner) startTest(args []string, env string, line func([]byte)) (*testP
 	pw.Close()
 	if err != nil {
 		pr.Close()
-		return nil, fmt.Errorf("running the test binary: %v", err)
+		return nil, fmt.Errorf("running the test binary: %w", err)
 	}
 	p := &testProcess{cmd: cmd, pr: pr, readDone: make(chan struct{})}
 	go func() {

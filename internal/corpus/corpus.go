@@ -80,7 +80,7 @@ func GoCache(dir string) (string, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("go env GOCACHE: %v: %s", err, bytes.TrimSpace(stderr.Bytes()))
+		return "", fmt.Errorf("go env GOCACHE: %w: %s", err, bytes.TrimSpace(stderr.Bytes()))
 	}
 	gocache := strings.TrimSpace(string(out))
 	if gocache == "" || gocache == "off" {

@@ -47,7 +47,7 @@ func Value(v any, local string) string {
 	if tag, _ := encoding.NativeTag(v); tag != 0 {
 		return native(v)
 	}
-	return printer{local}.format(reflect.ValueOf(v), top)
+	return printer{local}.format(reflect.ValueOf(v), placeArg)
 }
 
 // native prints a value of a native fuzz type.
@@ -99,9 +99,9 @@ type printer struct{ local string }
 type place uint8
 
 const (
-	top   place = iota // an argument: the expression has v's type by itself
-	field              // a struct field: constants may be untyped
-	elem               // an element or key of a literal: composite types may be elided too
+	placeArg   place = iota // an argument: the expression has v's type by itself
+	placeField              // a struct field: constants may be untyped
+	placeElem               // an element or key of a literal: composite types may be elided too
 )
 
 var bytesType = reflect.TypeFor[[]byte]()
@@ -111,7 +111,7 @@ func (pr printer) format(v reflect.Value, pl place) string {
 	t := v.Type()
 	name := pr.typeName(t)
 	conv := func(s string) string {
-		if pl == top {
+		if pl == placeArg {
 			return name + "(" + s + ")"
 		}
 		return s
@@ -147,7 +147,7 @@ func (pr printer) format(v reflect.Value, pl place) string {
 	case reflect.Array:
 		elems := make([]string, v.Len())
 		for i := range elems {
-			elems[i] = pr.format(v.Index(i), elem)
+			elems[i] = pr.format(v.Index(i), placeElem)
 		}
 		return literal(name, pl, elems)
 	case reflect.Map:
@@ -156,25 +156,25 @@ func (pr printer) format(v reflect.Value, pl place) string {
 		}
 		var elems []string
 		for _, e := range sortedEntries(v) {
-			elems = append(elems, pr.format(e[0], elem)+": "+pr.format(e[1], elem))
+			elems = append(elems, pr.format(e[0], placeElem)+": "+pr.format(e[1], placeElem))
 		}
 		return literal(name, pl, elems)
 	case reflect.Pointer:
 		switch {
 		case v.IsNil():
 			return conv("nil")
-		case v.Elem().Kind() == reflect.Struct && pl == elem:
-			return pr.format(v.Elem(), elem) // &T elided
+		case v.Elem().Kind() == reflect.Struct && pl == placeElem:
+			return pr.format(v.Elem(), placeElem) // &T elided
 		case v.Elem().Kind() == reflect.Struct:
-			return "&" + pr.format(v.Elem(), top)
+			return "&" + pr.format(v.Elem(), placeArg)
 		}
-		return "new(" + pr.format(v.Elem(), top) + ")"
+		return "new(" + pr.format(v.Elem(), placeArg) + ")"
 	case reflect.Struct:
 		var fields []string
 		for i := range v.NumField() {
 			f := t.Field(i)
 			if f.IsExported() && !isZero(v.Field(i)) {
-				fields = append(fields, f.Name+": "+pr.format(v.Field(i), field))
+				fields = append(fields, f.Name+": "+pr.format(v.Field(i), placeField))
 			}
 		}
 		return literal(name, pl, fields)
@@ -184,7 +184,7 @@ func (pr printer) format(v reflect.Value, pl place) string {
 
 // literal prints a composite literal; in an element it elides the type.
 func literal(name string, pl place, elems []string) string {
-	if pl == elem {
+	if pl == placeElem {
 		name = ""
 	}
 	return name + "{" + strings.Join(elems, ", ") + "}"

@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fuzzmin/fuzzmin/internal/corpus"
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
+)
+
+// BenchmarkOutOfProcess measures the out-of-process evaluation rate on a
+// target that passes everything: candidates run as seed entries, many per
+// process, against one process per candidate.
+func BenchmarkOutOfProcess(b *testing.B) {
+	dir, bin := buildProbe(b)
+	for _, perProcess := range []int{64, 1} {
+		b.Run(fmt.Sprintf("per-process=%d", perProcess), func(b *testing.B) {
+			r, err := testRunner(b, bin, dir, "FuzzTrivial", 10*time.Second)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer r.close()
+			inputs := make([][]byte, perProcess)
+			for i := range inputs {
+				inputs[i], _ = encoding.Marshal([]byte(fmt.Sprintf("candidate %d", i)))
+			}
+			b.ResetTimer()
+			start := time.Now()
+			n := 0
+			for b.Loop() {
+				res, err := r.run(context.Background(), inputs, func(signature) bool { return false })
+				if err != nil || len(res.outcomes) != len(inputs) {
+					b.Fatalf("ran %d of %d: %v", len(res.outcomes), len(inputs), err)
+				}
+				n += len(inputs)
+			}
+			b.ReportMetric(float64(n)/time.Since(start).Seconds(), "candidates/s")
+		})
+	}
+}
+
+// needleModule writes a module whose fuzz target panics when a []byte
+// argument contains "FUZZ", with one failing 4 KiB entry that has the
+// needle in its middle, and returns the module directory and the entry.
+func needleModule(tb testing.TB, modPath string, size int) (dir string, entry []byte) {
+	dir = tb.TempDir()
+	rng := rand.New(rand.NewPCG(7, 8))
+	data := make([]byte, size)
+	for i := range data {
+		data[i] = byte('a' + rng.IntN(26)) // lower case: no accidental needle
+	}
+	copy(data[size/2:], "FUZZ")
+	entry, _ = encoding.Marshal(data)
+	files := map[string]string{
+		"go.mod": "module " + modPath + "\n\ngo 1.26\n",
+		"needle_test.go": `package needle
+
+import (
+	"bytes"
+	"testing"
+)
+
+func FuzzNeedle(f *testing.F) {
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if bytes.Contains(b, []byte("FUZZ")) {
+			panic("found the needle")
+		}
+	})
+}
+`,
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o666); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return dir, entry
+}
+
+// BenchmarkVersusToolchain minimizes a []byte of 4 KiB and of 64 KiB whose
+// failure needs 4 bytes of it, once with fuzzmin (build and verification
+// included) and once with go test -fuzz, which minimizes an input that fails
+// from the fuzz cache. Each reports its wall time and the size of its result.
+func BenchmarkVersusToolchain(b *testing.B) {
+	if testing.Short() {
+		b.Skip("runs the go command")
+	}
+	for _, size := range []int{4 << 10, 64 << 10} {
+		b.Run(fmt.Sprintf("%dKiB", size>>10), func(b *testing.B) { versusToolchain(b, size) })
+	}
+}
+
+func versusToolchain(b *testing.B, size int) {
+	b.Run("fuzzmin", func(b *testing.B) {
+		var got int
+		for i := 0; b.Loop(); i++ {
+			b.StopTimer()
+			dir, entry := needleModule(b, fmt.Sprintf("example.com/needle%d", i), size)
+			if _, err := corpus.WriteFile(corpus.SeedCorpus(dir, "FuzzNeedle"), entry); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			var out bytes.Buffer
+			if code := Main([]string{"-C", dir, "."}, &out, &out); code != 0 {
+				b.Fatalf("fuzzmin exited %d:\n%s", code, out.String())
+			}
+			b.StopTimer()
+			got = resultSize(b, corpus.SeedCorpus(dir, "FuzzNeedle"))
+			b.StartTimer()
+		}
+		b.ReportMetric(float64(got), "result-bytes")
+	})
+	b.Run("go-test-fuzz", func(b *testing.B) {
+		gocache, err := corpus.GoCache(".")
+		if err != nil {
+			b.Skip(err)
+		}
+		var got int
+		for i := 0; b.Loop(); i++ {
+			b.StopTimer()
+			modPath := fmt.Sprintf("example.com/needle%d-%d", time.Now().UnixNano(), i)
+			dir, entry := needleModule(b, modPath, size)
+			cacheDir := corpus.CacheCorpus(gocache, modPath, "FuzzNeedle")
+			if _, err := corpus.WriteFile(cacheDir, entry); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			cmd := exec.Command("go", "test", "-run=^$", "-fuzz=FuzzNeedle", "-fuzztime=5m", ".")
+			cmd.Dir = dir
+			out, err := cmd.CombinedOutput()
+			b.StopTimer()
+			os.RemoveAll(filepath.Join(gocache, "fuzz", modPath))
+			if err == nil || !strings.Contains(string(out), "Failing input written") {
+				b.Fatalf("go test -fuzz did not report the failure: %v\n%s", err, out)
+			}
+			got = resultSize(b, corpus.SeedCorpus(dir, "FuzzNeedle"))
+			b.StartTimer()
+		}
+		b.ReportMetric(float64(got), "result-bytes")
+	})
+}
+
+// resultSize returns the length of the []byte value of the one entry in dir.
+func resultSize(b *testing.B, dir string) int {
+	return len(onlyEntry(b, dir).Values[0].([]byte))
+}

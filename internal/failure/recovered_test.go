@@ -1,0 +1,93 @@
+package failure
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"testing"
+)
+
+type point struct{ X int }
+
+// line returns the line of its caller, for positions the tests expect.
+func line() int {
+	_, _, l, _ := runtime.Caller(1)
+	return l
+}
+
+func TestRecovered(t *testing.T) {
+	var at int
+	for _, tt := range []struct {
+		name string
+		fn   func()
+		text string
+	}{
+		{"runtime error", func() { var s []int; at = line(); _ = s[5] }, "runtime error: index out of range [N] with length N"},
+		{"nil map", func() { var m map[string]int; at = line(); m["x"] = 1 }, "assignment to entry in nil map"},
+		{"string", func() { at = line(); panic("bad input 42") }, ""},
+		{"error", func() { at = line(); panic(errors.New("bad")) }, ""},
+		{"struct", func() { at = line(); panic(point{1}) }, "(failure.point)"},
+		{"in a helper", func() { at = line(); helperPanics() }, ""},
+	} {
+		var sig Signature
+		func() {
+			defer func() { sig = Recovered(recover()) }()
+			tt.fn()
+		}()
+		want := Signature{Kind: Panic, Text: tt.text, Pos: fmt.Sprintf("recovered_test.go:%d", at)}
+		if tt.name == "in a helper" {
+			want.Pos = fmt.Sprintf("recovered_test.go:%d", helperLine)
+		}
+		if sig != want {
+			t.Errorf("%s: Recovered = %+v, want %+v", tt.name, sig, want)
+		}
+	}
+}
+
+var helperLine int
+
+func helperPanics() {
+	helperLine = line() + 1
+	panic("from a helper")
+}
+
+func TestGoexited(t *testing.T) {
+	done := make(chan Signature)
+	var at int
+	go func() {
+		defer func() { done <- Goexited() }()
+		at = line() + 1
+		runtime.Goexit()
+	}()
+	if sig, want := <-done, (Signature{Kind: Fail, Pos: fmt.Sprintf("recovered_test.go:%d", at)}); sig != want {
+		t.Errorf("Goexited = %+v, want %+v", sig, want)
+	}
+	// Not below runtime.Goexit (a t.Error): the kind alone.
+	if sig := Goexited(); sig != (Signature{Kind: Fail}) {
+		t.Errorf("Goexited outside Goexit = %+v, want the kind alone", sig)
+	}
+}
+
+func TestClassify(t *testing.T) {
+	want := Signature{Kind: Panic, Pos: "x.go:1"}
+	for _, tt := range []struct {
+		got  Signature
+		want Verdict
+	}{
+		{Signature{}, Pass},
+		{want, Same},
+		{Signature{Kind: Panic, Pos: "x.go:2"}, Other},
+		{Signature{Kind: Fail, Pos: "x.go:1"}, Other},
+	} {
+		if v := Classify(tt.got, want); v != tt.want {
+			t.Errorf("Classify(%v, %v) = %v, want %v", tt.got, want, v, tt.want)
+		}
+	}
+	for _, v := range []Verdict{Pass, Same, Other} {
+		b, err := v.MarshalText()
+		var back Verdict
+		if err != nil || back.UnmarshalText(b) != nil || back != v {
+			t.Errorf("verdict %v does not survive MarshalText: %q, %v", v, b, err)
+		}
+	}
+}
