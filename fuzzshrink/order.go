@@ -270,3 +270,9 @@ func compareNodes(a, b reflect.Value) int {
 func compareComposite(a, b any) int {
 	return compareNodes(reflect.ValueOf(a), reflect.ValueOf(b))
 }
+
+// Compare compares two tuples of arguments in the order every accepted
+// candidate of [Shrink] strictly decreases in (see the package
+// documentation): it returns -1, 0 or +1 as a is simpler than, as simple
+// as, or less simple than b.
+func Compare(a, b []any) int { return compareArgs(a, b) }

@@ -107,7 +107,7 @@ func (s *minimizeSession) minimize(t *testing.T, p *plan, fn reflect.Value, in [
 		return session.Result{Error: err.Error()}
 	}
 	defer best.Close()
-	o := &inProcess{s: s, t: t, fn: fn, cur: cur, runs: s.cfg.Runs, others: map[failure.Signature]bool{}}
+	o := &inProcess{s: s, t: t, fn: fn, cur: cur, runs: s.cfg.Runs, others: map[failure.Signature][]any{}}
 	if s.cfg.Want != nil {
 		o.want = *s.cfg.Want
 	} else {
@@ -143,8 +143,10 @@ func (s *minimizeSession) minimize(t *testing.T, p *plan, fn reflect.Value, in [
 	r, err := Shrink(context.Background(), args, o, opts...)
 	res := session.Result{Want: o.want, Accepted: r.Stats.Accepted, Runs: o.runs, Elapsed: r.Stats.Time, Stop: r.Stats.Stop.String(),
 		Value: gosyntax.Args(r.Args, local)}
-	for sig := range o.others {
-		res.Others = append(res.Others, sig.String())
+	for sig, args := range o.others {
+		if tuple, err := tupleOf(args); err == nil {
+			res.Others = append(res.Others, session.Other{Want: sig, Tuple: tuple})
+		}
 	}
 	switch {
 	case err != nil:
@@ -197,7 +199,7 @@ type inProcess struct {
 	cur    *session.Recorder
 	want   failure.Signature
 	runs   int
-	others map[failure.Signature]bool
+	others map[failure.Signature][]any // the smallest candidate of each other failure
 }
 
 func (o *inProcess) Run(ctx context.Context, batch [][]any) ([]Verdict, error) {
@@ -218,7 +220,9 @@ func (o *inProcess) Run(ctx context.Context, batch [][]any) ([]Verdict, error) {
 			}
 			sig := o.runOne(args)
 			if v = failure.Classify(sig, o.want); v == failure.Other {
-				o.others[sig] = true
+				if old, ok := o.others[sig]; !ok || compareArgs(args, old) < 0 {
+					o.others[sig] = args
+				}
 			}
 		}
 		vs = append(vs, Verdict(v))

@@ -45,7 +45,7 @@ prints this manual.
 		is 10s.
 	-flaky
 		Minimize an entry even if its failure is not the same on every
-		replay, against the failure of the first replay.
+		replay, against the first failure seen.
 	-json
 		Print one JSON object per event, as go test -json does (see
 		Output).
@@ -56,6 +56,11 @@ prints this manual.
 		limit. The default is 100000.
 	-n
 		Minimize, but write nothing: show what would change.
+	-others write
+		What to do with the other failures met while shrinking, each
+		kept with the smallest input that showed it: write minimizes
+		each against its own failure and writes it as an entry of its
+		own; report only reports them. The default is write.
 	-run regexp
 		Minimize only the targets and entries matching regexp, as go
 		test -run selects tests and subtests: FuzzParse, or
@@ -65,6 +70,11 @@ prints this manual.
 	-timeout duration
 		Time budget per entry. The best input found by then is verified
 		and written. The default is 2m.
+	-tracked
+		Minimize the entries that git tracks too. By default a committed
+		entry is a regression test somebody chose to keep: it is
+		replayed, and if it fails it is reported as a regression and
+		left alone.
 	-v
 		Show the search: the build, each pass and each accepted
 		candidate.

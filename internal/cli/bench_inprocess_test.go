@@ -88,7 +88,6 @@ func FuzzOnly(f *testing.F) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			defer r.close()
 			sdir := b.TempDir()
 			runs, searching := 0, time.Duration(0)
 			for b.Loop() {

@@ -27,7 +27,6 @@ func BenchmarkOutOfProcess(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			defer r.close()
 			inputs := make([][]byte, perProcess)
 			for i := range inputs {
 				inputs[i], _ = encoding.Marshal([]byte(fmt.Sprintf("candidate %d", i)))

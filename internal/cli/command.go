@@ -13,14 +13,16 @@ import (
 // A command is one run of fuzzmin over its packages (a session is something
 // else: the in-process search of one entry, see inprocess.go).
 type command struct {
-	opts    options
-	match   *matcher
-	rep     *reporter
-	env     []string
-	goroot  string
-	tmp     string // removed at the end
-	matched int    // entries selected
-	exit    int
+	opts       options
+	match      *matcher
+	rep        *reporter
+	env        []string // of the go command and the test binaries
+	goroot     string
+	gomodcache string
+	disk, ram  *scratch          // removed at the end; ram may be disk
+	matched    int               // entries selected
+	written    map[string]string // files written, with the entry whose result each is
+	exit       int
 }
 
 // fail raises the exit code to code.
@@ -29,28 +31,35 @@ func (c *command) fail(code int) {
 }
 
 func (c *command) main(ctx context.Context, patterns []string) int {
-	goroot, err := c.goOutput(ctx, "env", "GOROOT")
+	c.written = map[string]string{}
+	out, err := c.goOutput(ctx, "env", "GOROOT", "GOMODCACHE", "GOTMPDIR")
 	if err != nil {
 		c.rep.errorf("%v", err)
 		return exitFailure
 	}
-	c.goroot = strings.TrimSpace(goroot)
+	vars := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	for len(vars) < 3 {
+		vars = append(vars, "")
+	}
+	c.goroot, c.gomodcache = vars[0], vars[1]
+	if err := c.makeScratch(vars[2]); err != nil {
+		c.rep.errorf("%v", err)
+		return exitFailure
+	}
+	defer c.removeScratch()
 	pkgs, err := loadPackages(c.opts.dir, c.env, c.opts.tags, patterns)
 	if err != nil {
 		c.rep.errorf("%v", err)
 		return exitUsage
 	}
-	sweepScratch()
-	if c.tmp, err = tempDir("", "run"); err != nil {
-		c.rep.errorf("%v", err)
-		return exitFailure
+	if refused := c.refuse(pkgs); refused {
+		return exitUsage
 	}
-	defer os.RemoveAll(c.tmp)
 	for i, p := range pkgs {
 		if ctx.Err() != nil {
 			break
 		}
-		c.minimizePackage(ctx, p, filepath.Join(c.tmp, fmt.Sprint(i)))
+		c.minimizePackage(ctx, p, filepath.Join(c.disk.path, fmt.Sprint(i)))
 	}
 	if ctx.Err() != nil {
 		c.rep.errorf("interrupted; the entry being minimized was left as it was")
@@ -60,6 +69,81 @@ func (c *command) main(ctx context.Context, patterns []string) int {
 	}
 	c.rep.summary()
 	return c.exit
+}
+
+// makeScratch sweeps what killed runs left and makes this run's scratch
+// directories: one on disk, in gotmpdir if the user set GOTMPDIR, and one
+// in memory if /dev/shm is a tmpfs. The go command and the test binaries
+// keep their temporary files in the disk one (GOTMPDIR, TMPDIR), so that
+// what they leave when killed goes with it.
+func (c *command) makeScratch(gotmpdir string) error {
+	sweepScratch()
+	parent := gotmpdir
+	if parent == "" {
+		parent = os.TempDir()
+	}
+	var err error
+	if c.disk, err = newScratch(parent, "run"); err != nil {
+		return fmt.Errorf("making a temporary directory: %w", err)
+	}
+	tmp := filepath.Join(c.disk.path, "tmp")
+	if err := os.Mkdir(tmp, 0o777); err != nil {
+		c.disk.remove()
+		return fmt.Errorf("making a temporary directory: %w", err)
+	}
+	c.env = append(c.env, "GOTMPDIR="+tmp, "TMPDIR="+tmp)
+	c.ram = c.disk
+	if ram, err := newScratch("/dev/shm", "ram"); err == nil {
+		c.ram = ram
+	}
+	return nil
+}
+
+func (c *command) removeScratch() {
+	if c.ram != c.disk {
+		c.ram.remove()
+	}
+	c.disk.remove()
+}
+
+// refuse reports the packages with fuzz targets whose testdata is not
+// fuzzmin's to write: outside the main module, in the module cache, or in
+// GOROOT, however they were named. Nothing is done if any is refused.
+func (c *command) refuse(pkgs []*pkg) bool {
+	refused := false
+	for _, p := range pkgs {
+		if len(p.Targets) == 0 {
+			continue
+		}
+		why := ""
+		switch {
+		case within(p.Dir, c.gomodcache):
+			why = "it is in the module cache (" + c.gomodcache + ")"
+		case within(p.Dir, c.goroot):
+			why = "it is in GOROOT (" + c.goroot + ")"
+		case !p.Writable:
+			why = "it is not in the main module"
+		default:
+			continue
+		}
+		c.rep.errorf("%s: %s: fuzzmin writes only into the testdata of packages of the main module; run it in a clone of the package's module", p.ImportPath, why)
+		refused = true
+	}
+	return refused
+}
+
+// within reports whether path is dir or below it, symbolic links resolved.
+func within(path, dir string) bool {
+	if dir == "" {
+		return false
+	}
+	for _, p := range []*string{&path, &dir} {
+		if r, err := filepath.EvalSymlinks(*p); err == nil {
+			*p = r
+		}
+	}
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // goCommand returns a go command run where the user asked (-C), with the

@@ -25,12 +25,13 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fuzzmin demo: takes no arguments\n")
 		return exitUsage
 	}
-	dir, err := tempDir("", "demo")
+	sc, err := newScratch(os.TempDir(), "demo")
 	if err != nil {
 		fmt.Fprintf(stderr, "fuzzmin demo: %v\n", err)
 		return exitFailure
 	}
-	defer os.RemoveAll(dir)
+	defer sc.remove()
+	dir := sc.path
 	ar := txtar.Parse(demoArchive)
 	for _, f := range ar.Files {
 		name := filepath.Join(dir, filepath.FromSlash(f.Name))

@@ -5,11 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/fuzzshrink"
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
 )
 
 // replays is how many times the original is run before shrinking: a
@@ -20,11 +24,16 @@ const replays = 2
 // shrunk, written back.
 type entryJob struct {
 	pkg    *pkg
+	tj     *targetJob
 	target *target
 	entry  corpus.Entry
 	runner *runner
+	// found is the failure of an entry made of another failure met while
+	// shrinking (see others.go): it has no file yet.
+	found signature
 
 	want     signature // how the original fails
+	zero     bool      // the zero input fails the same way
 	start    time.Time
 	runs     atomic.Int64 // candidates run so far, for the progress line
 	progress *progressLine
@@ -57,6 +66,14 @@ func (c *command) minimizeEntry(ctx context.Context, j *entryJob) result {
 		return res
 	}
 	res.Signature = j.want
+	j.tj.seen[j.want] = true
+	if j.tj.tracked[j.entry.Name] && !c.opts.tracked && !j.isFound() {
+		res.Status, res.Rerun = statusRegression, rerun(j, j.entry.Name)
+		return res
+	}
+	if j.zero {
+		res.Note = "fails on the zero input too: the failure may not depend on this entry"
+	}
 	j.progress = c.rep.progress(res.Test, len(j.entry.Data), &j.runs)
 	defer j.progress.done()
 
@@ -80,7 +97,7 @@ func (c *command) minimizeEntry(ctx context.Context, j *entryJob) result {
 		}
 		// Shrink the encoded arguments from outside instead, as for any
 		// target.
-		res.Note = fmt.Sprintf("the in-process search gave no usable result (%v); the arguments were shrunk as encoded bytes instead", err)
+		res.Note = join(res.Note, fmt.Sprintf("the in-process search gave no usable result (%v); the arguments were shrunk as encoded bytes instead", err))
 	}
 	out, err := c.shrinkOutOfProcess(ctx, j)
 	if err != nil {
@@ -92,36 +109,109 @@ func (c *command) minimizeEntry(ctx context.Context, j *entryJob) result {
 	return res
 }
 
+func (j *entryJob) isFound() bool { return j.found.Failed() }
+
+// join joins notes.
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
 // replay runs the original in fresh processes to learn how it fails
-// (j.want). It returns the entry's status if that ends the job: it passes,
-// is stale, or is flaky.
+// (j.want), and the zero input once (j.zero). It returns the entry's status
+// if that ends the job: it passes, is stale or flaky, or (an entry made of
+// another failure) does not fail as that failure did.
 func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
+	zero, err := zeroFile(j.entry.Values)
+	if err != nil {
+		return statusFailed, err
+	}
+	isZero := bytes.Equal(zero, j.entry.Data)
 	var sigs []signature
-	for range replays {
-		out, err := j.runner.run(ctx, [][]byte{j.entry.Data}, func(signature) bool { return false })
+	var zeroSig *signature
+	for i := range replays {
+		inputs := [][]byte{j.entry.Data}
+		if i == replays-1 && !isZero {
+			inputs = append(inputs, zero) // in the same process: cheap
+		}
+		out, err := j.runner.run(ctx, inputs, func(signature) bool { return false })
 		switch {
 		case err != nil:
 			return statusFailed, err
 		case out.stale != "":
-			return statusStale, errors.New(c.staleReason(out.stale, j.target.Name, j.entry.Path))
+			return statusStale, errors.New(c.staleReason(out.stale, j))
 		case len(out.outcomes) == 0:
 			return statusFailed, fmt.Errorf("the test binary ran no input for %s; it said:\n%s", j.target.Name, out.tail)
 		}
-		if out.wrapped {
-			j.target.Wrapped = true
-		}
+		j.target.Wrapped = j.target.Wrapped || out.wrapped
 		sigs = append(sigs, out.outcomes[0])
+		if len(out.outcomes) > 1 {
+			zeroSig = &out.outcomes[1]
+		}
 	}
 	j.want = sigs[0]
-	if !j.want.Failed() {
-		return statusPasses, nil
-	}
 	for _, sig := range sigs[1:] {
-		if sig != j.want && !c.opts.flaky {
-			return statusFlaky, fmt.Errorf("first run: %v; then: %v (use -flaky to minimize against the first)", j.want, sig)
+		if sig == j.want {
+			continue
+		}
+		if !c.opts.flaky {
+			return statusFlaky, fmt.Errorf("first run: %s; then: %s (use -flaky to minimize against the first failure)", describe(j.want), describe(sig))
+		}
+		if !j.want.Failed() {
+			j.want = sig
 		}
 	}
+	if j.isFound() {
+		// In the test process some failures are known less precisely (a
+		// t.Error by its kind alone): the replay says what it is.
+		switch {
+		case !j.want.Failed():
+			return statusFailed, fmt.Errorf("another failure met while shrinking, %v, does not reproduce alone: the candidate that showed it passes", j.found)
+		case j.want != j.found && j.tj.seen[j.want]:
+			return statusSeen, nil
+		}
+		j.found = j.want
+	}
+	switch {
+	case !j.want.Failed():
+		return statusPasses, nil
+	case isZero:
+		return "", nil
+	case zeroSig == nil:
+		// The original ended the process before the zero input ran.
+		sig, err := j.runner.replayOne(ctx, zero)
+		if err != nil {
+			return statusFailed, err
+		}
+		zeroSig = &sig
+	}
+	j.zero = *zeroSig == j.want
 	return "", nil
+}
+
+// describe says how an input fared, for messages.
+func describe(sig signature) string {
+	if !sig.Failed() {
+		return "passes"
+	}
+	return "fails with " + sig.String()
+}
+
+// zeroFile returns the corpus file of the zero values of the types of vals:
+// empty strings and slices, zeros, false.
+func zeroFile(vals []any) ([]byte, error) {
+	zero := make([]any, len(vals))
+	for i, v := range vals {
+		switch v.(type) {
+		case []byte:
+			zero[i] = []byte{}
+		default:
+			zero[i] = reflect.Zero(reflect.TypeOf(v)).Interface()
+		}
+	}
+	return encoding.Marshal(zero...)
 }
 
 // finish reports what a search made of an entry and, unless it found
@@ -135,20 +225,55 @@ func (c *command) finish(ctx context.Context, j *entryJob, out shrinkOutcome, re
 	res.After = len(out.data)
 	res.Value = out.value
 	res.Elapsed = seconds(time.Since(j.start))
-	res.Rerun = fmt.Sprintf("go test -run=%s/%s %s", j.target.Name, j.entry.Name, j.pkg.ImportPath)
-	if !out.accepted || bytes.Equal(out.data, j.entry.Data) {
+	if !j.isFound() {
+		res.Rerun = rerun(j, j.entry.Name)
+	}
+	if !j.isFound() && (!out.accepted || bytes.Equal(out.data, j.entry.Data)) {
 		res.Status = statusMinimal
 		if out.stop != fuzzshrink.StopDone.String() {
 			res.Status = statusStopped
 		}
 		return res, nil
 	}
-	name := corpus.Name(out.data)
-	res.Path = c.rel(corpus.SeedCorpus(j.pkg.Dir, j.target.Name) + "/" + name)
-	res.Rerun = fmt.Sprintf("go test -run=%s/%s %s", j.target.Name, name, j.pkg.ImportPath)
-	if c.opts.dryRun {
-		res.Status = statusWould
-		return res, nil
+	if res.After > res.Before && !j.isFound() {
+		res.Note = join(res.Note, grown(j.entry.Data, out.data))
 	}
+	name := corpus.Name(out.data)
+	res.Path = c.rel(filepath.Join(j.tj.dir, name))
+	if j.isFound() {
+		res.Test = j.target.Name + "/" + name
+	}
+	switch {
+	case c.opts.dryRun:
+		res.Status, res.Rerun = statusWould, "" // nothing written to re-run
+		return res, nil
+	case j.tj.writeErr != nil:
+		res.Status, res.Error, res.Path = statusFailed, j.tj.writeErr.Error()+": nothing was written (the minimized value is above)", ""
+		return res, j.tj.writeErr
+	}
+	res.Rerun = rerun(j, name)
 	return c.writeBack(ctx, j, out.data, res)
+}
+
+// grown explains why a minimized file is longer than the original: the
+// simpler values some arguments got are spelled longer, as bool(false) is
+// longer than bool(true).
+func grown(before, after []byte) string {
+	var why []string
+	b := strings.Split(string(before), "\n")
+	a := strings.Split(string(after), "\n")
+	for i := 1; i < min(len(a), len(b)); i++ {
+		if len(a[i]) > len(b[i]) {
+			why = append(why, fmt.Sprintf("%s is longer than %s", a[i], b[i]))
+		}
+	}
+	if len(why) == 0 {
+		return "the file grew, though its values are simpler"
+	}
+	return "the file grew, though its values are simpler: " + strings.Join(why, ", ")
+}
+
+// rerun is the go test command that runs entry name of the job's target.
+func rerun(j *entryJob, name string) string {
+	return fmt.Sprintf("go test -run=%s/%s %s", j.target.Name, name, strings.Join(j.pkg.Args, " "))
 }

@@ -22,14 +22,23 @@ type options struct {
 	maxRuns     int
 	execTimeout time.Duration // per input
 	flaky       bool
+	tracked     bool
+	others      string // othersWrite or othersReport
 	version     bool
 }
+
+// The values of -others.
+const (
+	othersWrite  = "write"
+	othersReport = "report"
+)
 
 func defaultOptions() options {
 	return options{
 		timeout:     2 * time.Minute,
 		maxRuns:     100000,
 		execTimeout: 10 * time.Second,
+		others:      othersWrite,
 	}
 }
 
@@ -47,7 +56,9 @@ func (o *options) flagSet() *flag.FlagSet {
 	fs.DurationVar(&o.timeout, "timeout", o.timeout, "Time budget per entry. The best input found by then is verified and written.")
 	fs.IntVar(&o.maxRuns, "max-runs", o.maxRuns, "Stop the search of an entry after `n` candidates; 0 means no limit.")
 	fs.DurationVar(&o.execTimeout, "exec-timeout", o.execTimeout, "Time one input may run before it counts as hanging.")
-	fs.BoolVar(&o.flaky, "flaky", o.flaky, "Minimize an entry even if its failure is not the same on every replay, against the failure of the first replay.")
+	fs.BoolVar(&o.flaky, "flaky", o.flaky, "Minimize an entry even if its failure is not the same on every replay, against the first failure seen.")
+	fs.BoolVar(&o.tracked, "tracked", o.tracked, "Minimize the entries that git tracks too. By default a committed entry is a regression test somebody chose to keep: it is replayed, and if it fails it is reported as a regression and left alone.")
+	fs.StringVar(&o.others, "others", o.others, "What to do with the other failures met while shrinking, each kept with the smallest input that showed it: `write` minimizes each against its own failure and writes it as an entry of its own; report only reports them.")
 	fs.BoolVar(&o.version, "version", o.version, "Print fuzzmin's version and exit.")
 	return fs
 }
@@ -61,6 +72,8 @@ func (o *options) validate() error {
 		return fmt.Errorf("-exec-timeout %v: want a positive duration", o.execTimeout)
 	case o.maxRuns < 0:
 		return fmt.Errorf("-max-runs %d: want 0 (no limit) or more", o.maxRuns)
+	case o.others != othersWrite && o.others != othersReport:
+		return fmt.Errorf("-others %q: want %s or %s", o.others, othersWrite, othersReport)
 	}
 	return nil
 }

@@ -24,7 +24,7 @@ import (
 // remembered as another failure otherwise; a new session goes on from the
 // best candidate so far.
 func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutcome, error) {
-	dir, err := tempDir(j.runner.scratch(), "session")
+	dir, err := os.MkdirTemp(j.runner.ram, "session-")
 	if err != nil {
 		return shrinkOutcome{}, err
 	}
@@ -60,7 +60,8 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 		}
 		if res != nil {
 			for _, o := range res.Others {
-				others[o] = true
+				others[o.Want.String()] = true
+				j.tj.others.addTuple(o.Want, o.Tuple)
 			}
 			out := outcome(shrinkOutcome{data: res.Best, value: res.Add, accepted: res.Accepted > 0, runs: res.Runs, stop: res.Stop})
 			if res.Error != "" {
@@ -94,6 +95,7 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 			j.progress.size(len(best))
 		default:
 			others[crash.String()] = true
+			j.tj.others.addTuple(crash, tuple)
 			cfg.Known[session.Key(tuple)] = failure.Other
 		}
 		if c.opts.maxRuns > 0 && n >= c.opts.maxRuns || time.Now().After(cfg.Deadline) {

@@ -17,6 +17,7 @@ import (
 // A pkg is a package with fuzz targets.
 type pkg struct {
 	ImportPath string
+	Args       []string // how the go command is told of it: the import path, or the .go files named
 	Dir        string
 	ModuleDir  string    // the root of its module, or Dir outside modules
 	Writable   bool      // in the main module: testdata may be written
@@ -91,7 +92,10 @@ func loadPackages(dir string, env []string, tags string, patterns []string) ([]*
 			if lp.Dir == "" {
 				continue
 			}
-			p = &pkg{ImportPath: path, Dir: lp.Dir, ModuleDir: lp.Dir, Writable: lp.Module == nil || lp.Module.Main}
+			p = &pkg{ImportPath: path, Args: []string{path}, Dir: lp.Dir, ModuleDir: lp.Dir, Writable: lp.Module == nil || lp.Module.Main}
+			if path == "command-line-arguments" {
+				p.Args = goFiles(patterns) // go test x.go x_test.go, as the user named them
+			}
 			if lp.Module != nil && lp.Module.Dir != "" {
 				p.ModuleDir = lp.Module.Dir
 			}
@@ -149,6 +153,17 @@ func fuzzTargets(f *ast.File) []string {
 		}
 	}
 	return targets
+}
+
+// goFiles returns the patterns that name .go files.
+func goFiles(patterns []string) []string {
+	var files []string
+	for _, p := range patterns {
+		if strings.HasSuffix(p, ".go") {
+			files = append(files, p)
+		}
+	}
+	return files
 }
 
 func isFuzzName(name string) bool {

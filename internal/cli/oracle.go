@@ -16,7 +16,7 @@ import (
 // shrinkOutOfProcess runs the search here, with candidates run in batches
 // by the test binary.
 func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob) (shrinkOutcome, error) {
-	o := &oracle{r: j.runner, want: j.want, runs: &j.runs, others: map[string]bool{}}
+	o := &oracle{r: j.runner, want: j.want, runs: &j.runs, met: map[string]bool{}, pool: &j.tj.others}
 	opts := []fuzzshrink.Option{
 		fuzzshrink.Timeout(c.opts.timeout),
 		fuzzshrink.BatchSize(batchSize(len(j.entry.Data))),
@@ -33,7 +33,7 @@ func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob) (shrinkOu
 		opts = append(opts, fuzzshrink.MaxRuns(c.opts.maxRuns))
 	}
 	shrunk, err := fuzzshrink.Shrink(ctx, j.entry.Values, o, opts...)
-	out := shrinkOutcome{runs: shrunk.Stats.Runs, stop: shrunk.Stats.Stop.String(), accepted: shrunk.Stats.Accepted > 0, others: sortedKeys(o.others)}
+	out := shrinkOutcome{runs: shrunk.Stats.Runs, stop: shrunk.Stats.Stop.String(), accepted: shrunk.Stats.Accepted > 0, others: sortedKeys(o.met)}
 	if err != nil {
 		return out, err
 	}
@@ -54,7 +54,8 @@ type oracle struct {
 	r      *runner
 	want   signature
 	runs   *atomic.Int64   // for the progress line
-	others map[string]bool // distinct failures met
+	met    map[string]bool // distinct failures met, for the report
+	pool   *pool           // and the smallest candidate of each
 }
 
 func (o *oracle) Run(ctx context.Context, batch [][]any) ([]fuzzshrink.Verdict, error) {
@@ -79,7 +80,8 @@ func (o *oracle) Run(ctx context.Context, batch [][]any) ([]fuzzshrink.Verdict, 
 		for _, sig := range res.outcomes {
 			v := failure.Classify(sig, o.want)
 			if v == failure.Other {
-				o.others[sig.String()] = true
+				o.met[sig.String()] = true
+				o.pool.add(sig, batch[len(verdicts)])
 			}
 			verdicts = append(verdicts, fuzzshrink.Verdict(v))
 			if v == failure.Same {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -11,60 +12,109 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
 )
 
-// A targetJob is a fuzz target and its selected entries.
+// A targetJob is a fuzz target, its selected entries, and what minimizing
+// them learns.
 type targetJob struct {
 	target  *target
+	dir     string // the seed corpus directory
 	entries []corpus.Entry
+	tracked map[string]bool // entries git tracks: regression tests somebody kept
+	// writeErr says why dir cannot be written, found before any search.
+	writeErr error
+	// others holds the other failures met while shrinking, each with the
+	// smallest candidate that showed it; seen, the failures of the entries.
+	others pool
+	seen   map[signature]bool
 }
 
 // minimizePackage builds the package's test binary once and minimizes the
 // selected failing entries of its targets. tmp is a directory for its
 // files, which the caller removes.
 func (c *command) minimizePackage(ctx context.Context, p *pkg, tmp string) {
-	jobs := c.selectEntries(p)
+	jobs := c.selectEntries(ctx, p)
 	if len(jobs) == 0 {
 		if len(p.Targets) == 0 {
 			c.rep.infof("?   \t%s\t[no fuzz targets]", p.ImportPath)
 		}
 		return
 	}
-	if !p.Writable && !c.opts.dryRun {
-		c.rep.errorf("%s: not in the main module (%s): its testdata cannot be rewritten; run fuzzmin in its own module", p.ImportPath, p.Dir)
-		c.fail(exitFailure)
-		return
-	}
 	bin, ok := c.build(ctx, p, tmp)
 	if !ok {
 		return
 	}
-	for i, j := range jobs {
-		r, err := bin.runner(j.target.Name, filepath.Join(tmp, fmt.Sprint("work", i)))
+	for i, tj := range jobs {
+		if ctx.Err() != nil {
+			return
+		}
+		r, err := bin.runner(tj.target.Name, filepath.Join(tmp, fmt.Sprint("work", i)))
 		if err != nil {
 			c.rep.errorf("%s: %v", p.ImportPath, err)
 			c.fail(exitFailure)
 			return
 		}
-		defer r.close()
-		for _, e := range j.entries {
-			if ctx.Err() != nil {
-				return
-			}
-			res := c.minimizeEntry(ctx, &entryJob{pkg: p, target: j.target, entry: e, runner: r})
-			if ctx.Err() != nil {
-				return
-			}
-			c.rep.result(res)
-			if res.Status.failure() {
-				c.fail(exitFailure)
-			}
+		c.minimizeTarget(ctx, p, tj, r)
+	}
+}
+
+// minimizeTarget minimizes the entries of one target, then the other
+// failures met on the way, while holding the lock of its corpus directory.
+func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob, r *runner) {
+	unlock, err := lockDir(tj.dir)
+	if err != nil {
+		c.rep.errorf("%s: %v; its entries were left alone", c.rel(tj.dir), err)
+		c.fail(exitFailure)
+		return
+	}
+	defer unlock()
+	if !c.opts.dryRun {
+		if err := writable(tj.dir); err != nil {
+			tj.writeErr = fmt.Errorf("%s cannot be written: %w", c.rel(tj.dir), err)
 		}
 	}
+	for _, e := range tj.entries {
+		if ctx.Err() != nil {
+			return
+		}
+		c.report(c.minimizeEntry(ctx, &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: r}))
+	}
+	c.minimizeOthers(ctx, p, tj, r)
+}
+
+// report reports an entry's result and raises the exit code for it.
+func (c *command) report(res result) {
+	if res.Status == statusSeen {
+		return
+	}
+	c.rep.result(res)
+	if res.Status.failure() {
+		c.fail(exitFailure)
+	}
+}
+
+// lockDir locks the corpus directory dir, so that two runs of fuzzmin never
+// rewrite one corpus at once (a missing directory needs no lock).
+func lockDir(dir string) (unlock func(), err error) {
+	f, err := os.Open(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return func() {}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := lockFile(f, false); err != nil {
+		f.Close()
+		if errors.Is(err, errNoLocks) {
+			return func() {}, nil
+		}
+		return nil, errors.New("another fuzzmin is minimizing this corpus")
+	}
+	return func() { f.Close() }, nil
 }
 
 // selectEntries returns the targets of p that -run selects, each with its
 // selected entries, and reports seed corpora without a target and targets
 // without entries.
-func (c *command) selectEntries(p *pkg) []targetJob {
+func (c *command) selectEntries(ctx context.Context, p *pkg) []*targetJob {
 	seedTargets, err := corpus.Targets(p.Dir)
 	if err != nil {
 		c.rep.errorf("%s: %v", p.ImportPath, err)
@@ -76,34 +126,39 @@ func (c *command) selectEntries(p *pkg) []targetJob {
 			c.rep.infof("%s: %s has no fuzz target %s; left alone", p.ImportPath, c.rel(corpus.SeedCorpus(p.Dir, t)), t)
 		}
 	}
-	var jobs []targetJob
+	var jobs []*targetJob
 	for _, t := range p.Targets {
 		if !c.match.matchTarget(t.Name) {
 			continue
 		}
-		dir := corpus.SeedCorpus(p.Dir, t.Name)
-		all, err := corpus.Read(dir)
+		tj := &targetJob{target: t, dir: corpus.SeedCorpus(p.Dir, t.Name), seen: map[signature]bool{}}
+		all, err := corpus.Read(tj.dir)
+		if err == nil && len(all) > 0 {
+			tj.tracked, err = c.trackedFiles(ctx, tj.dir)
+		}
 		if err != nil {
 			c.rep.errorf("%s: %v", t.Name, err)
 			c.fail(exitFailure)
 			continue
 		}
-		var entries []corpus.Entry
 		for _, e := range all {
 			switch {
 			case !c.match.matchEntry(e.Name):
 			case errors.Is(e.Err, corpus.ErrIsDir):
 				c.rep.infof("%s/%s: skipped: %s", t.Name, e.Name, corpus.ErrIsDir)
 			default:
-				entries = append(entries, e)
+				tj.entries = append(tj.entries, e)
 			}
 		}
-		c.matched += len(entries)
-		if len(entries) == 0 {
-			c.rep.infof("%s %s: no corpus entries in %s", p.ImportPath, t.Name, c.rel(dir))
-			continue
+		c.matched += len(tj.entries)
+		switch {
+		case len(tj.entries) > 0:
+			jobs = append(jobs, tj)
+		case len(all) > 0 && c.match.entry != nil:
+			c.rep.infof("%s %s: no entry of %s matches -run=%s", p.ImportPath, t.Name, c.rel(tj.dir), c.opts.run)
+		default:
+			c.rep.infof("%s %s: no corpus entries in %s", p.ImportPath, t.Name, c.rel(tj.dir))
 		}
-		jobs = append(jobs, targetJob{t, entries})
 	}
 	return jobs
 }
@@ -113,10 +168,13 @@ func (c *command) build(ctx context.Context, p *pkg, dir string) (*testBinary, b
 	start := time.Now()
 	bin := &testBinary{
 		path: filepath.Join(dir, "pkg.test"), modDir: p.ModuleDir, pkgDir: p.Dir,
-		goroot: c.goroot, timeout: c.opts.execTimeout, env: c.env,
+		goroot: c.goroot, timeout: c.opts.execTimeout, env: c.env, ram: c.ram.path,
 	}
 	args := append([]string{"test", "-c", "-o", bin.path}, c.tagsFlag()...)
-	if out, err := c.goCommand(ctx, append(args, p.ImportPath)...).CombinedOutput(); err != nil {
+	c.rep.phase("building " + p.ImportPath)
+	out, err := c.goCommand(ctx, append(args, p.Args...)...).CombinedOutput()
+	c.rep.phase("")
+	if err != nil {
 		if ctx.Err() == nil {
 			c.rep.buildError(p.ImportPath, strings.TrimSpace(string(out)))
 			c.fail(exitUsage)

@@ -7,12 +7,14 @@ import (
 )
 
 // A progressLine is the live status of the entry being minimized, redrawn
-// in place on a terminal and never shown elsewhere.
+// in place on a terminal and never shown elsewhere: its size and runs while
+// it shrinks, then the phase it is in (verifying with go test).
 type progressLine struct {
 	r       *reporter
 	name    string
 	cur     atomic.Int64
 	runs    *atomic.Int64
+	label   atomic.Pointer[string] // the phase, if not shrinking
 	stop    chan struct{}
 	stopped chan struct{}
 }
@@ -20,7 +22,7 @@ type progressLine struct {
 func (r *reporter) progress(name string, size int, runs *atomic.Int64) *progressLine {
 	p := &progressLine{r: r, name: name, runs: runs}
 	p.cur.Store(int64(size))
-	if !r.tty || r.verbose {
+	if !r.animated() {
 		return p
 	}
 	p.stop, p.stopped = make(chan struct{}), make(chan struct{})
@@ -35,6 +37,10 @@ func (r *reporter) progress(name string, size int, runs *atomic.Int64) *progress
 				fmt.Fprint(r.out, "\r\x1b[K")
 				return
 			case <-t.C:
+				if label := p.label.Load(); label != nil {
+					fmt.Fprintf(r.out, "\r\x1b[K%s: %s…", p.name, *label)
+					continue
+				}
 				runs := p.runs.Load()
 				rate := float64(runs) / time.Since(start).Seconds()
 				fmt.Fprintf(r.out, "\r\x1b[K%s: %d bytes, %d runs (%.0f/s)", p.name, p.cur.Load(), runs, rate)
@@ -46,9 +52,29 @@ func (r *reporter) progress(name string, size int, runs *atomic.Int64) *progress
 
 func (p *progressLine) size(n int) { p.cur.Store(int64(n)) }
 
+// phase shows what the entry is waiting for instead of its size and runs.
+func (p *progressLine) phase(label string) { p.label.Store(&label) }
+
 func (p *progressLine) done() {
 	if p.stop != nil {
 		close(p.stop)
 		<-p.stopped
 	}
+}
+
+// animated reports whether progress is drawn: on a terminal, unless -v or
+// -json print events instead.
+func (r *reporter) animated() bool { return r.tty && !r.verbose && r.json == nil }
+
+// phase shows, on a terminal, what the command waits for between entries
+// (a build), or erases it when label is empty.
+func (r *reporter) phase(label string) {
+	if !r.animated() {
+		return
+	}
+	if label == "" {
+		fmt.Fprint(r.out, "\r\x1b[K")
+		return
+	}
+	fmt.Fprintf(r.out, "\r\x1b[K%s…", label)
 }

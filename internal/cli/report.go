@@ -177,11 +177,23 @@ func (r *reporter) result(res result) {
 // paragraph is the report of an entry for people.
 func paragraph(res result) string {
 	var b strings.Builder
+	elapsed := time.Duration(res.Elapsed * float64(time.Second)).Round(time.Millisecond)
 	switch res.Status {
-	case statusMinimized, statusWould, statusMinimal:
-		verb := map[status]string{statusMinimized: "minimized", statusWould: "would minimize", statusMinimal: "already minimal"}[res.Status]
-		fmt.Fprintf(&b, "%s: %s %d → %d bytes, %d runs, %v: %v\n", res.Test, verb, res.Before, res.After, res.Runs,
-			time.Duration(res.Elapsed*float64(time.Second)).Round(time.Millisecond), res.Signature)
+	case statusMinimized, statusWould, statusMinimal, statusDuplicate, statusFound:
+		verb := "minimized"
+		switch {
+		case res.Status == statusMinimal:
+			verb = "already minimal"
+		case res.Status == statusWould:
+			verb = "would minimize"
+		case res.After > res.Before:
+			verb += " to simpler values,"
+		}
+		if res.found {
+			fmt.Fprintf(&b, "also found: %s: %d bytes, %d runs, %v: %v\n", res.Test, res.After, res.Runs, elapsed, res.Signature)
+		} else {
+			fmt.Fprintf(&b, "%s: %s %d → %d bytes, %d runs, %v: %v\n", res.Test, verb, res.Before, res.After, res.Runs, elapsed, res.Signature)
+		}
 		fmt.Fprintf(&b, "\t%s\n", res.Value)
 		if res.Stop != "" && res.Stop != fuzzshrink.StopDone.String() {
 			fmt.Fprintf(&b, "\tsearch stopped early (%s): the result may not be minimal\n", res.Stop)
@@ -190,33 +202,38 @@ func paragraph(res result) string {
 			fmt.Fprintf(&b, "\tother failure met on the way, not accepted: %s\n", o)
 		}
 		switch res.Status {
-		case statusMinimized:
+		case statusMinimized, statusFound:
 			fmt.Fprintf(&b, "\twrote %s", res.Path)
-			if res.Removed != "" {
-				fmt.Fprintf(&b, ", removed %s", res.Removed)
-			}
-			b.WriteString("\n")
+		case statusDuplicate:
+			fmt.Fprintf(&b, "\tkept %s", res.Path)
 		case statusWould:
-			fmt.Fprintf(&b, "\twould write %s (-n: nothing written)\n", res.Path)
+			fmt.Fprintf(&b, "\twould write %s (-n: nothing written)", res.Path)
 		}
-		if res.Note != "" {
-			fmt.Fprintf(&b, "\tnote: %s\n", res.Note)
+		if res.Removed != "" {
+			fmt.Fprintf(&b, ", removed %s", res.Removed)
 		}
-		if res.Error != "" {
-			fmt.Fprintf(&b, "\t%s\n", res.Error)
+		if res.Path != "" {
+			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "\tTo re-run: %s\n", res.Rerun)
 	case statusPasses:
 		fmt.Fprintf(&b, "%s: passes; left alone\n", res.Test)
+	case statusRegression:
+		fmt.Fprintf(&b, "%s: regression: committed entry fails: %v; left alone (-tracked minimizes it)\n", res.Test, res.Signature)
 	case statusStopped:
-		fmt.Fprintf(&b, "%s: nothing smaller found, %d runs, %v: %v; left alone\n", res.Test, res.Runs,
-			time.Duration(res.Elapsed*float64(time.Second)).Round(time.Millisecond), res.Signature)
+		fmt.Fprintf(&b, "%s: nothing smaller found, %d runs, %v: %v; left alone\n", res.Test, res.Runs, elapsed, res.Signature)
 		fmt.Fprintf(&b, "\tsearch stopped early (%s): the result may not be minimal\n", res.Stop)
 	default:
 		fmt.Fprintf(&b, "%s: %s: %s\n", res.Test, res.Status, res.Error)
-		if res.Note != "" {
-			fmt.Fprintf(&b, "\tnote: %s\n", res.Note)
-		}
+		res.Error = ""
+	}
+	if res.Note != "" {
+		fmt.Fprintf(&b, "\tnote: %s\n", res.Note)
+	}
+	if res.Error != "" {
+		fmt.Fprintf(&b, "\t%s\n", res.Error)
+	}
+	if res.Rerun != "" {
+		fmt.Fprintf(&b, "\tTo re-run: %s\n", res.Rerun)
 	}
 	return b.String()
 }

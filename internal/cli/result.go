@@ -8,21 +8,29 @@ import (
 type status string
 
 const (
-	statusMinimized status = "minimized" // replaced by a smaller, verified entry
-	statusWould     status = "would-minimize"
-	statusMinimal   status = "minimal"   // nothing smaller fails the same way
-	statusStopped   status = "stopped"   // a budget ran out before anything smaller was found
-	statusPasses    status = "passes"    // the entry does not fail
-	statusMalformed status = "malformed" // not a corpus file the toolchain reads
-	statusStale     status = "stale"     // its values no longer fit the target
-	statusFlaky     status = "flaky"     // it does not fail the same way every time
-	statusFailed    status = "failed"    // minimizing or verifying went wrong
+	statusMinimized  status = "minimized" // replaced by a smaller, verified entry
+	statusWould      status = "would-minimize"
+	statusMinimal    status = "minimal"    // nothing smaller fails the same way
+	statusStopped    status = "stopped"    // a budget ran out before anything smaller was found
+	statusDuplicate  status = "duplicate"  // minimized to an input the corpus already holds
+	statusFound      status = "found"      // another failure met on the way, written as an entry of its own
+	statusSeen       status = "seen"       // another failure met on the way is one an entry has: nothing to do
+	statusPasses     status = "passes"     // the entry does not fail
+	statusRegression status = "regression" // a committed entry fails: left alone
+	statusMalformed  status = "malformed"  // not a corpus file the toolchain reads
+	statusStale      status = "stale"      // its values no longer fit the target
+	statusFlaky      status = "flaky"      // it does not fail the same way every time
+	statusFailed     status = "failed"     // minimizing or verifying went wrong
 )
 
 // failure reports whether the status makes the command fail: go test would
 // fail on such an entry too, or fuzzmin could not do its job.
 func (s status) failure() bool {
-	return s == statusMalformed || s == statusStale || s == statusFlaky || s == statusFailed
+	switch s {
+	case statusMalformed, statusStale, statusFlaky, statusFailed, statusStopped, statusRegression:
+		return true
+	}
+	return false
 }
 
 // result is what became of one entry. It is also the "result" event of
@@ -45,12 +53,12 @@ type result struct {
 	Error     string    `json:",omitempty"` // why the entry could not be minimized
 	Rerun     string    `json:",omitempty"` // how to run the entry with go test
 
-	target, entry string
+	found bool // another failure met while shrinking, not an entry of the corpus
 }
 
 func newResult(j *entryJob) result {
 	return result{Package: j.pkg.ImportPath, Test: j.target.Name + "/" + j.entry.Name, Before: len(j.entry.Data),
-		target: j.target.Name, entry: j.entry.Name}
+		found: j.isFound()}
 }
 
 // seconds converts a duration to the seconds of -json's Elapsed, as go test

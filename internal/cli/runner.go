@@ -26,6 +26,10 @@ type testBinary struct {
 	// timeout is the time one input may run before it counts as hanging.
 	timeout time.Duration
 	env     []string
+	// ram is where the files written for every candidate go: a directory
+	// in memory where the system has a tmpfs at /dev/shm, since on a disk
+	// file system each costs ten times more than running the candidate.
+	ram string
 }
 
 // A runner runs inputs through one fuzz target of a built test binary, as
@@ -40,16 +44,13 @@ type runner struct {
 	corpus string // work/testdata/fuzz/<Target>
 	target string
 
-	written int    // input files in corpus
-	ram     string // the corpus directory's real place, if in memory
+	written int // input files in corpus
 }
 
 // runner mirrors the module, down to the package directory, into
 // mirrorDir, and returns a runner of target there: a test that reads
-// ../shared/data finds it there too. The private corpus directory is in
-// memory where the system has a tmpfs at /dev/shm: every batch writes a
-// file per candidate, and on a disk file system each costs ten times more
-// than running it.
+// ../shared/data finds it there too. The private corpus directory is a link
+// to a directory in b.ram.
 func (b *testBinary) runner(target, mirrorDir string) (*runner, error) {
 	modDir := b.modDir
 	rel, err := filepath.Rel(modDir, b.pkgDir)
@@ -65,22 +66,17 @@ func (b *testBinary) runner(target, mirrorDir string) (*runner, error) {
 		return nil, fmt.Errorf("mirroring %s: %w", modDir, err)
 	}
 	r := &runner{testBinary: b, work: work, corpus: filepath.Join(work, "testdata", "fuzz", target), target: target}
-	if ram, err := tempDir("/dev/shm", "corpus"); err == nil {
-		if err := os.Remove(r.corpus); err == nil && os.Symlink(ram, r.corpus) == nil {
-			r.ram = ram
-		} else {
-			os.Remove(ram)
-			os.MkdirAll(r.corpus, 0o777)
-		}
+	ram, err := os.MkdirTemp(b.ram, "corpus-")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Remove(r.corpus); err != nil {
+		return nil, err
+	}
+	if err := os.Symlink(ram, r.corpus); err != nil {
+		return nil, err
 	}
 	return r, nil
-}
-
-// close removes what the runner keeps outside its work directory.
-func (r *runner) close() {
-	if r.ram != "" {
-		os.RemoveAll(r.ram)
-	}
 }
 
 // mirror makes dst a directory of symbolic links to the entries of src,
@@ -124,15 +120,6 @@ func (r *runner) writeInputs(inputs [][]byte) error {
 	}
 	r.written = len(inputs)
 	return nil
-}
-
-// scratch is a directory for files written at every candidate: in memory
-// where possible.
-func (r *runner) scratch() string {
-	if r.ram != "" {
-		return filepath.Dir(r.ram)
-	}
-	return r.work
 }
 
 // inputName names input i of a run so that the toolchain, which runs a

@@ -112,7 +112,6 @@ func TestRunner_Outcomes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.close()
 	for _, tt := range []struct {
 		n     int
 		want  string
@@ -161,29 +160,29 @@ func testRunner(t testing.TB, bin, dir, target string, timeout time.Duration) (*
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &testBinary{path: bin, modDir: dir, pkgDir: dir, goroot: strings.TrimSpace(string(out)), timeout: timeout, env: os.Environ()}
+	b := &testBinary{path: bin, modDir: dir, pkgDir: dir, goroot: strings.TrimSpace(string(out)), timeout: timeout, env: os.Environ(), ram: t.TempDir()}
 	return b.runner(target, t.TempDir())
 }
 
-// TestSweepScratch removes the temporary directories of dead fuzzmin
-// processes and keeps those of live ones and everything else.
+// TestSweepScratch removes the scratch directories of runs that ended
+// without removing them (their lock is free), and keeps those of live runs
+// (locked), those that are not ours (no lock file) and everything else.
 func TestSweepScratch(t *testing.T) {
 	place := t.TempDir()
 	old := scratchPlaces
 	scratchPlaces = []string{place}
 	defer func() { scratchPlaces = old }()
-	dead := exec.Command("true")
-	if err := dead.Run(); err != nil {
-		t.Skip(err)
+	dead, err := newScratch(place, "run")
+	if err != nil {
+		t.Fatal(err)
 	}
-	deadPID := dead.ProcessState.Pid()
-	for _, name := range []string{
-		fmt.Sprintf("fuzzmin-%d-run-1", deadPID),
-		fmt.Sprintf("fuzzmin-%d-corpus-2", os.Getpid()),
-		fmt.Sprintf("fuzzmin-%d-run-3", os.Getppid()),
-		"fuzzmin-notapid-x",
-		"other-1-run",
-	} {
+	dead.lock.Close() // as a killed process would
+	live, err := newScratch(place, "ram")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.remove()
+	for _, name := range []string{"fuzzmin-123-run-x", "fuzzmin-foreign", "other-1-run", ".fuzzmin-new-1"} {
 		if err := os.Mkdir(filepath.Join(place, name), 0o777); err != nil {
 			t.Fatal(err)
 		}
@@ -194,9 +193,12 @@ func TestSweepScratch(t *testing.T) {
 	for _, de := range des {
 		left = append(left, de.Name())
 	}
-	want := []string{fmt.Sprintf("fuzzmin-%d-corpus-2", os.Getpid()), fmt.Sprintf("fuzzmin-%d-run-3", os.Getppid()), "fuzzmin-notapid-x", "other-1-run"}
+	want := []string{".fuzzmin-new-1", filepath.Base(live.path), "fuzzmin-123-run-x", "fuzzmin-foreign", "other-1-run"}
 	slices.Sort(want)
 	if !slices.Equal(left, want) {
 		t.Errorf("left %v, want %v", left, want)
+	}
+	if !strings.HasPrefix(filepath.Base(dead.path), "fuzzmin-run-") {
+		t.Errorf("scratch directory %s: want the name fuzzmin-run-…", dead.path)
 	}
 }

@@ -1,25 +1,70 @@
 package cli
 
 import (
-	"fmt"
+	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 )
 
-// Temporary directories are named fuzzmin-<pid>-<what>-…, so that a run can
-// remove those that a killed run (kill -9 gives no chance to clean up) left
-// in the places fuzzmin uses: the temporary directory and /dev/shm.
-var scratchPlaces = []string{os.TempDir(), "/dev/shm"}
-
-// tempDir creates a temporary directory for what, named for this process.
-func tempDir(parent, what string) (string, error) {
-	return os.MkdirTemp(parent, fmt.Sprintf("fuzzmin-%d-%s-", os.Getpid(), what))
+// A scratch directory holds what fuzzmin writes outside the user's testdata:
+// test binaries, the mirror of the module, private corpora, sessions, and
+// (through GOTMPDIR and TMPDIR) the temporary files of the go command and of
+// the tests it runs. Each is named fuzzmin-<what>-<random> and holds a lock
+// file, lockName, that the process keeps locked while it runs. A run removes
+// its own at the end; a run killed before it could is swept by the next one,
+// which removes the fuzzmin-* directories that hold a lock file nobody
+// holds. A directory without the lock file is not ours and is left alone,
+// and one whose lock is held belongs to a live run (in this system, or in
+// another container sharing the directory: locks are the kernel's).
+type scratch struct {
+	path string
+	lock *os.File
 }
 
-// sweepScratch removes the temporary directories of fuzzmin processes that
-// no longer exist.
+const lockName = ".fuzzmin-lock"
+
+// scratchPlaces are where scratch directories are made and swept: the
+// temporary directory, and /dev/shm, which holds the corpora written for
+// every batch where it is a tmpfs.
+var scratchPlaces = []string{os.TempDir(), "/dev/shm"}
+
+// newScratch makes a scratch directory in parent. The directory is made and
+// locked under a name the sweep ignores, then renamed: a sweep never sees
+// one of ours before it is locked.
+func newScratch(parent, what string) (*scratch, error) {
+	staging, err := os.MkdirTemp(parent, ".fuzzmin-new-")
+	if err != nil {
+		return nil, err
+	}
+	lock, err := os.Create(filepath.Join(staging, lockName))
+	if err == nil {
+		err = lockFile(lock, true)
+	}
+	if err != nil {
+		if lock != nil {
+			lock.Close()
+		}
+		os.RemoveAll(staging)
+		return nil, err
+	}
+	path := filepath.Join(parent, "fuzzmin-"+what+"-"+strings.TrimPrefix(filepath.Base(staging), ".fuzzmin-new-"))
+	if err := os.Rename(staging, path); err != nil {
+		lock.Close()
+		os.RemoveAll(staging)
+		return nil, err
+	}
+	return &scratch{path: path, lock: lock}, nil
+}
+
+// remove removes the directory, then lets its lock go.
+func (s *scratch) remove() {
+	os.RemoveAll(s.path)
+	s.lock.Close()
+}
+
+// sweepScratch removes the scratch directories of runs that ended without
+// removing them.
 func sweepScratch() {
 	for _, place := range scratchPlaces {
 		des, err := os.ReadDir(place)
@@ -27,16 +72,25 @@ func sweepScratch() {
 			continue
 		}
 		for _, de := range des {
-			rest, ok := strings.CutPrefix(de.Name(), "fuzzmin-")
-			if !ok || !de.IsDir() {
-				continue
+			if de.IsDir() && strings.HasPrefix(de.Name(), "fuzzmin-") {
+				sweep(filepath.Join(place, de.Name()))
 			}
-			pidText, _, ok := strings.Cut(rest, "-")
-			pid, err := strconv.Atoi(pidText)
-			if !ok || err != nil || pid == os.Getpid() || processExists(pid) {
-				continue
-			}
-			os.RemoveAll(filepath.Join(place, de.Name()))
 		}
 	}
 }
+
+// sweep removes dir if it holds a lock file that nobody holds.
+func sweep(dir string) {
+	lock, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR, 0)
+	if err != nil {
+		return // not ours, or gone
+	}
+	defer lock.Close()
+	if err := lockFile(lock, false); err != nil {
+		return // a live run holds it, or locks are not supported here
+	}
+	os.RemoveAll(dir)
+}
+
+// errNoLocks is what lockFile returns where files cannot be locked.
+var errNoLocks = errors.New("file locks are not supported on this system")

@@ -8,7 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,7 +26,7 @@ func (c *command) writeBack(ctx context.Context, j *entryJob, data []byte, res r
 		res.Status, res.Error, res.Path = statusFailed, err.Error(), ""
 		return res, err
 	}
-	dir := filepath.Dir(j.entry.Path)
+	dir := j.tj.dir
 	name := corpus.Name(data)
 	_, statErr := os.Stat(filepath.Join(dir, name))
 	existed := !errors.Is(statErr, fs.ErrNotExist)
@@ -32,16 +34,20 @@ func (c *command) writeBack(ctx context.Context, j *entryJob, data []byte, res r
 	if err != nil {
 		return fail(fmt.Errorf("writing the minimized entry: %s; %s is unchanged", c.relErr(err), c.rel(j.entry.Path)))
 	}
+	j.progress.phase("verifying with go test")
 	got, err := c.verify(ctx, j, name)
 	if bad := (*badCorpusError)(nil); errors.As(err, &bad) {
 		// go test runs no entry of the target while any is malformed or
 		// stale; the same test binary, given the new entry alone, does.
-		res.Note = fmt.Sprintf("go test refuses %s while it holds an entry it cannot read (%s); the minimized entry was verified with the package's test binary instead",
-			c.rel(dir), c.staleReason(bad.msg, j.target.Name, j.entry.Path))
+		res.Note = join(res.Note, fmt.Sprintf("go test refuses %s while it holds an entry it cannot read (%s); the minimized entry was verified with the package's test binary instead",
+			c.rel(dir), stripLogPos(bad.msg)))
 		got, err = j.runner.replayOne(ctx, data)
 	}
 	if err == nil && got != j.want {
 		err = &mismatchError{got: got, want: j.want, original: c.rel(j.entry.Path)}
+		if j.isFound() {
+			err.(*mismatchError).original = "nothing was written"
+		}
 	}
 	if err != nil {
 		if !existed {
@@ -56,7 +62,20 @@ func (c *command) writeBack(ctx context.Context, j *entryJob, data []byte, res r
 		return fail(err)
 	}
 	res.Status = statusMinimized
-	if !c.opts.keep && path != j.entry.Path {
+	switch by := c.written[path]; {
+	case j.isFound():
+		res.Status = statusFound
+	case existed && path != j.entry.Path && by != "":
+		res.Status = statusDuplicate
+		res.Note = join(res.Note, fmt.Sprintf("%s and %s minimize to the same input: kept %s/%s", by, res.Test, j.target.Name, name))
+	case existed && path != j.entry.Path:
+		res.Status = statusDuplicate
+		res.Note = join(res.Note, fmt.Sprintf("%s minimizes to %s/%s, which the corpus already holds: kept it", res.Test, j.target.Name, name))
+	}
+	if c.written[path] == "" {
+		c.written[path] = res.Test
+	}
+	if !c.opts.keep && !j.isFound() && path != j.entry.Path {
 		if err := corpus.Remove(j.entry.Path); err != nil {
 			res.Error = fmt.Sprintf("removing the original: %v", err)
 		} else {
@@ -64,6 +83,15 @@ func (c *command) writeBack(ctx context.Context, j *entryJob, data []byte, res r
 		}
 	}
 	return res, nil
+}
+
+// stripLogPos drops the position the testing package puts before a
+// message it logs.
+func stripLogPos(msg string) string {
+	if m := logPosRE.FindStringSubmatchIndex("    " + msg); m != nil {
+		return msg[m[1]-4:]
+	}
+	return msg
 }
 
 // A mismatchError says that go test does not reproduce the failure with
@@ -97,7 +125,7 @@ func (c *command) verify(ctx context.Context, j *entryJob, name string) (signatu
 		// The exit status of the test binary shows only in go test's
 		// plain output ("exit status 3"); test2json swallows it.
 		args := append([]string{"test", "-count=1", run, "-timeout=" + timeout.String()}, c.tagsFlag()...)
-		out, _ := c.goCommand(ctx, append(args, j.pkg.ImportPath)...).CombinedOutput()
+		out, _ := c.goCommand(ctx, append(args, j.pkg.Args...)...).CombinedOutput()
 		if ctx.Err() != nil {
 			return signature{}, ctx.Err()
 		}
@@ -108,7 +136,7 @@ func (c *command) verify(ctx context.Context, j *entryJob, name string) (signatu
 		// Not an exit: learn what it is below.
 	}
 	args := append([]string{"test", "-count=1", "-v=test2json", run, "-timeout=" + timeout.String()}, c.tagsFlag()...)
-	cmd := c.goCommand(ctx, append(args, j.pkg.ImportPath)...)
+	cmd := c.goCommand(ctx, append(args, j.pkg.Args...)...)
 	out, _ := cmd.CombinedOutput()
 	if ctx.Err() != nil {
 		return signature{}, ctx.Err()
@@ -138,12 +166,37 @@ var exitStatusRE = regexp.MustCompile(`(?m)^exit status (\d+)\r?$`)
 // staleReason rewrites the toolchain's complaint about the private copy of
 // an entry, as in
 //
-//	x_test.go:9: "testdata/fuzz/FuzzB/c000000": wrong number of values in corpus entry: 1, want 2
+//	x_test.go:9: "testdata/fuzz/FuzzB/c000000": mismatched types in corpus entry: [int], want [string]
 //
-// to name the user's file.
-func (c *command) staleReason(msg, target, path string) string {
-	if m := logPosRE.FindStringSubmatchIndex("    " + msg); m != nil {
-		msg = msg[m[1]-4:]
+// to name the user's file and the line that does not fit:
+//
+//	testdata/fuzz/FuzzB/e1:2: mismatched types in corpus entry: [int], want [string]
+func (c *command) staleReason(msg string, j *entryJob) string {
+	msg = stripLogPos(msg)
+	private := strconv.Quote(filepath.Join("testdata", "fuzz", j.target.Name, inputName(0)))
+	reason, ok := strings.CutPrefix(msg, private+": ")
+	if !ok {
+		return strings.ReplaceAll(msg, private, c.rel(j.entry.Path))
 	}
-	return strings.ReplaceAll(msg, filepath.Join("testdata", "fuzz", target, inputName(0)), c.rel(path))
+	return fmt.Sprintf("%s:%d: %s", c.rel(j.entry.Path), staleLine(reason, j.entry.Values), reason)
+}
+
+// staleLine returns the line of a corpus file holding vals at which the
+// toolchain's complaint about it starts to apply: the first value whose type
+// differs from the target's, the first value too many, or the last value of
+// a file that has too few.
+func staleLine(reason string, vals []any) int {
+	if _, want, ok := strings.Cut(reason, "], want ["); ok {
+		types := strings.Fields(strings.TrimSuffix(want, "]"))
+		for i, v := range vals {
+			if i >= len(types) || reflect.TypeOf(v).String() != types[i] {
+				return i + 2
+			}
+		}
+	}
+	var got, want int
+	if _, err := fmt.Sscanf(reason, "wrong number of values in corpus entry: %d, want %d", &got, &want); err == nil && got > want {
+		return want + 2
+	}
+	return len(vals) + 1
 }

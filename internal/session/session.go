@@ -74,8 +74,15 @@ type Result struct {
 	Runs     int               `json:"runs"`
 	Elapsed  time.Duration     `json:"elapsed"` // spent searching
 	Stop     string            `json:"stop"`    // why the search stopped
-	Others   []string          `json:"others,omitempty"`
+	Others   []Other           `json:"others,omitempty"`
 	Error    string            `json:"error,omitempty"`
+}
+
+// Other is another failure a session met: its signature and the smallest
+// candidate that showed it, as a tuple.
+type Other struct {
+	Want  failure.Signature `json:"want"`
+	Tuple []byte            `json:"tuple"`
 }
 
 // Key identifies a candidate by its tuple in Config.Known.

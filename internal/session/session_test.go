@@ -18,7 +18,8 @@ func TestConfigResult_RoundTrip(t *testing.T) {
 	cfg := Config{Target: "FuzzX", Entry: "c000000", Verbose: true, MaxRuns: 10, Deadline: time.Unix(1e9, 5).UTC(), Runs: 3,
 		Want: want, Known: map[string]failure.Verdict{Key([]byte("a")): failure.Pass, Key([]byte("b")): failure.Same, Key(nil): failure.Other}}
 	res := Result{Best: []byte("go test fuzz v1\nint(1)\n"), Accepted: 2, Value: "int(1)", Add: "f.Add(int(1))", Want: *want,
-		Runs: 9, Elapsed: 1500 * time.Millisecond, Stop: "done", Others: []string{"panic at x.go:1"}, Error: "e"}
+		Runs: 9, Elapsed: 1500 * time.Millisecond, Stop: "done",
+		Others: []Other{{Want: failure.Signature{Kind: failure.Panic, Pos: "x.go:1"}, Tuple: []byte{1, 2}}}, Error: "e"}
 	for _, tt := range []struct{ in, out any }{{&cfg, &Config{}}, {&res, &Result{}}} {
 		b, err := json.Marshal(tt.in)
 		if err != nil {
