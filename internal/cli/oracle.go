@@ -51,11 +51,11 @@ func batchSize(size int) int {
 
 // An oracle judges candidates by running them through the test binary.
 type oracle struct {
-	r      *runner
-	want   signature
-	runs   *atomic.Int64   // for the progress line
-	met    map[string]bool // distinct failures met, for the report
-	pool   *pool           // and the smallest candidate of each
+	r    *runner
+	want signature
+	runs *atomic.Int64   // for the progress line
+	met  map[string]bool // distinct failures met, for the report
+	pool *pool           // and the smallest candidate of each
 }
 
 func (o *oracle) Run(ctx context.Context, batch [][]any) ([]fuzzshrink.Verdict, error) {
