@@ -111,8 +111,9 @@ func (s *minimizeSession) minimize(t *testing.T, p *plan, fn reflect.Value, in [
 	if s.cfg.Want != nil {
 		o.want = *s.cfg.Want
 	} else {
-		o.want = o.runOne(args)
-		if !o.want.Failed() {
+		sig, msg := o.runOne(args)
+		o.shaper = failure.NewShaper(msg, args)
+		if o.want = o.shaped(sig, msg, args); !o.want.Failed() {
 			return session.Result{Error: "the entry does not fail when run in the session"}
 		}
 	}
@@ -198,6 +199,7 @@ type inProcess struct {
 	fn     reflect.Value
 	cur    *session.Recorder
 	want   failure.Signature
+	shaper failure.Shaper // how the original's message is shaped, and so the candidates'
 	runs   int
 	others map[failure.Signature][]any // the smallest candidate of each other failure
 }
@@ -218,7 +220,8 @@ func (o *inProcess) Run(ctx context.Context, batch [][]any) ([]Verdict, error) {
 			if err := o.cur.Write(o.runs, tuple); err != nil {
 				return vs, fmt.Errorf("recording a candidate: %w", err)
 			}
-			sig := o.runOne(args)
+			sig, msg := o.runOne(args)
+			sig = o.shaped(sig, msg, args)
 			if v = failure.Classify(sig, o.want); v == failure.Other {
 				if old, ok := o.others[sig]; !ok || compareArgs(args, old) < 0 {
 					o.others[sig] = args
@@ -233,9 +236,18 @@ func (o *inProcess) Run(ctx context.Context, batch [][]any) ([]Verdict, error) {
 	return vs, nil
 }
 
+// shaped completes the signature of a failure with message msg.
+func (o *inProcess) shaped(sig failure.Signature, msg string, args []any) failure.Signature {
+	if msg != "" {
+		sig.Text = o.shaper.Shape(msg, args)
+	}
+	return sig
+}
+
 // runOne runs the fuzz function on args in a subtest and tells how it
-// failed, by the rule of failure.Recovered and failure.Goexited.
-func (o *inProcess) runOne(args []any) (sig failure.Signature) {
+// failed, by the rule of failure.Recovered and failure.Goexited, with the
+// message of a panic of the user's value, which shaped turns into Text.
+func (o *inProcess) runOne(args []any) (sig failure.Signature, msg string) {
 	in := make([]reflect.Value, len(args)+1)
 	for i, a := range args {
 		in[i+1] = reflect.ValueOf(a)
@@ -245,7 +257,7 @@ func (o *inProcess) runOne(args []any) (sig failure.Signature) {
 			r := recover()
 			switch {
 			case r != nil:
-				sig = failure.Recovered(r)
+				sig, msg = failure.Recovered(r)
 			case t.Failed():
 				sig = failure.Goexited()
 			}
@@ -253,7 +265,7 @@ func (o *inProcess) runOne(args []any) (sig failure.Signature) {
 		in[0] = reflect.ValueOf(t)
 		o.fn.Call(in)
 	})
-	return sig
+	return sig, msg
 }
 
 // funcPackage returns the import path of the package that declares fn.

@@ -91,9 +91,10 @@ func FuzzOnly(f *testing.F) {
 			sdir := b.TempDir()
 			runs, searching := 0, time.Duration(0)
 			for b.Loop() {
-				res, crash, err := r.session(context.Background(), sdir, session.Config{Target: tt.target}, tt.entry, func(session.Event) {})
+				end, err := r.session(context.Background(), sdir, session.Config{Target: tt.target}, tt.entry, func(session.Event) {})
+				res := end.res
 				if err != nil || res == nil || res.Error != "" {
-					b.Fatalf("session: %v, %v, %+v", err, crash, res)
+					b.Fatalf("session: %v, %v, %+v", err, end.crash, res)
 				}
 				searching += res.Elapsed
 				runs += res.Runs

@@ -31,11 +31,12 @@ func BenchmarkOutOfProcess(b *testing.B) {
 			for i := range inputs {
 				inputs[i], _ = encoding.Marshal([]byte(fmt.Sprintf("candidate %d", i)))
 			}
+			shape := func(_ int, msg string) string { return msg }
 			b.ResetTimer()
 			start := time.Now()
 			n := 0
 			for b.Loop() {
-				res, err := r.run(context.Background(), inputs, func(signature) bool { return false })
+				res, err := r.run(context.Background(), inputs, shape, func(signature) bool { return false })
 				if err != nil || len(res.outcomes) != len(inputs) {
 					b.Fatalf("ran %d of %d: %v", len(res.outcomes), len(inputs), err)
 				}

@@ -14,6 +14,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/fuzzshrink"
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/failure"
 )
 
 // replays is how many times the original is run before shrinking: a
@@ -32,8 +33,9 @@ type entryJob struct {
 	// shrinking (see others.go): it has no file yet.
 	found signature
 
-	want     signature // how the original fails
-	zero     bool      // the zero input fails the same way
+	want     signature      // how the original fails
+	shaper   failure.Shaper // how its message is shaped, and so the candidates'
+	zero     bool           // the zero input fails the same way
 	start    time.Time
 	runs     atomic.Int64 // candidates run so far, for the progress line
 	progress *progressLine
@@ -124,7 +126,8 @@ func join(a, b string) string {
 // if that ends the job: it passes, is stale or flaky, or (an entry made of
 // another failure) does not fail as that failure did.
 func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
-	zero, err := zeroFile(j.entry.Values)
+	zeroVals := zeroValues(j.entry.Values)
+	zero, err := encoding.Marshal(zeroVals...)
 	if err != nil {
 		return statusFailed, err
 	}
@@ -132,11 +135,13 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 	var sigs []signature
 	var zeroSig *signature
 	for i := range replays {
-		inputs := [][]byte{j.entry.Data}
+		inputs, vals := [][]byte{j.entry.Data}, [][]any{j.entry.Values}
 		if i == replays-1 && !isZero {
-			inputs = append(inputs, zero) // in the same process: cheap
+			// In the same process: cheap.
+			inputs, vals = append(inputs, zero), append(vals, zeroVals)
 		}
-		out, err := j.runner.run(ctx, inputs, func(signature) bool { return false })
+		shape := func(k int, msg string) string { return j.shaper.Shape(msg, vals[k]) }
+		out, err := j.runner.run(ctx, inputs, shape, func(signature) bool { return false })
 		switch {
 		case err != nil:
 			return statusFailed, err
@@ -144,6 +149,11 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 			return statusStale, errors.New(c.staleReason(out.stale, j))
 		case len(out.outcomes) == 0:
 			return statusFailed, fmt.Errorf("the test binary ran no input for %s; it said:\n%s", j.target.Name, out.tail)
+		}
+		if msg, ok := out.msgs[0]; ok && i == 0 {
+			// The first replay decides how messages are shaped.
+			j.shaper = failure.NewShaper(msg, j.entry.Values)
+			out.outcomes[0].Text = j.shaper.Shape(msg, j.entry.Values)
 		}
 		j.target.Wrapped = j.target.Wrapped || out.wrapped
 		sigs = append(sigs, out.outcomes[0])
@@ -181,7 +191,7 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 		return "", nil
 	case zeroSig == nil:
 		// The original ended the process before the zero input ran.
-		sig, err := j.runner.replayOne(ctx, zero)
+		sig, err := j.runner.replayOne(ctx, zero, func(msg string) string { return j.shaper.Shape(msg, zeroVals) })
 		if err != nil {
 			return statusFailed, err
 		}
@@ -199,9 +209,9 @@ func describe(sig signature) string {
 	return "fails with " + sig.String()
 }
 
-// zeroFile returns the corpus file of the zero values of the types of vals:
-// empty strings and slices, zeros, false.
-func zeroFile(vals []any) ([]byte, error) {
+// zeroValues returns the zero values of the types of vals: empty strings
+// and slices, zeros, false.
+func zeroValues(vals []any) []any {
 	zero := make([]any, len(vals))
 	for i, v := range vals {
 		switch v.(type) {
@@ -211,7 +221,7 @@ func zeroFile(vals []any) ([]byte, error) {
 			zero[i] = reflect.Zero(reflect.TypeOf(v)).Interface()
 		}
 	}
-	return encoding.Marshal(zero...)
+	return zero
 }
 
 // finish reports what a search made of an entry and, unless it found

@@ -47,7 +47,7 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 		return out
 	}
 	for {
-		res, crash, err := j.runner.session(ctx, dir, cfg, best, func(ev session.Event) {
+		end, err := j.runner.session(ctx, dir, cfg, best, func(ev session.Event) {
 			if ev.Runs > 0 {
 				j.runs.Store(int64(ev.Runs))
 			}
@@ -58,7 +58,7 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 		if err != nil {
 			return shrinkOutcome{}, err
 		}
-		if res != nil {
+		if res := end.res; res != nil {
 			for _, o := range res.Others {
 				others[o.Want.String()] = true
 				j.tj.others.addTuple(o.Want, o.Tuple)
@@ -70,8 +70,9 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 			return out, nil
 		}
 		// The session died: learn what it left.
+		crash := end.crash
 		if tuple, _, err := session.ReadRecord(filepath.Join(dir, session.BestFile)); err == nil {
-			if b, err := tupleFile(tuple); err == nil {
+			if b, _, err := tupleFile(tuple); err == nil {
 				best, accepted = b, true
 			}
 		}
@@ -79,9 +80,12 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 		if err != nil {
 			return shrinkOutcome{}, fmt.Errorf("the test process died before running a candidate: %v", crash)
 		}
-		cand, err := tupleFile(tuple)
+		cand, vals, err := tupleFile(tuple)
 		if err != nil {
 			return shrinkOutcome{}, err
+		}
+		if end.msg != "" {
+			crash.Text = j.shaper.Shape(end.msg, vals)
 		}
 		cfg.Runs = n
 		switch {
@@ -110,34 +114,44 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 	}
 }
 
-// tupleFile turns a candidate recorded by a session into a corpus file.
-func tupleFile(tuple []byte) ([]byte, error) {
+// tupleFile turns a candidate recorded by a session into a corpus file and
+// its values.
+func tupleFile(tuple []byte) ([]byte, []any, error) {
 	vals, err := session.ParseTuple(tuple)
 	if err != nil {
-		return nil, fmt.Errorf("reading a candidate recorded by the test process: %w", err)
+		return nil, nil, fmt.Errorf("reading a candidate recorded by the test process: %w", err)
 	}
-	return encoding.Marshal(vals...)
+	file, err := encoding.Marshal(vals...)
+	return file, vals, err
+}
+
+// sessionEnd is how a session ended: with its result, or with the failure
+// that ended the process, whose message (of a panic of the user's value)
+// the caller shapes, knowing the candidate.
+type sessionEnd struct {
+	res   *session.Result
+	crash signature
+	msg   string
 }
 
 // session runs one in-process session from best, passing its events to
-// event. It returns the session's result, or nil and the failure that
-// ended the process.
-func (r *runner) session(ctx context.Context, dir string, cfg session.Config, best []byte, event func(session.Event)) (*session.Result, signature, error) {
+// event, and tells how it ended.
+func (r *runner) session(ctx context.Context, dir string, cfg session.Config, best []byte, event func(session.Event)) (sessionEnd, error) {
 	for _, name := range []string{session.ResultFile, session.CurrentFile, session.BestFile} {
 		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, signature{}, err
+			return sessionEnd{}, err
 		}
 	}
 	cfg.Entry = inputName(0)
 	b, err := json.Marshal(cfg)
 	if err != nil {
-		return nil, signature{}, err
+		return sessionEnd{}, err
 	}
 	if err := os.WriteFile(filepath.Join(dir, session.ConfigFile), b, 0o666); err != nil {
-		return nil, signature{}, err
+		return sessionEnd{}, err
 	}
 	if err := r.writeInputs([][]byte{best}); err != nil {
-		return nil, signature{}, err
+		return sessionEnd{}, err
 	}
 	p := newOutputParser(r.inputIndex, r.goroot)
 	var sessionErr string
@@ -153,7 +167,7 @@ func (r *runner) session(ctx context.Context, dir string, cfg session.Config, be
 			p.line(line)
 		})
 	if err != nil {
-		return nil, signature{}, err
+		return sessionEnd{}, err
 	}
 	// The watchdog: a session that records no new candidate for the
 	// per-input time limit is hung on the one it recorded last.
@@ -170,27 +184,24 @@ func (r *runner) session(ctx context.Context, dir string, cfg session.Config, be
 		return timedOut
 	})
 	if err != nil {
-		return nil, signature{}, err
+		return sessionEnd{}, err
 	}
 	if sessionErr != "" {
-		return nil, signature{}, fmt.Errorf("in the test process: %s", sessionErr)
+		return sessionEnd{}, fmt.Errorf("in the test process: %s", sessionErr)
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, session.ResultFile)); err == nil && !timedOut {
 		var res session.Result
 		if err := json.Unmarshal(b, &res); err != nil {
-			return nil, signature{}, fmt.Errorf("reading the session's result: %w", err)
+			return sessionEnd{}, fmt.Errorf("reading the session's result: %w", err)
 		}
 		event(session.Event{Runs: res.Runs})
-		return &res, signature{}, nil
+		return sessionEnd{res: &res}, nil
 	}
-	var crash signature
 	switch {
 	case timedOut:
-		crash = signature{Kind: kindTimeout}
+		return sessionEnd{crash: signature{Kind: kindTimeout}}, nil
 	case p.crash.Failed():
-		crash = p.crash
-	default:
-		crash = signature{Kind: kindExit, Text: fmt.Sprintf("exit status %d", exit)}
+		return sessionEnd{crash: p.crash, msg: p.crashMsg}, nil
 	}
-	return nil, crash, nil
+	return sessionEnd{crash: signature{Kind: kindExit, Text: fmt.Sprintf("exit status %d", exit)}}, nil
 }

@@ -16,7 +16,7 @@ import (
 // shrinkOutOfProcess runs the search here, with candidates run in batches
 // by the test binary.
 func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob) (shrinkOutcome, error) {
-	o := &oracle{r: j.runner, want: j.want, runs: &j.runs, met: map[string]bool{}, pool: &j.tj.others}
+	o := &oracle{r: j.runner, want: j.want, shaper: j.shaper, runs: &j.runs, met: map[string]bool{}, pool: &j.tj.others}
 	opts := []fuzzshrink.Option{
 		fuzzshrink.Timeout(c.opts.timeout),
 		fuzzshrink.BatchSize(batchSize(len(j.entry.Data))),
@@ -51,11 +51,12 @@ func batchSize(size int) int {
 
 // An oracle judges candidates by running them through the test binary.
 type oracle struct {
-	r    *runner
-	want signature
-	runs *atomic.Int64   // for the progress line
-	met  map[string]bool // distinct failures met, for the report
-	pool *pool           // and the smallest candidate of each
+	r      *runner
+	want   signature
+	shaper failure.Shaper
+	runs   *atomic.Int64   // for the progress line
+	met    map[string]bool // distinct failures met, for the report
+	pool   *pool           // and the smallest candidate of each
 }
 
 func (o *oracle) Run(ctx context.Context, batch [][]any) ([]fuzzshrink.Verdict, error) {
@@ -69,7 +70,9 @@ func (o *oracle) Run(ctx context.Context, batch [][]any) ([]fuzzshrink.Verdict, 
 	}
 	var verdicts []fuzzshrink.Verdict
 	for len(files) > 0 {
-		res, err := o.r.run(ctx, files, func(s signature) bool { return s == o.want })
+		vals := batch[len(verdicts):]
+		shape := func(i int, msg string) string { return o.shaper.Shape(msg, vals[i]) }
+		res, err := o.r.run(ctx, files, shape, func(s signature) bool { return s == o.want })
 		if err != nil {
 			return verdicts, err
 		}

@@ -138,17 +138,19 @@ func (r *runner) inputIndex(name string) (int, bool) {
 
 // runResult is what one process made of a list of inputs.
 type runResult struct {
-	outcomes []signature // one per input that ran, in order
-	stale    string      // the toolchain refused the corpus: why
-	tail     string      // the last lines of output, for messages
-	wrapped  bool        // the target said it is wrapped by fuzzshrink (session.Probe)
+	outcomes []signature    // one per input that ran, in order
+	msgs     map[int]string // the user's messages of the failures among them, by input
+	stale    string         // the toolchain refused the corpus: why
+	tail     string         // the last lines of output, for messages
+	wrapped  bool           // the target said it is wrapped by fuzzshrink (session.Probe)
 }
 
 // run runs inputs (encoded corpus files) in order in one process and
-// returns the outcome of each input that ran. It stops the process at the
-// first outcome for which stop returns true, and at a crash or timeout
-// (the input that crashed or hung is the last outcome).
-func (r *runner) run(ctx context.Context, inputs [][]byte, stop func(signature) bool) (runResult, error) {
+// returns the outcome of each input that ran. A failure with a message the
+// user's code wrote gets shape(i, message) as its Text. It stops the
+// process at the first outcome for which stop returns true, and at a crash
+// or timeout (the input that crashed or hung is the last outcome).
+func (r *runner) run(ctx context.Context, inputs [][]byte, shape func(i int, msg string) string, stop func(signature) bool) (runResult, error) {
 	if err := r.writeInputs(inputs); err != nil {
 		return runResult{}, err
 	}
@@ -163,6 +165,11 @@ func (r *runner) run(ctx context.Context, inputs [][]byte, stop func(signature) 
 		proc     *testProcess
 	)
 	p := newOutputParser(r.inputIndex, r.goroot)
+	res.msgs = map[int]string{}
+	p.shape = func(i int, msg string) string {
+		res.msgs[i] = msg
+		return shape(i, msg)
+	}
 	mu.Lock() // proc is set before a line can stop it
 	proc, err := r.startTest([]string{"-test.run=^" + r.target + "$/^c[0-9]+$", "-test.v=test2json", "-test.paniconexit0"},
 		session.Env+"="+session.Probe, func(line []byte) {
@@ -213,9 +220,10 @@ func (r *runner) run(ctx context.Context, inputs [][]byte, stop func(signature) 
 	return res, nil
 }
 
-// replayOne runs one input in a fresh process and returns how it fails.
-func (r *runner) replayOne(ctx context.Context, input []byte) (signature, error) {
-	out, err := r.run(ctx, [][]byte{input}, func(signature) bool { return false })
+// replayOne runs one input in a fresh process and returns how it fails,
+// shaping a message with shape.
+func (r *runner) replayOne(ctx context.Context, input []byte, shape func(msg string) string) (signature, error) {
+	out, err := r.run(ctx, [][]byte{input}, func(_ int, msg string) string { return shape(msg) }, func(signature) bool { return false })
 	if err != nil {
 		return signature{}, err
 	}

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/fuzzmin/fuzzmin/internal/failure"
 )
 
 // probeSrc is a fuzz target that fails in every way the runner tells apart,
@@ -119,10 +121,10 @@ func TestRunner_Outcomes(t *testing.T) {
 	}{
 		{0, "ok", false},
 		{9, "ok", false},
-		{1, "fail at probe_test.go:16", false},
-		{2, "fail at probe_test.go:18", false},
+		{1, "fail: fatal N at probe_test.go:16", false},
+		{2, "fail: error N at probe_test.go:18", false},
 		{3, "panic: runtime error: index out of range [N] with length N at probe_test.go:21", true},
-		{4, "panic at probe_test.go:23", true},
+		{4, "panic: custom N at probe_test.go:23", true},
 		{5, "exit: exit status 3", true},
 		{6, "panic: unexpected call to os.Exit(N) during test at probe_test.go:27", true},
 		{7, "timeout", true},
@@ -130,7 +132,8 @@ func TestRunner_Outcomes(t *testing.T) {
 		{8, "fatal error: all goroutines are asleep - deadlock! at probe_test.go:11", true},
 	} {
 		t.Run(fmt.Sprint(tt.n), func(t *testing.T) {
-			res, err := r.run(context.Background(), [][]byte{probeInput(0), probeInput(tt.n), probeInput(0)}, func(signature) bool { return false })
+			shape := func(_ int, msg string) string { return failure.Shape(msg, nil) }
+			res, err := r.run(context.Background(), [][]byte{probeInput(0), probeInput(tt.n), probeInput(0)}, shape, func(signature) bool { return false })
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -34,12 +34,17 @@ var (
 type outputParser struct {
 	inputs func(name string) (int, bool) // the index of the input a subtest name runs
 	goroot string                        // frames in files under it are not the user's
+	// shape turns the message of a failure of input i (a t.Error, or a
+	// panic of the user's value) into its signature's Text; nil: "".
+	shape func(i int, msg string) string
 
 	current  int       // index of the input running, or -1
 	finished bool      // the current input reported PASS, SKIP or FAIL
 	failed   bool      // ... and it was FAIL
 	logPos   string    // position of the last log line of the current input
+	logMsg   string    // and its message
 	crash    signature // a panic or fatal error seen after the current input started
+	crashMsg string    // the message of a panic of the user's value, shaped if it counts
 	state    int       // where in a crash report the parser is
 	lastFunc string    // the function line of the frame being read
 	stale    string    // the toolchain's complaint about the corpus, if any
@@ -56,6 +61,14 @@ func newOutputParser(inputs func(name string) (int, bool), goroot string) *outpu
 	return &outputParser{inputs: inputs, goroot: goroot, current: -1}
 }
 
+// shapeOf is the Text of a failure of input i with message msg.
+func (p *outputParser) shapeOf(i int, msg string) string {
+	if p.shape == nil || i < 0 {
+		return ""
+	}
+	return p.shape(i, msg)
+}
+
 // line consumes one line of output, without its newline. When the line
 // shows that an input finished, it returns the input's index and
 // signature; otherwise it returns -1.
@@ -65,8 +78,8 @@ func (p *outputParser) line(l []byte) (done int, sig signature) {
 	}
 	s := string(l)
 	if p.current >= 0 && !p.finished {
-		if m := logPosRE.FindStringSubmatch(s); m != nil {
-			p.logPos = m[1]
+		if m := logPosRE.FindStringSubmatchIndex(s); m != nil {
+			p.logPos, p.logMsg = s[m[2]:m[3]], s[m[1]:]
 			return -1, signature{}
 		}
 	}
@@ -80,6 +93,9 @@ func (p *outputParser) line(l []byte) (done int, sig signature) {
 		case strings.HasPrefix(s, "panic: "):
 			text := strings.TrimSuffix(strings.TrimSuffix(s[len("panic: "):], " [recovered, repanicked]"), " [recovered]")
 			p.crash = signature{Kind: kindPanic, Text: failure.PanicText(text)}
+			if failure.UserPanic(text) {
+				p.crashMsg = text
+			}
 			p.state = statePanicHead
 		case strings.HasPrefix(s, "fatal error: "):
 			p.crash = signature{Kind: kindFatal, Text: failure.Mask(s[len("fatal error: "):])}
@@ -110,7 +126,7 @@ func (p *outputParser) framed(l []byte) (done int, sig signature) {
 	// testing package reports on a test after one, it was the test's own
 	// output. (go test's closing "FAIL\tpkg" line comes after a real one.)
 	if bytes.HasPrefix(l, []byte("=== ")) || bytes.HasPrefix(l, []byte("--- ")) {
-		p.crash, p.state = signature{}, stateNormal
+		p.crash, p.crashMsg, p.state = signature{}, "", stateNormal
 	}
 	for _, verb := range []string{"=== RUN   ", "--- PASS: ", "--- SKIP: ", "--- FAIL: "} {
 		rest, ok := bytes.CutPrefix(l, []byte(verb))
@@ -124,7 +140,7 @@ func (p *outputParser) framed(l []byte) (done int, sig signature) {
 		switch {
 		case verb == "=== RUN   ":
 			done, sig = p.end(0)
-			p.current, p.finished, p.failed, p.logPos = i, false, false, ""
+			p.current, p.finished, p.failed, p.logPos, p.logMsg = i, false, false, "", ""
 		case i == p.current:
 			p.finished, p.failed = true, verb == "--- FAIL: "
 		}
@@ -152,13 +168,16 @@ func (p *outputParser) end(exit int) (int, signature) {
 	switch {
 	case p.crash.Failed() && exit != 0:
 		sig = p.crash
+		if p.crashMsg != "" {
+			sig.Text = p.shapeOf(i, p.crashMsg)
+		}
 	case p.finished && p.failed:
-		sig = signature{Kind: kindFail, Pos: p.logPos}
+		sig = signature{Kind: kindFail, Text: p.shapeOf(i, p.logMsg), Pos: p.logPos}
 	case p.finished:
 		// passed
 	case exit > 0:
 		sig = signature{Kind: kindExit, Text: "exit status " + strconv.Itoa(exit)}
 	}
-	p.current, p.crash, p.state = -1, signature{}, stateNormal
+	p.current, p.crash, p.crashMsg, p.state = -1, signature{}, "", stateNormal
 	return i, sig
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
 )
 
 // writeBack writes the minimized entry, verifies it through go test, and
@@ -35,13 +36,17 @@ func (c *command) writeBack(ctx context.Context, j *entryJob, data []byte, res r
 		return fail(fmt.Errorf("writing the minimized entry: %s; %s is unchanged", c.relErr(err), c.rel(j.entry.Path)))
 	}
 	j.progress.phase("verifying with go test")
-	got, err := c.verify(ctx, j, name)
+	vals, err := encoding.Unmarshal(data)
+	if err != nil {
+		return fail(err)
+	}
+	got, err := c.verify(ctx, j, name, vals)
 	if bad := (*badCorpusError)(nil); errors.As(err, &bad) {
 		// go test runs no entry of the target while any is malformed or
 		// stale; the same test binary, given the new entry alone, does.
 		res.Note = join(res.Note, fmt.Sprintf("go test refuses %s while it holds an entry it cannot read (%s); the minimized entry was verified with the package's test binary instead",
 			c.rel(dir), stripLogPos(bad.msg)))
-		got, err = j.runner.replayOne(ctx, data)
+		got, err = j.runner.replayOne(ctx, data, func(msg string) string { return j.shaper.Shape(msg, vals) })
 	}
 	if err == nil && got != j.want {
 		err = &mismatchError{got: got, want: j.want, original: c.rel(j.entry.Path)}
@@ -115,7 +120,7 @@ func (e *badCorpusError) Error() string { return e.msg }
 // and returns how it fails. go test's -timeout is the per-input limit when
 // the failure to reproduce is a timeout (the binary starts in well under
 // it), and generous otherwise.
-func (c *command) verify(ctx context.Context, j *entryJob, name string) (signature, error) {
+func (c *command) verify(ctx context.Context, j *entryJob, name string, vals []any) (signature, error) {
 	timeout := 2*c.opts.execTimeout + 30*time.Second
 	if j.want.Kind == kindTimeout {
 		timeout = c.opts.execTimeout
@@ -143,6 +148,7 @@ func (c *command) verify(ctx context.Context, j *entryJob, name string) (signatu
 	}
 	want := j.target.Name + "/" + name
 	parser := newOutputParser(func(n string) (int, bool) { return 0, n == want }, c.goroot)
+	parser.shape = func(_ int, msg string) string { return j.shaper.Shape(msg, vals) }
 	var got []signature
 	for _, l := range bytes.Split(out, []byte("\n")) {
 		if i, sig := parser.line(bytes.TrimSuffix(l, []byte("\r"))); i >= 0 {

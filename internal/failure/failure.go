@@ -59,8 +59,9 @@ func Mask(s string) string { return numberRE.ReplaceAllString(s, "N") }
 // PanicText is the part of a panic message, as the runtime prints it, that
 // identifies the failure: the runtime's own messages with numbers masked,
 // the type of a value the runtime prints as "(T) …", and the os.Exit(0) trap
-// of go test. The message of a user's panic(err) usually quotes the input,
-// which changes as it shrinks, so its position alone identifies it.
+// of go test. It is "" for the message of a value the user's code made (a
+// string, an error, a Stringer: see [UserPanic]), whose [Shape] the caller
+// takes with the input at hand.
 func PanicText(msg string) string {
 	for _, prefix := range runtimeMessages {
 		if strings.HasPrefix(msg, prefix) {
@@ -74,6 +75,19 @@ func PanicText(msg string) string {
 		}
 	}
 	return ""
+}
+
+// UserPanic reports whether a panic message, as the runtime prints it, is
+// that of a value the user's code made: a string, an error or a Stringer,
+// which the runtime prints as their text (not a runtime error, and not a
+// value of another type, printed as "(T) …").
+func UserPanic(msg string) bool {
+	for _, prefix := range runtimeMessages {
+		if strings.HasPrefix(msg, prefix) {
+			return false
+		}
+	}
+	return !strings.HasPrefix(msg, "(") || !strings.Contains(msg, ") ")
 }
 
 // runtimeMessages start the panic messages of the runtime (runtime.Error

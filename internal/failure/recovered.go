@@ -14,11 +14,16 @@ import (
 // the process.
 
 // Recovered returns the signature of a panic with value r, recovered by a
-// function deferred in the test: the message class as [PanicText] has it for
-// the message the runtime would print, and the position of the first user
-// frame below runtime.gopanic. It must be called from the deferred function.
-func Recovered(r any) Signature {
-	return Signature{Kind: Panic, Text: recoveredText(r), Pos: callerPos("runtime.gopanic")}
+// function deferred in the test: the message class as [PanicText] has it
+// for the message the runtime would print, and the position of the first
+// user frame below runtime.gopanic. For a value the user's code made (a
+// string, an error, …) the Text is left to the caller, who shapes msg, the
+// message the runtime would print. It must be called from the deferred
+// function.
+func Recovered(r any) (sig Signature, msg string) {
+	sig = Signature{Kind: Panic, Pos: callerPos("runtime.gopanic")}
+	sig.Text, msg = recoveredText(r)
+	return sig, msg
 }
 
 // Goexited returns the signature of a test that t.FailNow (t.Fatal, …) ended:
@@ -30,16 +35,31 @@ func Goexited() Signature {
 	return Signature{Kind: Fail, Pos: callerPos("runtime.Goexit")}
 }
 
-// recoveredText is PanicText of the message the runtime would print for a
-// panic with value r.
-func recoveredText(r any) string {
+// recoveredText returns the Text of a panic with value r, as the command
+// reads it from the message the runtime prints, or the message of a value
+// the user's code made.
+func recoveredText(r any) (text, msg string) {
 	switch r := r.(type) {
 	case runtime.Error:
-		return PanicText(r.Error())
-	case error, fmt.Stringer, string, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, uintptr, float32, float64, complex64, complex128:
-		return ""
+		return PanicText(r.Error()), ""
+	case error:
+		return "", r.Error()
+	case fmt.Stringer:
+		return "", r.String()
+	case string, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, uintptr, float32, float64, complex64, complex128:
+		return "", fmt.Sprint(r)
 	}
-	return fmt.Sprintf("(%T)", r)
+	// The runtime prints a value of a named basic type as T(v), and any
+	// other as (T) and an address.
+	switch v := reflect.ValueOf(r); v.Kind() {
+	case reflect.String:
+		return "", fmt.Sprintf("%s(%q)", v.Type(), v.String())
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return "", fmt.Sprintf("%s(%v)", v.Type(), r)
+	}
+	return fmt.Sprintf("(%T)", r), ""
 }
 
 // goroot is the directory of the runtime's source, whatever -trimpath did.

@@ -9,6 +9,8 @@ import (
 
 type point struct{ X int }
 
+type code int
+
 // line returns the line of its caller, for positions the tests expect.
 func line() int {
 	_, _, l, _ := runtime.Caller(1)
@@ -24,14 +26,21 @@ func TestRecovered(t *testing.T) {
 	}{
 		{"runtime error", func() { var s []int; at = line(); _ = s[5] }, "runtime error: index out of range [N] with length N"},
 		{"nil map", func() { var m map[string]int; at = line(); m["x"] = 1 }, "assignment to entry in nil map"},
-		{"string", func() { at = line(); panic("bad input 42") }, ""},
-		{"error", func() { at = line(); panic(errors.New("bad")) }, ""},
+		{"string", func() { at = line(); panic("bad input 42") }, "bad input N"},
+		{"error", func() { at = line(); panic(errors.New("bad")) }, "bad"},
 		{"struct", func() { at = line(); panic(point{1}) }, "(failure.point)"},
-		{"in a helper", func() { at = line(); helperPanics() }, ""},
+		{"named int", func() { at = line(); panic(code(3)) }, "failure.code(N)"},
+		{"in a helper", func() { at = line(); helperPanics() }, "from a helper"},
 	} {
 		var sig Signature
 		func() {
-			defer func() { sig = Recovered(recover()) }()
+			defer func() {
+				var msg string
+				sig, msg = Recovered(recover())
+				if msg != "" {
+					sig.Text = Shape(msg, nil)
+				}
+			}()
 			tt.fn()
 		}()
 		want := Signature{Kind: Panic, Text: tt.text, Pos: fmt.Sprintf("recovered_test.go:%d", at)}
