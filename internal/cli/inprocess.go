@@ -173,14 +173,20 @@ func (r *runner) session(ctx context.Context, dir string, cfg session.Config, be
 	// per-input time limit is hung on the one it recorded last.
 	current := filepath.Join(dir, session.CurrentFile)
 	last, lastChange := -1, time.Now()
-	timedOut := false
-	exit, err := proc.wait(ctx, min(r.timeout/10, 100*time.Millisecond), func() bool {
+	timedOut, limit := false, r.limit()
+	exit, err := proc.wait(ctx, min(limit/10, 100*time.Millisecond), func() bool {
 		if _, n, err := session.ReadRecord(current); err == nil && n != last {
 			last, lastChange = n, time.Now()
 			event(session.Event{Runs: n})
-		} else if time.Since(lastChange) > r.timeout {
-			timedOut = true
+			return false
 		}
+		allowed := limit
+		if last < 0 {
+			// Before its first candidate the process starts and runs the
+			// original: that gets the full limit.
+			allowed = r.timeout
+		}
+		timedOut = time.Since(lastChange) > allowed
 		return timedOut
 	})
 	if err != nil {

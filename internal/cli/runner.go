@@ -45,6 +45,27 @@ type runner struct {
 	target string
 
 	written int // input files in corpus
+	// slowest is the longest a passing input has run: inputs that run
+	// much longer hang (see limit).
+	slowest time.Duration
+}
+
+// How long an input may run before it counts as hanging, once inputs have
+// passed: hangFactor times the slowest passing input, never below
+// hangFloor, never above -exec-timeout. A hanging candidate then costs a
+// fraction of -exec-timeout; the original was replayed, and the result is
+// verified by go test, with the full limit.
+const (
+	hangFactor = 20
+	hangFloor  = time.Second
+)
+
+// limit is the time an input may run before it counts as hanging.
+func (r *runner) limit() time.Duration {
+	if r.slowest == 0 {
+		return r.timeout
+	}
+	return min(r.timeout, max(hangFloor, hangFactor*r.slowest))
 }
 
 // runner mirrors the module, down to the package directory, into
@@ -182,6 +203,9 @@ func (r *runner) run(ctx context.Context, inputs [][]byte, shape func(i int, msg
 			tail.add(line)
 			before := p.current
 			if i, sig := p.line(line); i >= 0 {
+				if !sig.Failed() {
+					r.slowest = max(r.slowest, time.Since(started))
+				}
 				res.outcomes = append(res.outcomes, sig)
 				if !stopping && stop(sig) {
 					stopping = true
@@ -196,10 +220,11 @@ func (r *runner) run(ctx context.Context, inputs [][]byte, shape func(i int, msg
 	if err != nil {
 		return runResult{}, err
 	}
-	exit, err := proc.wait(ctx, r.timeout/20+time.Millisecond, func() bool {
+	limit := r.limit()
+	exit, err := proc.wait(ctx, limit/20+time.Millisecond, func() bool {
 		mu.Lock()
 		defer mu.Unlock()
-		if p.current >= 0 && !stopping && time.Since(started) > r.timeout {
+		if p.current >= 0 && !stopping && time.Since(started) > limit {
 			timedOut, stopping = true, true
 		}
 		return timedOut
@@ -211,6 +236,9 @@ func (r *runner) run(ctx context.Context, inputs [][]byte, shape func(i int, msg
 	defer mu.Unlock()
 	if p.current >= 0 && !stopping {
 		_, sig := p.end(exit)
+		if !sig.Failed() {
+			r.slowest = max(r.slowest, time.Since(started))
+		}
 		res.outcomes = append(res.outcomes, sig)
 	} else if timedOut {
 		res.outcomes = append(res.outcomes, signature{Kind: kindTimeout})

@@ -156,6 +156,35 @@ func TestRunner_Outcomes(t *testing.T) {
 	}
 }
 
+// TestRunner_AdaptiveLimit checks that once inputs have passed, a hanging
+// input is cut at a multiple of the slowest passing one (never below
+// hangFloor), not at the full -exec-timeout.
+func TestRunner_AdaptiveLimit(t *testing.T) {
+	dir, bin := buildProbe(t)
+	r, err := testRunner(t, bin, dir, "FuzzProbe", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.limit() != time.Minute {
+		t.Fatalf("limit before any input passed = %v, want the full minute", r.limit())
+	}
+	shape := func(_ int, msg string) string { return msg }
+	if _, err := r.run(context.Background(), [][]byte{probeInput(0)}, shape, func(signature) bool { return false }); err != nil {
+		t.Fatal(err)
+	}
+	if r.slowest == 0 || r.limit() != max(hangFloor, hangFactor*r.slowest) {
+		t.Fatalf("after a passing input: slowest %v, limit %v", r.slowest, r.limit())
+	}
+	start := time.Now()
+	res, err := r.run(context.Background(), [][]byte{probeInput(7)}, shape, func(signature) bool { return false })
+	if err != nil || len(res.outcomes) != 1 || res.outcomes[0].Kind != kindTimeout {
+		t.Fatalf("a hanging input: %v, %v", res.outcomes, err)
+	}
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("a hanging input took %v to be cut, limit %v: the limit did not adapt", took, r.limit())
+	}
+}
+
 // testRunner returns a runner of target in the test binary bin of the
 // package in dir, the root of its module.
 func testRunner(t testing.TB, bin, dir, target string, timeout time.Duration) (*runner, error) {
