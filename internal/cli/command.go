@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -156,6 +157,7 @@ func (c *command) goCommand(ctx context.Context, args ...string) *exec.Cmd {
 	cmd.Dir = c.opts.dir
 	cmd.Env = c.env
 	setProcessGroup(cmd)
+	dieWithParent(cmd, syscall.SIGINT)
 	cmd.Cancel = func() error { return interruptProcessGroup(cmd) }
 	cmd.WaitDelay = 10 * time.Second
 	return cmd

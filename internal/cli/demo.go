@@ -61,6 +61,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		rep:   newReporter(stdout, stderr, false, false),
 		env:   append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off"),
 	}
+	c.rep.noRerun = true // the copy is removed at the end
 	code := c.main(ctx, []string{"./..."})
 	if code != exitOK {
 		return code

@@ -239,6 +239,7 @@ func (c *command) finish(ctx context.Context, j *entryJob, out shrinkOutcome, re
 		res.Rerun = rerun(j, j.entry.Name)
 	}
 	if !j.isFound() && (!out.accepted || bytes.Equal(out.data, j.entry.Data)) {
+		res.After = res.Before // the file stays as it is
 		res.Status = statusMinimal
 		if out.stop != fuzzshrink.StopDone.String() {
 			res.Status = statusStopped

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"syscall"
 	"time"
 )
 
@@ -26,6 +27,7 @@ func (r *runner) startTest(args []string, env string, line func([]byte)) (*testP
 	cmd.Dir = r.work
 	cmd.Env = append(r.env, env)
 	setProcessGroup(cmd)
+	dieWithParent(cmd, syscall.SIGKILL)
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return nil, err

@@ -23,6 +23,7 @@ type reporter struct {
 	verbose   bool
 	tty       bool      // out is a terminal: show a live progress line
 	began     time.Time // when the command started
+	noRerun   bool      // the packages are gone when the command ends (the demo): no re-run lines
 
 	mu     sync.Mutex
 	counts map[status]int
@@ -159,6 +160,9 @@ func (r *reporter) result(res result) {
 	}
 	r.counts[res.Status]++
 	r.mu.Unlock()
+	if r.noRerun {
+		res.Rerun = ""
+	}
 	r.output(r.out, res.Package, res.Test, paragraph(res))
 	if r.json != nil {
 		sig := ""

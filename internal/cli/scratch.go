@@ -59,7 +59,7 @@ func newScratch(parent, what string) (*scratch, error) {
 
 // remove removes the directory, then lets its lock go.
 func (s *scratch) remove() {
-	os.RemoveAll(s.path)
+	removeScratch(s.path)
 	s.lock.Close()
 }
 
@@ -89,7 +89,26 @@ func sweep(dir string) {
 	if err := lockFile(lock, false); err != nil {
 		return // a live run holds it, or locks are not supported here
 	}
-	os.RemoveAll(dir)
+	removeScratch(dir)
+}
+
+// removeScratch removes a scratch directory, its lock file last: a process
+// the killed run started may still write into it, and a removal that fails
+// must leave the directory marked as ours, for the next sweep.
+func removeScratch(dir string) {
+	des, _ := os.ReadDir(dir)
+	for _, de := range des {
+		if de.Name() != lockName {
+			os.RemoveAll(filepath.Join(dir, de.Name()))
+		}
+	}
+	lock := filepath.Join(dir, lockName)
+	if os.Remove(lock) == nil && os.Remove(dir) != nil {
+		// Something wrote into it meanwhile: mark it ours again.
+		if f, err := os.Create(lock); err == nil {
+			f.Close()
+		}
+	}
 }
 
 // errNoLocks is what lockFile returns where files cannot be locked.
