@@ -9,28 +9,36 @@ Usage:
 	fuzzmin demo
 	fuzzmin help
 
-Packages are named as for go test: the default is ".", and "./..." and
-import paths work. For each package fuzzmin finds the fuzz targets in its
-test files and the entries of their seed corpora, builds the package's test
-binary once, and replays every selected entry twice to learn how it fails.
-Entries that pass are left alone; malformed entries, stale ones (their
-values no longer fit the target) and flaky ones (they do not fail the same
-way twice) are reported and never touched.
+Packages are named as for go test: the default is ".", and "./...", import
+paths and .go files work. fuzzmin writes only into packages of the main
+module. For each package it finds the fuzz targets in its test files and
+the entries of their seed corpora, builds the package's test binary once,
+and replays every selected entry twice to learn how it fails. Entries that
+pass are left alone; malformed entries, stale ones (their values no longer
+fit the target) and flaky ones (their replays disagree) are reported and
+never touched. An entry git tracks is a regression test somebody chose to
+keep: if it fails, it is reported as a regression and left alone, unless
+-tracked is given.
 
 Each failing entry then shrinks, all its arguments jointly: strings and byte
 slices lose blocks, then characters and bytes get simpler; integers go
 toward zero by binary search, floats toward small integers, bools toward
 false. A candidate counts only if it fails the same way as the original:
 the same kind of failure (panic, t.Fatal or t.Error, runtime fatal error,
-process exit, timeout), the same panic type or runtime message, at the same
-place in your code. Candidates run through the test binary from a private
-copy of the corpus, so your testdata never sees one. A target wrapped by
-fuzzshrink.Fuzz shrinks inside the test binary instead, as Go values.
+process exit, timeout), the same message (with numbers, quoted strings and
+bracketed values masked, and the input when the original's message printed
+it), at the same place in your code. Candidates run through the test binary
+from a private copy of the corpus, so your testdata never sees one. A
+target wrapped by fuzzshrink.Fuzz shrinks inside the test binary instead,
+as Go values. A candidate that fails another way is not accepted, but kept:
+once the target's entries are done, each other failure is minimized against
+its own signature and written as an entry of its own (see -others).
 
-The result is written under the name go test would give it (the first 16
-hex digits of the SHA-256 of the file), "go test -run=Target/entry" checks
-that it fails the same way, and only then is the original removed: at every
-moment the directory holds the original or a verified replacement.
+If the search found something strictly smaller, the result is written
+under the name go test would give it (the first 16 hex digits of the
+SHA-256 of the file), "go test -run=Target/entry" checks that it fails the
+same way, and only then is the original removed: at every moment the
+directory holds the original or a verified replacement.
 
 "fuzzmin demo" minimizes a crasher of an embedded example package in a
 temporary directory and shows the corpus before and after. "fuzzmin help"
@@ -117,9 +125,11 @@ the number of entries by status).
 # Exit status
 
 0 when done, also when nothing failed; 1 when some entry could not be
-minimized or verified, or is malformed, stale or flaky (go test would fail
-on those too), or when something outside the command failed (the go
-command, the file system); 2 for a usage error or a package that does not
-build.
+minimized or verified, also when a budget ran out before anything smaller
+was found, or is malformed, stale, flaky or a failing committed entry (go
+test would fail on those too), or when something outside the command
+failed (the go command, the file system); 2 for a usage error, a package
+that does not build, or a package fuzzmin may not write into (in the
+module cache, in GOROOT, or outside the main module).
 */
 package main

@@ -55,3 +55,34 @@ func TestProgressLine(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressLine_Phase checks that a phase (the build, the verification)
+// replaces the size and runs on the line while it lasts, and that nothing
+// is drawn when stdout is not a terminal.
+func TestProgressLine_Phase(t *testing.T) {
+	var out syncBuffer
+	r := &reporter{out: &out, tty: true, counts: map[status]int{}}
+	r.phase("building example.com/x")
+	r.phase("")
+	if got := out.String(); got != "\r\x1b[Kbuilding example.com/x…\r\x1b[K" {
+		t.Errorf("phase wrote %q", got)
+	}
+	out = syncBuffer{}
+	var runs atomic.Int64
+	p := r.progress("FuzzX/e1", 10, &runs)
+	p.phase("verifying with go test")
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(out.String(), "verifying") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	p.done()
+	if got := out.String(); !strings.Contains(got, "\r\x1b[KFuzzX/e1: verifying with go test…") || strings.Contains(got, "runs") {
+		t.Errorf("progress in a phase wrote %q", got)
+	}
+	quiet := &reporter{out: &out, counts: map[status]int{}}
+	out = syncBuffer{}
+	quiet.phase("building")
+	if out.String() != "" {
+		t.Errorf("not a terminal: phase wrote %q", out.String())
+	}
+}
