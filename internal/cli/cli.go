@@ -30,6 +30,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		case "help":
 			fmt.Fprint(stdout, Manual())
 			return exitOK
+		case execArg:
+			return runExecWrapper(args[1:], stdout, stderr)
 		}
 	}
 	o := defaultOptions()

@@ -45,14 +45,15 @@ func (p *pool) addTuple(sig signature, tuple []byte) {
 	}
 }
 
-// minimizeOthers minimizes, verifies and writes the other failures met
+// minimizeOthers minimizes, checks and writes the other failures met
 // while minimizing the entries of tj.
-func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob, r *runner) {
+func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob, r *runner) []result {
 	done := 0
+	var results []result
 	for ctx.Err() == nil {
 		sig, vals, ok := tj.next()
 		if !ok {
-			return
+			break
 		}
 		tj.seen[sig] = true
 		data, err := encoding.Marshal(vals...)
@@ -69,8 +70,9 @@ func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob, r *
 		}
 		done++
 		e := corpus.Entry{Name: corpus.Name(data), Path: filepath.Join(tj.dir, corpus.Name(data)), Data: data, Values: vals}
-		c.report(c.minimizeEntry(ctx, &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: r, found: sig}))
+		results = append(results, c.minimizeEntry(ctx, &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: r, found: sig}))
 	}
+	return results
 }
 
 // next returns the other failure to minimize next: one that no entry of the

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
@@ -38,32 +37,45 @@ func (c *command) minimizePackage(ctx context.Context, p *pkg, tmp string) {
 		}
 		return
 	}
-	bin, ok := c.build(ctx, p, tmp)
+	var targets []string
+	for _, tj := range jobs {
+		targets = append(targets, tj.target.Name)
+	}
+	s, bin, ok := c.build(ctx, p, tmp, targets)
 	if !ok {
 		return
 	}
+	var results []result
 	for i, tj := range jobs {
 		if ctx.Err() != nil {
-			return
+			break
 		}
 		r, err := bin.runner(tj.target.Name, filepath.Join(tmp, fmt.Sprint("work", i)))
 		if err != nil {
 			c.rep.errorf("%s: %v", p.ImportPath, err)
 			c.fail(exitFailure)
-			return
+			break
 		}
-		c.minimizeTarget(ctx, p, tj, r)
+		results = append(results, c.minimizeTarget(ctx, p, tj, r)...)
+	}
+	c.finalCheck(ctx, s, results)
+	if ctx.Err() != nil {
+		return
+	}
+	for _, res := range results {
+		c.report(res)
 	}
 }
 
 // minimizeTarget minimizes the entries of one target, then the other
-// failures met on the way, while holding the lock of its corpus directory.
-func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob, r *runner) {
+// failures met on the way, while holding the lock of its corpus directory,
+// and returns what became of each.
+func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob, r *runner) []result {
 	unlock, err := lockDir(tj.dir)
 	if err != nil {
 		c.rep.errorf("%s: %v; its entries were left alone", c.rel(tj.dir), err)
 		c.fail(exitFailure)
-		return
+		return nil
 	}
 	defer unlock()
 	if !c.opts.dryRun {
@@ -71,13 +83,14 @@ func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob, r *
 			tj.writeErr = fmt.Errorf("%s cannot be written: %w", c.rel(tj.dir), err)
 		}
 	}
+	var results []result
 	for _, e := range tj.entries {
 		if ctx.Err() != nil {
-			return
+			return results
 		}
-		c.report(c.minimizeEntry(ctx, &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: r}))
+		results = append(results, c.minimizeEntry(ctx, &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: r}))
 	}
-	c.minimizeOthers(ctx, p, tj, r)
+	return append(results, c.minimizeOthers(ctx, p, tj, r)...)
 }
 
 // report reports an entry's result and raises the exit code for it.
@@ -163,24 +176,33 @@ func (c *command) selectEntries(ctx context.Context, p *pkg) []*targetJob {
 	return jobs
 }
 
-// build builds the package's test binary in dir.
-func (c *command) build(ctx context.Context, p *pkg, dir string) (*testBinary, bool) {
+// build has go test build the package's test binary (see exec.go), with
+// dir for its files.
+func (c *command) build(ctx context.Context, p *pkg, dir string, targets []string) (*execSession, *testBinary, bool) {
 	start := time.Now()
-	bin := &testBinary{
-		path: filepath.Join(dir, "pkg.test"), modDir: p.ModuleDir, pkgDir: p.Dir,
-		goroot: c.goroot, timeout: c.opts.execTimeout, env: c.env, ram: c.ram.path,
+	ctl := filepath.Join(dir, "exec")
+	if err := os.MkdirAll(ctl, 0o777); err != nil {
+		c.rep.errorf("%v", err)
+		c.fail(exitFailure)
+		return nil, nil, false
 	}
-	args := append([]string{"test", "-c", "-o", bin.path}, c.tagsFlag()...)
 	c.rep.phase("building " + p.ImportPath)
-	out, err := c.goCommand(ctx, append(args, p.Args...)...).CombinedOutput()
+	s, err := c.startExec(ctx, p, ctl, targets)
 	c.rep.phase("")
 	if err != nil {
-		if ctx.Err() == nil {
-			c.rep.buildError(p.ImportPath, strings.TrimSpace(string(out)))
+		if be := (*buildError)(nil); errors.As(err, &be) {
+			c.rep.buildError(p.ImportPath, be.out)
 			c.fail(exitUsage)
+		} else if ctx.Err() == nil {
+			c.rep.errorf("%s: %v", p.ImportPath, err)
+			c.fail(exitFailure)
 		}
-		return nil, false
+		return nil, nil, false
 	}
 	c.rep.built(p.ImportPath, time.Since(start))
-	return bin, true
+	bin := &testBinary{
+		path: s.ready.Binary, args: s.ready.Args, modDir: p.ModuleDir, pkgDir: p.Dir,
+		goroot: c.goroot, timeout: c.opts.execTimeout, env: c.env, ram: c.ram.path,
+	}
+	return s, bin, true
 }

@@ -33,3 +33,6 @@ func lockFile(f *os.File, wait bool) error {
 
 // writable cannot tell here: writing will.
 func writable(dir string) error { return nil }
+
+// alive cannot tell here; it says yes.
+func alive(pid int) bool { return true }

@@ -49,3 +49,9 @@ func writable(dir string) error {
 	}
 	return nil
 }
+
+// alive reports whether the process pid exists.
+func alive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || err == syscall.EPERM
+}

@@ -53,7 +53,8 @@ type result struct {
 	Error     string    `json:",omitempty"` // why the entry could not be minimized
 	Rerun     string    `json:",omitempty"` // how to run the entry with go test
 
-	found bool // another failure met while shrinking, not an entry of the corpus
+	found   bool          // another failure met while shrinking, not an entry of the corpus
+	pending *pendingWrite // a file written, which go test checks when the package is done
 }
 
 func newResult(j *entryJob) result {

@@ -20,7 +20,8 @@ import (
 // A testBinary is a package's test binary and what running it needs.
 type testBinary struct {
 	path   string
-	modDir string // the root of the package's module
+	args   []string // go test's arguments for it
+	modDir string   // the root of the package's module
 	pkgDir string
 	goroot string
 	// timeout is the time one input may run before it counts as hanging.

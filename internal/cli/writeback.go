@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -18,10 +16,12 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 )
 
-// writeBack writes the minimized entry, verifies it through go test, and
-// only then removes the original: at every moment the directory holds the
+// writeBack writes the minimized entry and checks it with the package's
+// test binary, run in the package's directory as go test runs it. The
+// original stays until go test itself has checked the new entry, when the
+// package is done (finalCheck): at every moment the directory holds the
 // original or a verified replacement. Its error, if any, is also in the
-// result; a *mismatchError says that go test saw another failure.
+// result; a *mismatchError says that the check saw another failure.
 func (c *command) writeBack(ctx context.Context, j *entryJob, data []byte, res result) (result, error) {
 	fail := func(err error) (result, error) {
 		res.Status, res.Error, res.Path = statusFailed, err.Error(), ""
@@ -35,21 +35,26 @@ func (c *command) writeBack(ctx context.Context, j *entryJob, data []byte, res r
 	if err != nil {
 		return fail(fmt.Errorf("writing the minimized entry: %s; %s is unchanged", c.relErr(err), c.rel(j.entry.Path)))
 	}
-	j.progress.phase("verifying with go test")
 	vals, err := encoding.Unmarshal(data)
 	if err != nil {
 		return fail(err)
 	}
-	got, err := c.verify(ctx, j, name, vals)
+	shape := func(msg string) string { return j.shaper.Shape(msg, vals) }
+	j.progress.phase("checking the result")
+	got, err := j.runner.check(ctx, j.target.Name, []string{name}, c.checkTimeout(j.want), shape)
+	alone := false
 	if bad := (*badCorpusError)(nil); errors.As(err, &bad) {
-		// go test runs no entry of the target while any is malformed or
+		alone = true
+		// The test runs no entry of the target while any is malformed or
 		// stale; the same test binary, given the new entry alone, does.
-		res.Note = join(res.Note, fmt.Sprintf("go test refuses %s while it holds an entry it cannot read (%s); the minimized entry was verified with the package's test binary instead",
+		res.Note = join(res.Note, fmt.Sprintf("go test refuses %s while it holds an entry it cannot read (%s); the minimized entry was checked with the package's test binary alone",
 			c.rel(dir), stripLogPos(bad.msg)))
-		got, err = j.runner.replayOne(ctx, data, func(msg string) string { return j.shaper.Shape(msg, vals) })
+		var sig signature
+		sig, err = j.runner.replayOne(ctx, data, shape)
+		got = map[string]signature{name: sig}
 	}
-	if err == nil && got != j.want {
-		err = &mismatchError{got: got, want: j.want, original: c.rel(j.entry.Path)}
+	if err == nil && got[name] != j.want {
+		err = &mismatchError{got: got[name], want: j.want, original: c.rel(j.entry.Path)}
 		if j.isFound() {
 			err.(*mismatchError).original = "nothing was written"
 		}
@@ -62,7 +67,7 @@ func (c *command) writeBack(ctx context.Context, j *entryJob, data []byte, res r
 			return fail(err)
 		}
 		if _, ok := err.(*mismatchError); !ok {
-			err = fmt.Errorf("verifying with go test: %w", err)
+			err = fmt.Errorf("checking the minimized entry: %w", err)
 		}
 		return fail(err)
 	}
@@ -80,14 +85,131 @@ func (c *command) writeBack(ctx context.Context, j *entryJob, data []byte, res r
 	if c.written[path] == "" {
 		c.written[path] = res.Test
 	}
+	res.pending = &pendingWrite{path: path, created: !existed, target: j.target.Name, name: name, want: j.want, shape: shape, checked: alone}
 	if !c.opts.keep && !j.isFound() && path != j.entry.Path {
-		if err := corpus.Remove(j.entry.Path); err != nil {
-			res.Error = fmt.Sprintf("removing the original: %v", err)
-		} else {
-			res.Removed = c.rel(j.entry.Path)
-		}
+		res.pending.original = j.entry.Path
 	}
 	return res, nil
+}
+
+// A pendingWrite is a file written for an entry, which go test checks when
+// the package is done; then the original goes.
+type pendingWrite struct {
+	path     string
+	created  bool   // by this run: removed if the check fails
+	original string // to remove once the check passes, if any
+	target   string
+	name     string
+	want     signature
+	shape    func(msg string) string
+	checked  bool // go test cannot check it: the test binary did, alone
+}
+
+// checkTimeout is the time a check of an entry that fails with want may
+// run: the per-input limit when the failure is a hang, generous otherwise.
+func (c *command) checkTimeout(want signature) time.Duration {
+	if want.Kind == kindTimeout {
+		return c.opts.execTimeout
+	}
+	return 2*c.opts.execTimeout + 30*time.Second
+}
+
+// finalCheck has go test check every file written for the package's
+// entries, then removes the originals of those it reproduces, and the files
+// written for those it does not (whose results it marks failed).
+func (c *command) finalCheck(ctx context.Context, s *execSession, results []result) {
+	var checks []execCheck
+	var owners [][]*pendingWrite // of each check's names
+	index := map[string]int{}    // target/name → check
+	for i := range results {
+		pw := results[i].pending
+		if pw == nil || pw.checked {
+			continue
+		}
+		key := pw.target + "/" + pw.name
+		if k, ok := index[key]; ok {
+			owners[k] = append(owners[k], pw)
+			continue
+		}
+		k := -1
+		if pw.want.Kind == kindFail { // the process goes on: join the target's check of such entries
+			for ci, ch := range checks {
+				if ch.Target == pw.target && owners[ci][0].want.Kind == kindFail {
+					k = ci
+				}
+			}
+		}
+		if k < 0 {
+			k = len(checks)
+			checks = append(checks, execCheck{Target: pw.target, Timeout: c.checkTimeout(pw.want)})
+			owners = append(owners, nil)
+		}
+		checks[k].Names = append(checks[k].Names, pw.name)
+		owners[k] = append(owners[k], pw)
+		index[key] = k
+	}
+	if !c.opts.dryRun {
+		c.rep.phase("checking with go test")
+	}
+	outs, err := s.finish(ctx, checks)
+	c.rep.phase("")
+	got := map[*pendingWrite]signature{}
+	var checkErr error = err
+	for k, ch := range checks {
+		if err != nil {
+			break
+		}
+		shapes := map[string]func(string) string{}
+		for _, pw := range owners[k] {
+			shapes[pw.name] = pw.shape
+		}
+		sigs, err := parseCheck(outs[k], ch.Target, ch.Names, c.goroot, shapes)
+		if bad := (*badCorpusError)(nil); errors.As(err, &bad) {
+			for _, pw := range owners[k] {
+				pw.checked = true // the test binary checked it alone
+			}
+			continue
+		}
+		if err != nil {
+			checkErr = err
+			break
+		}
+		for _, pw := range owners[k] {
+			got[pw] = sigs[pw.name]
+		}
+	}
+	for i := range results {
+		res := &results[i]
+		pw := res.pending
+		if pw == nil {
+			continue
+		}
+		switch sig, ok := got[pw]; {
+		case pw.checked || ok && sig == pw.want:
+			if pw.original != "" {
+				if err := corpus.Remove(pw.original); err != nil {
+					res.Error = fmt.Sprintf("removing the original: %v", err)
+				} else {
+					res.Removed = c.rel(pw.original)
+				}
+			}
+		default:
+			if pw.created {
+				os.Remove(pw.path)
+			}
+			res.Status, res.Path = statusFailed, ""
+			switch {
+			case ok && pw.original == "":
+				res.Error = (&mismatchError{got: sig, want: pw.want, original: "nothing was written"}).Error()
+			case ok:
+				res.Error = (&mismatchError{got: sig, want: pw.want, original: c.rel(pw.original)}).Error()
+			case checkErr != nil:
+				res.Error = fmt.Sprintf("checking with go test: %v", checkErr)
+			default:
+				res.Error = "go test did not run the minimized entry"
+			}
+		}
+	}
 }
 
 // stripLogPos drops the position the testing package puts before a
@@ -115,59 +237,6 @@ func (e *mismatchError) Error() string {
 type badCorpusError struct{ msg string }
 
 func (e *badCorpusError) Error() string { return e.msg }
-
-// verify runs one entry of the user's seed corpus through go test itself
-// and returns how it fails. go test's -timeout is the per-input limit when
-// the failure to reproduce is a timeout (the binary starts in well under
-// it), and generous otherwise.
-func (c *command) verify(ctx context.Context, j *entryJob, name string, vals []any) (signature, error) {
-	timeout := 2*c.opts.execTimeout + 30*time.Second
-	if j.want.Kind == kindTimeout {
-		timeout = c.opts.execTimeout
-	}
-	run := "-run=^" + j.target.Name + "$/^" + name + "$"
-	if j.want.Kind == kindExit {
-		// The exit status of the test binary shows only in go test's
-		// plain output ("exit status 3"); test2json swallows it.
-		args := append([]string{"test", "-count=1", run, "-timeout=" + timeout.String()}, c.tagsFlag()...)
-		out, _ := c.goCommand(ctx, append(args, j.pkg.Args...)...).CombinedOutput()
-		if ctx.Err() != nil {
-			return signature{}, ctx.Err()
-		}
-		m := exitStatusRE.FindAllSubmatch(out, -1)
-		if m != nil && !bytes.Contains(out, []byte("--- FAIL: ")) && !bytes.Contains(out, []byte("\npanic: ")) && !bytes.HasPrefix(out, []byte("panic: ")) {
-			return signature{Kind: kindExit, Text: "exit status " + string(m[len(m)-1][1])}, nil
-		}
-		// Not an exit: learn what it is below.
-	}
-	args := append([]string{"test", "-count=1", "-v=test2json", run, "-timeout=" + timeout.String()}, c.tagsFlag()...)
-	cmd := c.goCommand(ctx, append(args, j.pkg.Args...)...)
-	out, _ := cmd.CombinedOutput()
-	if ctx.Err() != nil {
-		return signature{}, ctx.Err()
-	}
-	want := j.target.Name + "/" + name
-	parser := newOutputParser(func(n string) (int, bool) { return 0, n == want }, c.goroot)
-	parser.shape = func(_ int, msg string) string { return j.shaper.Shape(msg, vals) }
-	var got []signature
-	for _, l := range bytes.Split(out, []byte("\n")) {
-		if i, sig := parser.line(bytes.TrimSuffix(l, []byte("\r"))); i >= 0 {
-			got = append(got, sig)
-		}
-	}
-	if i, sig := parser.end(cmd.ProcessState.ExitCode()); i >= 0 {
-		got = append(got, sig)
-	}
-	if len(got) != 1 {
-		if parser.stale != "" {
-			return signature{}, &badCorpusError{parser.stale}
-		}
-		return signature{}, fmt.Errorf("go test did not run %s:\n%s", want, out)
-	}
-	return got[0], nil
-}
-
-var exitStatusRE = regexp.MustCompile(`(?m)^exit status (\d+)\r?$`)
 
 // staleReason rewrites the toolchain's complaint about the private copy of
 // an entry, as in
