@@ -101,7 +101,7 @@ func TestShrink_StructWithNativeArgs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []any{Config{Items: []Item{{Name: "\x00"}}}, 1001, ""}
+	want := []any{Config{Items: []Item{{Name: "0"}}}, 1001, ""}
 	if !reflect.DeepEqual(r.Args, want) {
 		t.Errorf("Shrink = %+v, want %+v", r.Args, want)
 	}

@@ -43,9 +43,13 @@
 // ones: nodes plus bytes), then argument by argument, left to right, the
 // simpler value: false before true; integers toward 0, positive before
 // negative; floats finite before ±Inf before NaN, integers before fractions,
-// integers toward 0 and fractions toward fewer significant digits; strings
-// and byte slices shortlex, so runes go toward lower code points; composite
-// values by their leaves in order.
+// integers toward 0 and fractions toward fewer significant digits, then
+// fewer significant bits (2.5 before 2.1), then toward 0; strings and byte
+// slices shortlex in the printable-first order of characters: digits,
+// lowercase letters, uppercase letters, space, the other printable ASCII
+// characters, then the rest by code point, so that characters go toward
+// '0' and an irrelevant byte reads 0, not \x00; composite values by their
+// leaves in order.
 //
 // # The passes
 //
@@ -57,17 +61,19 @@
 //     at aligned offsets, ddmin-style;
 //   - zero: set a composite argument, then each of its fields, elements,
 //     pointers and map values in turn, to the zero value;
-//   - redistribute: move value from an element to a nearby later one
-//     ([51 50] → [0 101], which removal then shortens to [101]);
+//   - redistribute: merge a byte or rune into a nearby later one
+//     ([51 50] → [101]);
 //   - ints: 0, then the positive counterpart, then a binary search toward 0;
 //   - floats: 0, positive, finite values for ±Inf and NaN, the nearest
 //     integers, then for integers the same binary search, for fractions
 //     fewer significant digits;
 //   - bools: false;
 //   - bytes: each byte of []byte (and of strings that are not valid UTF-8)
-//     toward 0: 0, then a binary search;
-//   - runes: each rune of a valid UTF-8 string toward U+0000 in the same
-//     way, skipping surrogates, so that the string stays valid.
+//     toward '0' in the printable-first order: '0', the last character of
+//     each lower class, every punctuation character for a control
+//     character, then a binary search within its own class;
+//   - runes: each rune of a valid UTF-8 string in the same way, skipping
+//     surrogates, so that the string stays valid.
 //
 // The search stops when a full round accepts nothing, or when a budget runs
 // out, and returns the best tuple found so far.

@@ -264,7 +264,7 @@ func TestShrink_CandidatesAreOwned(t *testing.T) {
 func TestShrink_MaxRuns(t *testing.T) {
 	t.Parallel()
 	for _, batch := range []int{1, 3, 8} {
-		for _, n := range []int{1, 2, 5, 17, 50} {
+		for _, n := range []int{1, 2, 5, 17, 30} {
 			calls := 0
 			var last []any
 			p := func(c []any) bool { calls++; return bytes.Contains(c[0].([]byte), []byte("N33D")) }
