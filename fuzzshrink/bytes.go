@@ -2,6 +2,7 @@ package fuzzshrink
 
 import (
 	"iter"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -228,9 +229,25 @@ func lowerChar(k uint64, step int, st magSearch) iter.Seq2[charStep, uint64] {
 	}
 }
 
+// smallBlock is the largest block size that removal tries at every offset;
+// larger blocks are tried at aligned offsets only.
+//
+// Aligned blocks alone (ddmin's) miss removals that straddle a boundary:
+// `-=nan\n0=0` keeps `\n0=0` (4 bytes at offset 5), `"\n"=""""""` keeps
+// `""""`. Every offset for every size would cost n runs per size, n·log₂ n
+// per round on an input where nothing can go. Aligned blocks first shrink a
+// long input to a few blocks around what matters; every offset then costs
+// about n·log₂(smallBlock) runs on what is left, and size 1 at every offset
+// is the final pass that guarantees no single element can be removed.
+const smallBlock = 8
+
 // blocks yields the [start, end) blocks that removal tries on n elements:
-// sizes n, n/2, …, 1, each at offsets 0, size, 2·size, …; the cursor is
-// (pos.i, pos.j) = (size, offset), as in [removeBlocks].
+// sizes n, then the powers of two below n down to 1; sizes above
+// smallBlock at offsets 0, size, 2·size, … (the last block may be shorter),
+// the others at every offset where they fit. The cursor is (pos.i, pos.j) =
+// (size, offset): after a removal the pass stays at the same size and
+// offset, where the rest of the input has shifted in. Isolating k
+// interesting elements in n takes O(k·log n) runs.
 func blocks(n int, from pos) iter.Seq2[pos, [2]int] {
 	return func(yield func(pos, [2]int) bool) {
 		size, off := from.i, from.j
@@ -238,12 +255,25 @@ func blocks(n int, from pos) iter.Seq2[pos, [2]int] {
 			size, off = n, 0
 		}
 		size = min(size, n)
-		for ; size > 0; size, off = size/2, 0 {
-			for ; off < n; off += size {
+		for ; size > 0; size, off = nextBlockSize(size), 0 {
+			step := size
+			if size <= smallBlock {
+				step = 1
+			}
+			for ; off < n && (step == size || off+size <= n); off += step {
 				if !yield(pos{i: size, j: off}, [2]int{off, min(off+size, n)}) {
 					return
 				}
 			}
 		}
 	}
+}
+
+// nextBlockSize is the block size after size: the largest power of two
+// below it.
+func nextBlockSize(size int) int {
+	if size&(size-1) == 0 {
+		return size / 2
+	}
+	return 1 << (bits.Len(uint(size)) - 1)
 }

@@ -12,16 +12,24 @@ func TestRemoveBlocks(t *testing.T) {
 		s    string
 		from pos
 		want string
+		n    int // candidates to compare; 0 for all
 	}{
-		{"abcde", pos{}, `["" "cde" "abe" "abcd" "bcde" "acde" "abde" "abce" "abcd"]`},
-		{"abcde", pos{i: 2, j: 2}, `["abe" "abcd" "bcde" "acde" "abde" "abce" "abcd"]`},
+		// Sizes 5, 4, 2, 1, the small ones at every offset.
+		{"abcde", pos{}, `["" "e" "a" "cde" "ade" "abe" "abc" "bcde" "acde" "abde" "abce" "abcd"]`, 0},
+		{"abcde", pos{i: 2, j: 2}, `["abe" "abc" "bcde" "acde" "abde" "abce" "abcd"]`, 0},
 		// Resuming at a size larger than what is left.
-		{"ab", pos{i: 4, j: 0}, `["" "b" "a"]`},
-		{"abc", pos{i: 2, j: 2}, `["ab" "bc" "ac" "ab"]`},
-		{"", pos{}, `[]`},
+		{"ab", pos{i: 4, j: 0}, `["" "b" "a"]`, 0},
+		{"abc", pos{i: 2, j: 2}, `["bc" "ac" "ab"]`, 0},
+		// Above smallBlock, aligned offsets, the last block shorter; then
+		// size 8 at every offset.
+		{"abcdefghijklmnopqrst", pos{i: 16}, `["qrst" "abcdefghijklmnop" "ijklmnopqrst" "ajklmnopqrst"]`, 4},
+		{"", pos{}, `[]`, 0},
 	} {
 		var got []string
 		for _, c := range removeBlocks([]byte(tc.s), tc.from) {
+			if tc.n > 0 && len(got) == tc.n {
+				break
+			}
 			got = append(got, string(c))
 		}
 		if g := fmt.Sprintf("%q", got); g != tc.want {

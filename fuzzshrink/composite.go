@@ -91,7 +91,7 @@ func zeroNode(n node, from pos) iter.Seq2[pos, reflect.Value] {
 }
 
 // removeNode removes blocks of elements from slices and of entries from
-// maps, with halving sizes at aligned offsets as [removeBlocks] does for
+// maps, with the block sizes and offsets of [blocks], as [removeBlocks] does for
 // bytes; strings and []byte are leaves, shrunk by the native remove pass.
 func removeNode(n node, from pos) iter.Seq2[pos, reflect.Value] {
 	if n.leaf {

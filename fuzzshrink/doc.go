@@ -57,8 +57,9 @@
 // right:
 //
 //   - remove: delete contiguous blocks of bytes (of runes, for valid UTF-8
-//     strings), of slice elements and of map entries, of sizes n, n/2, …, 1
-//     at aligned offsets, ddmin-style;
+//     strings), of slice elements and of map entries, of sizes n and the
+//     powers of two below it: large blocks at aligned offsets, ddmin-style,
+//     blocks of up to 8 at every offset;
 //   - zero: set a composite argument, then each of its fields, elements,
 //     pointers and map values in turn, to the zero value;
 //   - redistribute: merge a byte or rune into a nearby later one

@@ -12,7 +12,7 @@ func TestRemoveRunes(t *testing.T) {
 	for _, c := range removeRunes("a世b😀", pos{}) {
 		got = append(got, c)
 	}
-	want := `["" "b😀" "a世" "世b😀" "ab😀" "a世😀" "a世b"]`
+	want := `["" "b😀" "a😀" "a世" "世b😀" "ab😀" "a世😀" "a世b"]`
 	if g := fmt.Sprintf("%q", got); g != want {
 		t.Errorf("removeRunes = %s, want %s", g, want)
 	}
