@@ -74,8 +74,8 @@ func removeBlocks[S byteString](s S, from pos) iter.Seq2[pos, S] {
 
 // mergeWindow bounds the distance between the two elements of a merge: all
 // pairs would cost O(n²) runs per round on inputs that removal could not
-// shorten, and the pairs that matter are usually close once removal is done.
-const mergeWindow = 4
+// shorten, and the elements that matter are adjacent once removal is done.
+const mergeWindow = 1
 
 // redistribute yields s with element i merged into a later element j,
 // j-i ≤ mergeWindow: s[j] grows by s[i] (if the sum fits in a byte) and s[i]
