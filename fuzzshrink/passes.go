@@ -13,6 +13,7 @@ import (
 // more removals. Values second. Each pass works on every argument in turn,
 // left to right.
 var passes = [...]pass{
+	{name: "lengths", arg: lengthsArg, node: leaves(lengthsArg)},                // records.go
 	{name: "lists", arg: listsArg, node: leaves(listsArg)},                      // text.go
 	{name: "hoist", arg: hoistArg, node: leaves(hoistArg)},                      // text.go
 	{name: "spans", arg: spansArg, node: leaves(spansArg)},                      // text.go

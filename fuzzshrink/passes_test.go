@@ -59,7 +59,7 @@ func TestPasses_Names(t *testing.T) {
 	for _, p := range passes {
 		got = append(got, p.name)
 	}
-	want := "[lists hoist spans tokens remove pairs zero redistribute ints floats bools literals bytes runes]"
+	want := "[lengths lists hoist spans tokens remove pairs zero redistribute ints floats bools literals bytes runes]"
 	if fmt.Sprint(got) != want {
 		t.Errorf("passes = %v, want %s", got, want)
 	}
