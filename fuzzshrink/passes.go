@@ -21,7 +21,9 @@ var passes = [...]pass{
 	{name: "remove", arg: removeArg, node: removeNode},                          // bytes.go, strings.go, composite.go
 	{name: "pairs", arg: pairsArg, node: leaves(pairsArg), stuck: true},         // text.go
 	{name: "zero", node: zeroNode},                                              // composite.go
+	{name: "sort", node: sortNode},                                              // composite.go
 	{name: "redistribute", arg: redistributeArg, node: leaves(redistributeArg)}, // bytes.go, strings.go
+	{name: "offset", node: offsetNode, tuple: offsetTuple},                      // ints.go
 	{name: "ints", arg: intArg, node: leaves(intArg)},                           // ints.go
 	{name: "floats", arg: floatArg, node: leaves(floatArg)},                     // floats.go
 	{name: "bools", arg: boolArg, node: leaves(boolArg)},                        // bools.go
@@ -33,7 +35,9 @@ var passes = [...]pass{
 // A pass proposes candidates for one argument at a time: arg returns the
 // candidate values for a native v, each strictly smaller than v, starting at
 // from, or nil if the pass does not apply to v's type; node does the same
-// for one node of a composite argument (see composite.go). Iterators are
+// for one node of a composite argument (see composite.go); tuple proposes
+// whole tuples, for moves across arguments, after the per-argument ones (its
+// candidates have the argument index len(best)). Iterators are
 // lazy: the engine stops pulling at the first accepted candidate. A stuck
 // pass runs only in rounds where no pass before it accepted anything: it is
 // costly, and worth its runs only when cheaper moves are exhausted.
@@ -41,6 +45,7 @@ type pass struct {
 	name  string
 	arg   func(v any, from pos) iter.Seq2[pos, any]
 	node  func(n node, from pos) iter.Seq2[pos, reflect.Value]
+	tuple func(t []any, from pos) iter.Seq2[pos, []any]
 	stuck bool
 }
 
@@ -75,7 +80,9 @@ func (p *pass) candidates(best []any, from cursor) iter.Seq2[cursor, any] {
 			var seq iter.Seq2[pos, any]
 			switch {
 			case composite(best[i]):
-				seq = structural(best[i], start, p.node)
+				if p.node != nil {
+					seq = structural(best[i], start, p.node)
+				}
 			case p.arg != nil:
 				seq = p.arg(best[i], start)
 			}
@@ -86,6 +93,22 @@ func (p *pass) candidates(best []any, from cursor) iter.Seq2[cursor, any] {
 				if !yield(cursor{arg: i, pos: ps}, v) {
 					return
 				}
+			}
+		}
+		if p.tuple == nil || from.arg > len(best) {
+			return
+		}
+		start := pos{}
+		if from.arg == len(best) {
+			start = from.pos
+		}
+		seq := p.tuple(best, start)
+		if seq == nil {
+			return
+		}
+		for ps, t := range seq {
+			if !yield(cursor{arg: len(best), pos: ps}, t) {
+				return
 			}
 		}
 	}
@@ -103,10 +126,14 @@ func boxed[T any](seq iter.Seq2[pos, T]) iter.Seq2[pos, any] {
 }
 
 // with returns a new tuple equal to t with argument i replaced by v (no
-// replacement if i < 0). Byte slices and composite values are copied: every
-// candidate owns all of its memory, so an oracle that retains a candidate
-// shares nothing with the engine's best tuple or with other candidates.
+// replacement if i < 0; if i is len(t), v is the whole new tuple, []any).
+// Byte slices and composite values are copied: every candidate owns all of
+// its memory, so an oracle that retains a candidate shares nothing with the
+// engine's best tuple or with other candidates.
 func with(t []any, i int, v any) []any {
+	if i == len(t) {
+		return with(v.([]any), -1, nil)
+	}
 	c := make([]any, len(t))
 	for k, a := range t {
 		switch {

@@ -27,8 +27,10 @@ func checkPass(t *testing.T, p *pass, best []any, from cursor, depth, limit int)
 		if compareArgs(cand, best) >= 0 {
 			t.Fatalf("pass %s proposed %#v from %#v (cursor %+v): not smaller", p.name, cand, best, from)
 		}
-		if s, ok := best[c.arg].(string); ok && utf8.ValidString(s) && !utf8.ValidString(cand[c.arg].(string)) {
-			t.Fatalf("pass %s turned valid %q into invalid %q", p.name, s, cand[c.arg])
+		for i := range best {
+			if s, ok := best[i].(string); ok && utf8.ValidString(s) && !utf8.ValidString(cand[i].(string)) {
+				t.Fatalf("pass %s turned valid %q into invalid %q", p.name, s, cand[i])
+			}
 		}
 		if depth > 1 {
 			checkPass(t, p, cand, c, depth-1, limit)
@@ -59,7 +61,7 @@ func TestPasses_Names(t *testing.T) {
 	for _, p := range passes {
 		got = append(got, p.name)
 	}
-	want := "[lengths lists hoist spans tokens remove pairs zero redistribute ints floats bools literals bytes runes]"
+	want := "[lengths lists hoist spans tokens remove pairs zero sort redistribute offset ints floats bools literals bytes runes]"
 	if fmt.Sprint(got) != want {
 		t.Errorf("passes = %v, want %s", got, want)
 	}

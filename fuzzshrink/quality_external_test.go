@@ -43,6 +43,12 @@ func qualityCases() []qualityCase {
 			want:  []any{0, 6},
 		},
 		{
+			name:  "ints/common-offset",
+			args:  []any{412, int8(-117), uint16(417)},
+			fails: func(a []any) bool { return int(a[2].(uint16))-a[0].(int) == 5 && a[1].(int8) < 0 },
+			want:  []any{0, int8(-1), uint16(5)},
+		},
+		{
 			name: "string-int/bad",
 			args: []any{noisyString(2, 200, "bad"), 98765432},
 			fails: func(a []any) bool {
