@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fuzzmin/fuzzmin/fuzzshrink"
+	"github.com/fuzzmin/fuzzmin/fuzzshrink/internal/shapes"
 )
 
 // The benchmarks report runs/op, the number of candidates the oracle ran:
@@ -115,4 +116,24 @@ func sizeName(n int) string {
 		return fmt.Sprintf("%dMiB", n>>20)
 	}
 	return fmt.Sprintf("%dKiB", n>>10)
+}
+
+// BenchmarkShapes shrinks the inputs shaped like real ones (see
+// TestShrink_Shapes) and reports the runs and the size of the result. The
+// JSON document must end at most 30 bytes long in at most 2,000 runs.
+func BenchmarkShapes(b *testing.B) {
+	for _, s := range shapes.All() {
+		b.Run(s.Name, func(b *testing.B) {
+			var r fuzzshrink.Result
+			for b.Loop() {
+				r, _ = fuzzshrink.Shrink(context.Background(), []any{s.Input}, shapeOracle{s: s})
+			}
+			runs, n := r.Stats.Runs, size(r.Args[0])
+			b.ReportMetric(float64(runs), "runs/op")
+			b.ReportMetric(float64(n), "result-B")
+			if s.Name == "json" && (n > 30 || runs > 2000) {
+				b.Errorf("%d bytes in %d runs, want at most 30 in at most 2000", n, runs)
+			}
+		})
+	}
 }

@@ -31,11 +31,11 @@ func randomTuple(rng *rand.Rand, n, maxLen int) []any {
 
 // randomValue returns a random value of like's type: small, extreme or
 // arbitrary numbers; strings of up to maxLen runes, some multi-byte, some
-// not valid UTF-8.
+// brackets, quotes, separators and newlines, some not valid UTF-8.
 func randomValue(rng *rand.Rand, like any, maxLen int) any {
 	switch like.(type) {
 	case string:
-		runes := []rune("ab z0é世😀\U0010FFFF\uE000\uD7FF")
+		runes := []rune("ab z0é世😀\U0010FFFF\uE000\uD7FF()[]{}<>\"',;\n\t")
 		var sb strings.Builder
 		for range rng.IntN(maxLen + 1) {
 			sb.WriteRune(runes[rng.IntN(len(runes))])
