@@ -54,21 +54,46 @@
 // # The passes
 //
 // A round runs these passes in order, each over every argument, left to
-// right:
+// right: structure first, since a shorter input makes every later run
+// cheaper, then values. Strings and byte slices are read as text whatever
+// their format: bracket and quote spans, blocks of lines by indentation,
+// the items of each container (at its newlines, commas and semicolons, or
+// spaces), and tokens; nothing in it knows JSON, TOML or HTML.
 //
-//   - remove: delete contiguous blocks of bytes (of runes, for valid UTF-8
+//   - lengths: in binary data, find the length fields whose records tile
+//     the input; remove whole records, and lower a record's length field
+//     while removing what it no longer counts, in one candidate;
+//   - lists: remove blocks of items of each container, outer containers
+//     first (hierarchical delta debugging): members and elements, lines and
+//     blocks of lines, statements, arguments, attributes;
+//   - hoist: replace a bracket span or a block by a shorter one inside it,
+//     up to 4 levels deeper ({"a":[X]} → X);
+//   - spans: remove a span with an adjacent comma, semicolon or space, or
+//     remove only its delimiters;
+//   - tokens: remove blocks of tokens;
+//   - remove: remove contiguous blocks of bytes (of runes, for valid UTF-8
 //     strings), of slice elements and of map entries, of sizes n and the
 //     powers of two below it: large blocks at aligned offsets, ddmin-style,
-//     blocks of up to 8 at every offset;
+//     blocks of up to 8 at every offset, down to single elements;
+//   - pairs: remove two close blocks of tokens at once (`"></td>` → `"/>`);
+//     it runs only in rounds where no pass before it accepted anything;
 //   - zero: set a composite argument, then each of its fields, elements,
 //     pointers and map values in turn, to the zero value;
-//   - redistribute: merge a byte or rune into a nearby later one
-//     ([51 50] → [101]);
+//   - sort: order the elements of slices and arrays, and the values of
+//     maps, from simplest to most complex, so that the result does not
+//     depend on the order the failure had them in;
+//   - redistribute: merge a byte or rune into the next one ([51 50] →
+//     [101]);
+//   - offset: lower the integer arguments, and the integer fields and
+//     elements of composite values, by a common amount (a == b stays
+//     true);
 //   - ints: 0, then the positive counterpart, then a binary search toward 0;
 //   - floats: 0, positive, finite values for ±Inf and NaN, the nearest
 //     integers, then for integers the same binary search, for fractions
-//     fewer significant digits;
+//     fewer significant digits and the halves n+0.5;
 //   - bools: false;
+//   - literals: replace a span or a token by 0, a or an empty string, and
+//     set blocks of tokens to '0' at once;
 //   - bytes: each byte of []byte (and of strings that are not valid UTF-8)
 //     toward '0' in the printable-first order: '0', the last character of
 //     each lower class, every punctuation character for a control
@@ -84,6 +109,8 @@
 // the pass at that position on the new best tuple instead of starting it
 // over: block removal continues at the same size and offset, and lowering a
 // number is a true binary search (about log₂|v| runs to find a threshold).
+// Isolating a few interesting bytes in n costs O(log n) runs; a round on
+// an input where nothing can go costs O(n) runs per pass.
 //
 // # Runs
 //
