@@ -2,7 +2,6 @@ package fuzzshrink
 
 import (
 	"iter"
-	"math/bits"
 	"unicode/utf8"
 )
 
@@ -242,9 +241,9 @@ func lowerChar(k uint64, step int, st magSearch) iter.Seq2[charStep, uint64] {
 const smallBlock = 8
 
 // blocks yields the [start, end) blocks that removal tries on n elements:
-// sizes n, then the powers of two below n down to 1; sizes above
-// smallBlock at offsets 0, size, 2·size, … (the last block may be shorter),
-// the others at every offset where they fit. The cursor is (pos.i, pos.j) =
+// sizes n, n/2, n/4, …, 1; sizes above smallBlock at offsets 0, size,
+// 2·size, … (the last block may be shorter), the others at every offset
+// where they fit. The cursor is (pos.i, pos.j) =
 // (size, offset): after a removal the pass stays at the same size and
 // offset, where the rest of the input has shifted in. Isolating k
 // interesting elements in n takes O(k·log n) runs.
@@ -255,7 +254,7 @@ func blocks(n int, from pos) iter.Seq2[pos, [2]int] {
 			size, off = n, 0
 		}
 		size = min(size, n)
-		for ; size > 0; size, off = nextBlockSize(size), 0 {
+		for ; size > 0; size, off = size/2, 0 {
 			step := size
 			if size <= smallBlock {
 				step = 1
@@ -269,11 +268,40 @@ func blocks(n int, from pos) iter.Seq2[pos, [2]int] {
 	}
 }
 
-// nextBlockSize is the block size after size: the largest power of two
-// below it.
-func nextBlockSize(size int) int {
-	if size&(size-1) == 0 {
-		return size / 2
+// swapArg swaps adjacent bytes or runes of []byte and string arguments.
+func swapArg(v any, from pos) iter.Seq2[pos, any] {
+	switch x := v.(type) {
+	case []byte:
+		return boxed(swapBytes(x, from))
+	case string:
+		if utf8.ValidString(x) {
+			return boxed(swapRunes(x, from))
+		}
+		return boxed(swapBytes(x, from))
 	}
-	return 1 << (bits.Len(uint(size)) - 1)
+	return nil
+}
+
+// swapBytes yields s with two adjacent bytes swapped where the second comes
+// first in the printable-first order, so the result is smaller: a step of a
+// bubble sort, which moves a character that must be somewhere, such as the
+// one separator a parser needs, past the characters that need not be
+// before it ("00!000" → "00000!"). After a swap the pass goes on with the
+// next pair, carrying the larger byte along. It costs a run per pair out of
+// order, so the swap pass runs only when no other pass makes progress. The
+// cursor is pos.i, the index of the first byte of the pair.
+func swapBytes[S byteString](s S, from pos) iter.Seq2[pos, S] {
+	return func(yield func(pos, S) bool) {
+		for i := from.i; i+1 < len(s); i++ {
+			if byteRank[s[i]] <= byteRank[s[i+1]] {
+				continue
+			}
+			c := make([]byte, len(s))
+			copy(c, s)
+			c[i], c[i+1] = c[i+1], c[i]
+			if !yield(pos{i: i + 1}, S(c)) {
+				return
+			}
+		}
+	}
 }

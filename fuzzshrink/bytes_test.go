@@ -14,8 +14,9 @@ func TestRemoveBlocks(t *testing.T) {
 		want string
 		n    int // candidates to compare; 0 for all
 	}{
-		// Sizes 5, 4, 2, 1, the small ones at every offset.
-		{"abcde", pos{}, `["" "e" "a" "cde" "ade" "abe" "abc" "bcde" "acde" "abde" "abce" "abcd"]`, 0},
+		// Sizes 5, 2, 1, the small ones at every offset.
+		{"abcde", pos{}, `["" "cde" "ade" "abe" "abc" "bcde" "acde" "abde" "abce" "abcd"]`, 0},
+		{"secret", pos{}, `["" "ret" "set" "set" "sec"]`, 5},
 		{"abcde", pos{i: 2, j: 2}, `["abe" "abc" "bcde" "acde" "abde" "abce" "abcd"]`, 0},
 		// Resuming at a size larger than what is left.
 		{"ab", pos{i: 4, j: 0}, `["" "b" "a"]`, 0},

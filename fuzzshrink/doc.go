@@ -72,9 +72,9 @@
 //     remove only its delimiters;
 //   - tokens: remove blocks of tokens;
 //   - remove: remove contiguous blocks of bytes (of runes, for valid UTF-8
-//     strings), of slice elements and of map entries, of sizes n and the
-//     powers of two below it: large blocks at aligned offsets, ddmin-style,
-//     blocks of up to 8 at every offset, down to single elements;
+//     strings), of slice elements and of map entries, of sizes n, n/2, …,
+//     1: large blocks at aligned offsets, ddmin-style, blocks of up to 8 at
+//     every offset, down to single elements;
 //   - pairs: remove two close blocks of tokens at once (`"></td>` → `"/>`);
 //     it runs only in rounds where no pass before it accepted anything;
 //   - zero: set a composite argument, then each of its fields, elements,
@@ -99,7 +99,10 @@
 //     each lower class, every punctuation character for a control
 //     character, then a binary search within its own class;
 //   - runes: each rune of a valid UTF-8 string in the same way, skipping
-//     surrogates, so that the string stays valid.
+//     surrogates, so that the string stays valid;
+//   - swap: swap adjacent bytes or runes that are out of order (00!0 →
+//     000!); it runs only in rounds where no pass before it accepted
+//     anything.
 //
 // The search stops when a full round accepts nothing, or when a budget runs
 // out, and returns the best tuple found so far.

@@ -30,6 +30,7 @@ var passes = [...]pass{
 	{name: "literals", arg: literalsArg, node: leaves(literalsArg)},             // text.go
 	{name: "bytes", arg: lowerBytesArg, node: leaves(lowerBytesArg)},            // bytes.go: []byte, and strings that are not valid UTF-8
 	{name: "runes", arg: lowerRunesArg, node: leaves(lowerRunesArg)},            // strings.go: valid UTF-8 strings
+	{name: "swap", arg: swapArg, node: leaves(swapArg), stuck: true},            // bytes.go, strings.go
 }
 
 // A pass proposes candidates for one argument at a time: arg returns the

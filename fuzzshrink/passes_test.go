@@ -64,7 +64,7 @@ func TestPasses_Names(t *testing.T) {
 	for _, p := range passes {
 		got = append(got, p.name)
 	}
-	want := "[lengths lists hoist spans tokens remove pairs zero sort redistribute offset ints floats bools literals bytes runes]"
+	want := "[lengths lists hoist spans tokens remove pairs zero sort redistribute offset ints floats bools literals bytes runes swap]"
 	if fmt.Sprint(got) != want {
 		t.Errorf("passes = %v, want %s", got, want)
 	}

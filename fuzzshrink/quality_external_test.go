@@ -71,6 +71,24 @@ func qualityCases() []qualityCase {
 			want: []any{"\U00010000"},
 		},
 		{
+			// Ten bytes with a '!' and fewer than eight after it: the '!'
+			// moves to the end, past the 0s that need not precede it.
+			name: "string/bang-last",
+			args: []any{"the fuzzer found this: a longer line!abc"},
+			fails: func(a []any) bool {
+				s := a[0].(string)
+				i := strings.IndexByte(s, '!')
+				return len(s) >= 10 && i >= 0 && i+8 >= len(s)
+			},
+			want: []any{"000000000!"},
+		},
+		{
+			name: "string/every-offset",
+			args: []any{"tell nobody the secret word"},
+			fails: func(a []any) bool { return strings.Contains("sec"+a[0].(string), "secret") },
+			want: []any{"ret"},
+		},
+		{
 			name:  "string/invalid-utf8",
 			args:  []any{"ab\xffcd\xfe"},
 			fails: func(a []any) bool { return !utf8.ValidString(a[0].(string)) },

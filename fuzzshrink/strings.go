@@ -118,3 +118,27 @@ func fromRuneIndex(i uint64) rune {
 	}
 	return rune(i) + 0x800
 }
+
+// swapRunes is swapBytes on the runes of a valid UTF-8 string. The cursor
+// is pos.i, the byte offset of the first rune of the pair.
+func swapRunes(s string, from pos) iter.Seq2[pos, string] {
+	return func(yield func(pos, string) bool) {
+		b := from.i
+		if b >= len(s) || !utf8.RuneStart(s[b]) {
+			b = 0
+		}
+		for b < len(s) {
+			r1, w1 := utf8.DecodeRuneInString(s[b:])
+			if b+w1 >= len(s) {
+				return
+			}
+			r2, w2 := utf8.DecodeRuneInString(s[b+w1:])
+			if runeRank(r1) > runeRank(r2) {
+				if !yield(pos{i: b + w2}, s[:b]+string(r2)+string(r1)+s[b+w1+w2:]) {
+					return
+				}
+			}
+			b += w1
+		}
+	}
+}
