@@ -83,10 +83,10 @@ func qualityCases() []qualityCase {
 			want: []any{"000000000!"},
 		},
 		{
-			name: "string/every-offset",
-			args: []any{"tell nobody the secret word"},
+			name:  "string/every-offset",
+			args:  []any{"tell nobody the secret word"},
 			fails: func(a []any) bool { return strings.Contains("sec"+a[0].(string), "secret") },
-			want: []any{"ret"},
+			want:  []any{"ret"},
 		},
 		{
 			name:  "string/invalid-utf8",
