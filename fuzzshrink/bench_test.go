@@ -78,10 +78,12 @@ func BenchmarkOverhead(b *testing.B) {
 
 // BenchmarkShrink1MiB isolates a needle in 1 MiB (and, to show how memory
 // scales, in 256 KiB). Each candidate is a fresh copy, so allocation is at
-// most runs·n bytes (B/(run·n) ≤ 1), and here, as candidates shrink by
-// halves, about 2.4·n (alloc-B/n, the same at both sizes: linear, not
-// quadratic). The cache holds hashes, not candidates, so the peak live heap
-// is a few times n.
+// most runs·n bytes (B/(run·n) ≤ 1), and the text passes find the structure
+// of the input (spans, lines, lists: tens of bytes per bracket or line of
+// random bytes) again after each accepted candidate; as candidates shrink by
+// halves, that is about 15–20·n in all (alloc-B/n, about the same at both
+// sizes: linear, not quadratic). The cache holds hashes, not candidates, so
+// the peak live heap is a few times n.
 func BenchmarkShrink1MiB(b *testing.B) {
 	for _, n := range []int{256 << 10, 1 << 20} {
 		b.Run(sizeName(n), func(b *testing.B) {

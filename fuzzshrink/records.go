@@ -102,8 +102,8 @@ func (f lengthField) recordLen(v uint64) int {
 // tiling returns the offsets of the records of s in layout f, and len(s),
 // if they tile s exactly; nil otherwise.
 func (f lengthField) tiling(s []byte) []int {
-	var starts []int
-	for r := 0; r < len(s); {
+	count := 0
+	for r := 0; r < len(s); count++ {
 		if r+f.off+f.width > len(s) {
 			return nil
 		}
@@ -111,8 +111,11 @@ func (f lengthField) tiling(s []byte) []int {
 		if n <= 0 || r+n > len(s) {
 			return nil
 		}
-		starts = append(starts, r)
 		r += n
+	}
+	starts := make([]int, 0, count+1)
+	for r := 0; r < len(s); r += f.recordLen(f.value(s, r)) {
+		starts = append(starts, r)
 	}
 	return append(starts, len(s))
 }

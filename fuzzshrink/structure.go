@@ -95,7 +95,7 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
 // structure finds the spans and lists of s.
 func structure[S byteString](s S) *text {
 	t := &text{spans: scanSpans(s)}
-	t.addBlocksAndLists(s)
+	addBlocksAndLists(t, s)
 	return t
 }
 
@@ -174,14 +174,7 @@ func sortSpans(spans []span) {
 // addBlocksAndLists finds, for the whole text and every bracket span, its
 // top-level separators; adds the blocks of lines as spans; and lists the
 // items of every container.
-func (t *text) addBlocksAndLists(s0 any) {
-	var s string
-	switch x := s0.(type) {
-	case string:
-		s = x
-	case []byte:
-		s = string(x)
-	}
+func addBlocksAndLists[S byteString](t *text, s S) {
 	// The containers: the whole text, then the bracket spans in preorder.
 	// Children of each container: its direct child spans.
 	children := make([][]int, len(t.spans)+1) // index 0: the root
@@ -249,7 +242,7 @@ func (t *text) addBlocksAndLists(s0 any) {
 
 // splitLines returns the lines of [in0, in1) split at the given newlines,
 // each with its newline; a last empty line is dropped.
-func splitLines(s string, in0, in1 int, newlines []int) []rng {
+func splitLines[S byteString](s S, in0, in1 int, newlines []int) []rng {
 	var lines []rng
 	start := in0
 	for _, nl := range newlines {
@@ -265,7 +258,7 @@ func splitLines(s string, in0, in1 int, newlines []int) []rng {
 // groupBlocks groups lines into blocks by indentation (see the top of this
 // file), nested blocks included, and appends them to blocks, and the list of
 // the blocks nested in each block to lists. It returns the top-level blocks.
-func groupBlocks(s string, lines []rng, blocks []span, lists []list) ([]span, []list, []rng) {
+func groupBlocks[S byteString](s S, lines []rng, blocks []span, lists []list) ([]span, []list, []rng) {
 	indent := make([]int, len(lines))
 	next := 0 // indentation of the next non-blank line
 	for i := len(lines) - 1; i >= 0; i-- {
@@ -317,7 +310,7 @@ func groupBlocks(s string, lines []rng, blocks []span, lists []list) ([]span, []
 // closes reports whether a line closes the block before it: it starts, after
 // its indentation, with a closing bracket, or with an opening bracket and a
 // slash.
-func closes(s string, line rng) bool {
+func closes[S byteString](s S, line rng) bool {
 	i := line.start
 	for i < line.end && (s[i] == ' ' || s[i] == '\t') {
 		i++
@@ -337,7 +330,7 @@ func closes(s string, line rng) bool {
 
 // splitAt splits [in0, in1) at the separators at the given offsets into
 // items trimmed of spaces and newlines.
-func splitAt(s string, in0, in1 int, seps []int) []rng {
+func splitAt[S byteString](s S, in0, in1 int, seps []int) []rng {
 	var items []rng
 	start := in0
 	for _, c := range append(seps, in1) {
@@ -347,7 +340,7 @@ func splitAt(s string, in0, in1 int, seps []int) []rng {
 	return items
 }
 
-func trim(s string, r rng) rng {
+func trim[S byteString](s S, r rng) rng {
 	for r.start < r.end && isSpaceOrNewline(s[r.start]) {
 		r.start++
 	}
@@ -361,7 +354,7 @@ func isSpaceOrNewline(c byte) bool { return isSpace(c) || c == '\n' }
 
 // splitSpace splits the content ending at in1, whose top-level segments are
 // segs, at its top-level runs of spaces into items.
-func splitSpace(s string, in1 int, segs []rng) []rng {
+func splitSpace[S byteString](s S, in1 int, segs []rng) []rng {
 	var items []rng
 	start := -1
 	for gi, g := range segs {
