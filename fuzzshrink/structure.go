@@ -20,7 +20,9 @@ import (
 //   - Lists: the items of a container (the whole text, the content of a
 //     bracket span, or the lines nested in a block), split at its top-level
 //     newlines into blocks, at its top-level commas and semicolons into
-//     items, or, when it has neither, at its top-level whitespace.
+//     items (both lists, for a bracket span that has both; at the top of a
+//     text of several lines, a semicolon belongs to its line), or, when it
+//     has neither, at its top-level whitespace.
 //   - Blocks: a line with the lines after it that are indented more, and the
 //     line that closes it if there is one: the next line at the same
 //     indentation if it starts with a closing bracket or with an opening one

@@ -154,37 +154,21 @@ func hoist[S byteString](s S, from pos) iter.Seq2[pos, S] {
 // cutSpans yields s without a span and an adjacent separator (a comma or
 // semicolon and the spaces around it, or spaces), then without the span's
 // delimiters, keeping its content: its brackets or quotes, or the first and
-// closing lines of a block. The cursor is (pos.k, pos.i) = (span, move).
+// closing lines of a block. The cursor is pos.k, the span: after a cut,
+// the span that took the place of the one cut is tried.
 func cutSpans[S byteString](s S, from pos) iter.Seq2[pos, S] {
 	return func(yield func(pos, S) bool) {
 		t := structure(s)
 		for k := from.k; k < len(t.spans); k++ {
 			sp := t.spans[k]
-			i := 0
-			if k == from.k {
-				i = from.i
+			if !yield(pos{k: k}, cut(s, withSeparator(s, sp.rng))) {
+				return
 			}
-			if i == 0 {
-				if !yield(pos{k: k}, cut(s, withSeparator(s, sp.rng))) {
-					return
-				}
-				i = 1
+			if sp.kind == spanBlock && sp.in0 == sp.in1 {
+				continue // a single line has no delimiters
 			}
-			if i == 1 {
-				var c S
-				switch {
-				case sp.kind != spanBlock:
-					c = cut(s, rng{sp.start, sp.in0}, rng{sp.in1, sp.end})
-				case sp.in0 < sp.in1:
-					c = cut(s, rng{sp.start, sp.in0}, rng{sp.in1, sp.end})
-				default:
-					continue // a single line
-				}
-				// The cursor stays at the span: after an unwrap, the span
-				// that took its place is tried.
-				if !yield(pos{k: k, i: 0}, c) {
-					return
-				}
+			if !yield(pos{k: k}, cut(s, rng{sp.start, sp.in0}, rng{sp.in1, sp.end})) {
+				return
 			}
 		}
 	}
