@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fuzzmin/fuzzmin/fuzzshrink"
+	"github.com/fuzzmin/fuzzmin/fuzzshrink/internal/shapes"
 )
 
 // The benchmarks report runs/op, the number of candidates the oracle ran:
@@ -77,10 +78,12 @@ func BenchmarkOverhead(b *testing.B) {
 
 // BenchmarkShrink1MiB isolates a needle in 1 MiB (and, to show how memory
 // scales, in 256 KiB). Each candidate is a fresh copy, so allocation is at
-// most runs·n bytes (B/(run·n) ≤ 1), and here, as candidates shrink by
-// halves, about 2.4·n (alloc-B/n, the same at both sizes: linear, not
-// quadratic). The cache holds hashes, not candidates, so the peak live heap
-// is a few times n.
+// most runs·n bytes (B/(run·n) ≤ 1), and the text passes find the structure
+// of the input (spans, lines, lists: tens of bytes per bracket or line of
+// random bytes) again after each accepted candidate; as candidates shrink by
+// halves, that is about 15–20·n in all (alloc-B/n, about the same at both
+// sizes: linear, not quadratic). The cache holds hashes, not candidates, so
+// the peak live heap is a few times n.
 func BenchmarkShrink1MiB(b *testing.B) {
 	for _, n := range []int{256 << 10, 1 << 20} {
 		b.Run(sizeName(n), func(b *testing.B) {
@@ -115,4 +118,24 @@ func sizeName(n int) string {
 		return fmt.Sprintf("%dMiB", n>>20)
 	}
 	return fmt.Sprintf("%dKiB", n>>10)
+}
+
+// BenchmarkShapes shrinks the inputs shaped like real ones (see
+// TestShrink_Shapes) and reports the runs and the size of the result. The
+// JSON document must end at most 30 bytes long in at most 2,000 runs.
+func BenchmarkShapes(b *testing.B) {
+	for _, s := range shapes.All() {
+		b.Run(s.Name, func(b *testing.B) {
+			var r fuzzshrink.Result
+			for b.Loop() {
+				r, _ = fuzzshrink.Shrink(context.Background(), []any{s.Input}, shapeOracle{s: s})
+			}
+			runs, n := r.Stats.Runs, size(r.Args[0])
+			b.ReportMetric(float64(runs), "runs/op")
+			b.ReportMetric(float64(n), "result-B")
+			if s.Name == "json" && (n > 30 || runs > 2000) {
+				b.Errorf("%d bytes in %d runs, want at most 30 in at most 2000", n, runs)
+			}
+		})
+	}
 }

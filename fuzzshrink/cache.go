@@ -46,7 +46,8 @@ func (c *cache) remove(k cacheKey) { delete(c.seen, k) }
 const tagComposite byte = 0xff
 
 // key returns the key of tuple t with argument i replaced by v (none if
-// i < 0), so that the engine can look a candidate up before building it.
+// i < 0; the tuple v if i is len(t)), so that the engine can look a
+// candidate up before building it.
 //
 // The canonical encoding, written straight into the hashers without a
 // buffer, is per argument a type tag byte followed by 8 bytes: the value of a
@@ -56,6 +57,9 @@ const tagComposite byte = 0xff
 // so distinct tuples have distinct encodings ("ab","c" vs "a","bc"; int(1) vs
 // int64(1)); a nil and an empty []byte encode alike.
 func (c *cache) key(t []any, i int, v any) cacheKey {
+	if i == len(t) { // v is the whole tuple
+		t, i = v.([]any), -1
+	}
 	c.h[0].Reset()
 	c.h[1].Reset()
 	for k, a := range t {

@@ -3,6 +3,7 @@ package fuzzshrink
 import (
 	"iter"
 	"reflect"
+	"slices"
 )
 
 // Composite arguments (structs, slices, arrays, maps, pointers, and named
@@ -91,7 +92,7 @@ func zeroNode(n node, from pos) iter.Seq2[pos, reflect.Value] {
 }
 
 // removeNode removes blocks of elements from slices and of entries from
-// maps, with halving sizes at aligned offsets as [removeBlocks] does for
+// maps, with the block sizes and offsets of [blocks], as [removeBlocks] does for
 // bytes; strings and []byte are leaves, shrunk by the native remove pass.
 func removeNode(n node, from pos) iter.Seq2[pos, reflect.Value] {
 	if n.leaf {
@@ -133,4 +134,52 @@ func removeNode(n node, from pos) iter.Seq2[pos, reflect.Value] {
 		}
 	}
 	return nil
+}
+
+// sortNode sorts the elements of a slice or array, or the values of a map
+// in the order of its keys, from simplest to most complex (Hypothesis's
+// reorder_examples), when that makes the value smaller: the result is then
+// the same whatever order the failure had its parts in. Elements of equal
+// shape sorted are always smaller; others are proposed only if they are.
+func sortNode(n node, _ pos) iter.Seq2[pos, reflect.Value] {
+	v := n.v
+	if n.leaf || (v.Kind() != reflect.Slice && v.Kind() != reflect.Array && v.Kind() != reflect.Map) || v.Len() < 2 {
+		return nil
+	}
+	var c reflect.Value
+	switch v.Kind() {
+	case reflect.Slice, reflect.Array:
+		elems := make([]reflect.Value, v.Len())
+		for i := range elems {
+			elems[i] = v.Index(i)
+		}
+		slices.SortStableFunc(elems, compareNodes)
+		c = reflect.New(v.Type()).Elem()
+		if v.Kind() == reflect.Slice {
+			c.Set(reflect.MakeSlice(v.Type(), v.Len(), v.Len()))
+		}
+		for i, e := range elems {
+			c.Index(i).Set(deepCopy(e))
+		}
+	case reflect.Map:
+		keys := sortedKeys(v)
+		vals := make([]reflect.Value, len(keys))
+		for i, k := range keys {
+			vals[i] = v.MapIndex(k)
+			if !vals[i].IsValid() {
+				return nil // a NaN key
+			}
+		}
+		slices.SortStableFunc(vals, compareNodes)
+		c = reflect.MakeMapWithSize(v.Type(), len(keys))
+		for i, k := range keys {
+			c.SetMapIndex(deepCopy(k), deepCopy(vals[i]))
+		}
+	default:
+		return nil
+	}
+	if compareNodes(c, v) >= 0 {
+		return nil
+	}
+	return func(yield func(pos, reflect.Value) bool) { yield(pos{}, c) }
 }

@@ -101,9 +101,41 @@ func TestShrink_StructWithNativeArgs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []any{Config{Items: []Item{{Name: "\x00"}}}, 1001, ""}
+	want := []any{Config{Items: []Item{{Name: "0"}}}, 1001, ""}
 	if !reflect.DeepEqual(r.Args, want) {
 		t.Errorf("Shrink = %+v, want %+v", r.Args, want)
+	}
+}
+
+// TestMinimize_Canonical: the minimum does not depend on the order the
+// failure had its parts in, and integers that fail only together go down
+// together.
+func TestMinimize_Canonical(t *testing.T) {
+	t.Parallel()
+	oneBig := func(s []int) bool { return len(s) == 2 && max(s[0], s[1]) >= 10 }
+	for _, in := range [][]int{{3, 50}, {50, 3}} {
+		if got := fuzzshrink.Minimize(in, oneBig); !reflect.DeepEqual(got, []int{0, 10}) {
+			t.Errorf("Minimize(%v) = %v, want [0 10]", in, got)
+		}
+	}
+	byValue := func(m map[string]uint8) bool {
+		n := 0
+		for _, v := range m {
+			if v >= 7 {
+				n++
+			}
+		}
+		return len(m) == 2 && n == 1
+	}
+	for _, in := range []map[string]uint8{{"a": 3, "b": 90}, {"a": 90, "b": 3}} {
+		if got := fuzzshrink.Minimize(in, byValue); !reflect.DeepEqual(got, map[string]uint8{"": 0, "0": 7}) {
+			t.Errorf("Minimize(%v) = %v, want map[:0 0:7]", in, got)
+		}
+	}
+	type span struct{ Lo, Hi int }
+	width := func(s span) bool { return s.Hi-s.Lo == 7 }
+	if got := fuzzshrink.Minimize(span{Lo: 1000, Hi: 1007}, width); got != (span{0, 7}) {
+		t.Errorf("Minimize(span) = %+v, want {0 7}", got)
 	}
 }
 

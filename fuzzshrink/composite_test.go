@@ -81,7 +81,7 @@ func TestStructuralShrinkers(t *testing.T) {
 		shrink func(node, pos) iter.Seq2[pos, reflect.Value]
 		want   string
 	}{
-		{"remove slice blocks", []int16{1, 2, 3, 4}, removeNode, "[[] [3 4] [1 2] [2 3 4] [1 3 4] [1 2 4] [1 2 3]]"},
+		{"remove slice blocks", []int16{1, 2, 3, 4}, removeNode, "[[] [3 4] [1 4] [1 2] [2 3 4] [1 3 4] [1 2 4] [1 2 3]]"},
 		// Entries first, then bytes of the keys (a key may not collide).
 		{"remove map entries", map[string]int{"a": 1, "bb": 2}, removeNode, "[map[] map[bb:2] map[a:1] map[:1 bb:2] map[:2 a:1] map[a:1 b:2] map[a:1 b:2]]"},
 		{"zero the value, then each part", shrinkPair{A: 3, B: []uint8{7}}, zeroNode, "[{0 []} {0 [7]} {3 []}]"},

@@ -240,6 +240,9 @@ func (e *engine) run() {
 		e.stats.Rounds++
 		progress := false
 		for i := range passes {
+			if passes[i].stuck && progress {
+				continue
+			}
 			accepted, stop := e.runPass(i)
 			progress = progress || accepted
 			if stop {

@@ -43,11 +43,19 @@ func floatArg(v any, from pos) iter.Seq2[pos, any] {
 //     toward zero first (3 and 4 for π: integers are smaller than any
 //     non-integer, whatever their magnitude); f without its leading integer
 //     digits (123.456 → 0.456, 3.456, 23.456); f rounded to 1, 2, …, n-1
-//     significant digits.
+//     significant digits; and the halves m+0.5 for m = 0 and a binary
+//     sequence of integers up to f's integer part, the simplest
+//     non-integers of each magnitude (6.8 → 0.5, 3.5, 5.5, 6.5: with
+//     x > 2 failing, 3.5 is accepted, and then 2.5, where the halves of
+//     3.5's list stop).
 //
-// Among non-integers with the same number of significant digits, smaller
-// magnitudes are smaller in the order but not pursued: the smallest would be
-// a subnormal like 5e-324, which no reader wants to see.
+// The search over precision (rounding) and over value (the halves, then
+// the same lists from each accepted value) reaches the simplest decimal of
+// a threshold: x > 2 && x not whole ends at 2.5, which has fewer significant
+// digits than any non-integer but ties them with 2.1 and beats it on bits.
+// Among non-integers as simple, smaller magnitudes are smaller in the order
+// but not pursued further: the smallest would be a subnormal like 5e-324,
+// which no reader wants to see.
 func shrinkFloat(f float64, bits int, from pos) iter.Seq2[pos, float64] {
 	return func(yield func(pos, float64) bool) {
 		if floatClass(f) == classInteger {
@@ -103,6 +111,14 @@ func floatCandidates(f float64, bits int) []float64 {
 		if c, err := strconv.ParseFloat(t, bits); err == nil {
 			cs = append(cs, c)
 		}
+	}
+	// Halves up to the integer part: exact below 2⁵² (2²³ for float32),
+	// above which no float is a non-integer.
+	if h := math.Abs(tr); h < 1<<23 || bits == 64 && h < 1<<52 {
+		for _, m := range magnitudes(false, uint64(h), uint64(h), magSearch{}) {
+			cs = append(cs, math.Copysign(float64(m.mag)+0.5, f))
+		}
+		cs = append(cs, math.Copysign(h+0.5, f))
 	}
 	return cs
 }

@@ -3,6 +3,8 @@ package fuzzshrink
 import (
 	"iter"
 	"math"
+	"reflect"
+	"slices"
 )
 
 // intArg shrinks integers of every width. byte and rune are uint8 and int32.
@@ -121,4 +123,175 @@ func magnitudes(neg bool, mag, maxPos uint64, from magSearch) iter.Seq2[magSearc
 			d = g
 		}
 	}
+}
+
+// Lowering a common offset (Hypothesis's lower_common_block_offset): when
+// integers fail only together, as with a == b or b-a == 5, lowering one
+// alone passes, and lowering all of them by the same amount does not. The
+// offset pass subtracts a common amount from the magnitudes of the nonzero
+// integer arguments of a tuple, and of the nonzero integer fields or
+// elements of each struct, slice or array, keeping signs: of all of them,
+// then of each pair (see [offsetGroups]). The smallest magnitude m goes to
+// 0, then by a binary search (see [magnitudes]) toward 0. Every integer
+// changed decreases, so the tuple does. The cursor is (pos.k, pos.s) =
+// (group, search state of the smallest magnitude).
+
+// offsetTuple lowers the integer arguments of t by a common offset.
+func offsetTuple(t []any, from pos) iter.Seq2[pos, []any] {
+	var idx []int
+	for i, a := range t {
+		if v := reflect.ValueOf(a); isInt(v) && !v.IsZero() {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) < 2 {
+		return nil
+	}
+	return func(yield func(pos, []any) bool) {
+		for p, gv := range lowerOffset(idx, func(i int) reflect.Value { return reflect.ValueOf(t[i]) }, from) {
+			c := slices.Clone(t)
+			for k, v := range gv.vs {
+				c[gv.g[k]] = v.Interface()
+			}
+			if !yield(p, c) {
+				return
+			}
+		}
+	}
+}
+
+// offsetNode lowers the integer fields or elements of a struct, slice or
+// array node by a common offset.
+func offsetNode(n node, from pos) iter.Seq2[pos, reflect.Value] {
+	v := n.v
+	var parts []int
+	switch v.Kind() {
+	case reflect.Struct:
+		if isCustom(v.Type()) {
+			return nil
+		}
+		for i := range v.NumField() {
+			if f := v.Field(i); v.Type().Field(i).IsExported() && isInt(f) && !f.IsZero() {
+				parts = append(parts, i)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if isCustom(v.Type()) || v.Type() == bytesType || v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+			return nil // bytes are characters, not numbers
+		}
+		for i := range v.Len() {
+			if e := v.Index(i); isInt(e) && !e.IsZero() {
+				parts = append(parts, i)
+			}
+		}
+	}
+	if len(parts) < 2 {
+		return nil
+	}
+	part := func(c reflect.Value, i int) reflect.Value {
+		if c.Kind() == reflect.Struct {
+			return c.Field(i)
+		}
+		return c.Index(i)
+	}
+	return func(yield func(pos, reflect.Value) bool) {
+		for p, gv := range lowerOffset(parts, func(i int) reflect.Value { return part(v, i) }, from) {
+			c := deepCopy(v)
+			for k, x := range gv.vs {
+				part(c, gv.g[k]).Set(x)
+			}
+			if !yield(p, c) {
+				return
+			}
+		}
+	}
+}
+
+// isInt reports whether v is an integer of any width that is not a custom
+// type.
+func isInt(v reflect.Value) bool {
+	return (v.CanInt() || v.CanUint()) && !isCustom(v.Type())
+}
+
+// offsetGroups are the groups of integers that the offset pass lowers
+// together, given their indices: all of them, then each pair (only
+// neighbors if there are many), since one integer that is already small
+// must not hold the others back.
+func offsetGroups(idx []int) [][]int {
+	groups := [][]int{idx}
+	if len(idx) == 2 {
+		return groups
+	}
+	for a := range idx {
+		for b := a + 1; b < len(idx) && (len(idx) <= 8 || b == a+1); b++ {
+			groups = append(groups, []int{idx[a], idx[b]})
+		}
+	}
+	return groups
+}
+
+// lowerOffset yields, for each group of the integers get(i) with i in idx
+// (all nonzero), the group and the integers with their magnitudes lowered by
+// a common offset (see above).
+func lowerOffset(idx []int, get func(int) reflect.Value, from pos) iter.Seq2[pos, groupValues] {
+	return func(yield func(pos, groupValues) bool) {
+		groups := offsetGroups(idx)
+		for gi := from.k; gi < len(groups); gi++ {
+			st := magSearch{}
+			if gi == from.k {
+				st = from.s
+			}
+			g := groups[gi]
+			for p, vs := range lowerGroup(g, get, st) {
+				p.k = gi
+				if !yield(p, groupValues{g, vs}) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// groupValues are the new values of the integers of a group.
+type groupValues struct {
+	g  []int
+	vs []reflect.Value
+}
+
+// lowerGroup yields the integers get(i), i in g, lowered by a common offset.
+func lowerGroup(g []int, get func(int) reflect.Value, from magSearch) iter.Seq2[pos, []reflect.Value] {
+	return func(yield func(pos, []reflect.Value) bool) {
+		m := uint64(math.MaxUint64)
+		for _, i := range g {
+			m = min(m, intMagnitude(get(i)))
+		}
+		for st, sm := range magnitudes(false, m, m, from) {
+			d := m - sm.mag
+			vs := make([]reflect.Value, len(g))
+			for k, i := range g {
+				x := get(i)
+				nv := reflect.New(x.Type()).Elem()
+				if x.CanInt() {
+					if x.Int() < 0 {
+						nv.SetInt(x.Int() + int64(d))
+					} else {
+						nv.SetInt(x.Int() - int64(d))
+					}
+				} else {
+					nv.SetUint(x.Uint() - d)
+				}
+				vs[k] = nv
+			}
+			if !yield(pos{s: st}, vs) {
+				return
+			}
+		}
+	}
+}
+
+func intMagnitude(v reflect.Value) uint64 {
+	if v.CanInt() {
+		return magnitude(v.Int())
+	}
+	return v.Uint()
 }

@@ -1,14 +1,12 @@
 package fuzzshrink
 
 import (
-	"bytes"
 	"cmp"
 	"math"
+	"math/bits"
 	"reflect"
 	"slices"
-
 	"strconv"
-	"strings"
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 )
@@ -27,13 +25,17 @@ import (
 //   - floats: finite < ±Inf < NaN. Among finite values integers come before
 //     non-integers; integers by magnitude then sign, like integer types;
 //     non-integers by the number of significant decimal digits of their
-//     shortest representation (at the float's own precision), then by
-//     magnitude, then sign: 0.5 < -0.5 < 0.25 < 1.25. Distinct NaNs are equal,
+//     shortest representation (at the float's own precision), then by the
+//     number of significant bits of their mantissa (halves before quarters
+//     before tenths: of two decimals as short, the one a binary fraction
+//     writes exactly is the simpler), then by magnitude, then sign:
+//     0.5 < -0.5 < 0.1 < 0.25 < 2.5 < 2.1 < 1.25. Distinct NaNs are equal,
 //     so NaN never shrinks to NaN; +0 < -0 and +Inf < -Inf by the sign rule.
-//   - []byte and string: shortlex on bytes: length first, then
-//     lexicographically. Lowering a rune of valid UTF-8 to a lower code point
-//     never lengthens its encoding and UTF-8 preserves code point order
-//     bytewise, so lowering runes decreases strings in this order.
+//   - []byte and string: shortlex in the printable-first order of characters:
+//     length first, then byte by byte by rank (see [byteRank]). For valid
+//     UTF-8 this compares rune by rune by rank too: ASCII ranks below 128 and
+//     every other rune ranks as its code point, which UTF-8 preserves
+//     bytewise; lowering a rune never lengthens its encoding.
 //
 // The order is well-founded: sizes are naturals, and for a fixed size every
 // argument ranges over a finite set (floats are finite too). Any search that
@@ -82,17 +84,9 @@ func compareValue(a, b any) int {
 	case bool:
 		return compareBool(x, b.(bool))
 	case string:
-		y := b.(string)
-		if c := cmp.Compare(len(x), len(y)); c != 0 {
-			return c
-		}
-		return strings.Compare(x, y)
+		return compareText(x, b.(string))
 	case []byte:
-		y := b.([]byte)
-		if c := cmp.Compare(len(x), len(y)); c != 0 {
-			return c
-		}
-		return bytes.Compare(x, y)
+		return compareText(x, b.([]byte))
 	case int:
 		return compareSigned(int64(x), int64(b.(int)))
 	case int8:
@@ -188,6 +182,9 @@ func compareFloat(a, b float64, bits int) int {
 		if c := cmp.Compare(sigDigits(a, bits), sigDigits(b, bits)); c != 0 {
 			return c
 		}
+		if c := cmp.Compare(sigBits(a), sigBits(b)); c != 0 {
+			return c
+		}
 		fallthrough
 	case classInteger:
 		if c := cmp.Compare(math.Abs(a), math.Abs(b)); c != 0 {
@@ -211,6 +208,92 @@ func sigDigits(f float64, bits int) int {
 		}
 	}
 	return n
+}
+
+// sigBits is the number of significant bits of f's mantissa, from its
+// leading one to its trailing one: 1 for 0.5 and 2, 3 for 2.5, 52 or 53 for
+// 0.1. A float32 converted to float64 keeps its count.
+func sigBits(f float64) int {
+	b := math.Float64bits(f)
+	m := b & (1<<52 - 1)
+	if b>>52&0x7ff != 0 {
+		m |= 1 << 52 // the implicit leading one of a normal number
+	}
+	if m == 0 {
+		return 0
+	}
+	return bits.Len64(m) - bits.TrailingZeros64(m)
+}
+
+// The printable-first order of characters. Bytes and runes shrink toward '0'
+// in this order: digits, lowercase letters, uppercase letters, space, the
+// other printable ASCII characters, then the rest by code point (the ASCII
+// control characters, DEL, then every rune above U+007F), so that an
+// irrelevant character reads 0, not \x00, and an identifier stays an
+// identifier for as long as it can. The rank of a character is its position
+// in this order; it is a bijection on bytes (0–255) and on runes, and the
+// identity from 0x80 on.
+var byteRank, rankByte [256]byte
+
+func init() {
+	var order []byte
+	for c := '0'; c <= '9'; c++ {
+		order = append(order, byte(c))
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		order = append(order, byte(c))
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		order = append(order, byte(c))
+	}
+	order = append(order, ' ')
+	for c := 0; c < 256; c++ {
+		if printable := 0x21 <= c && c <= 0x7e; printable && !isAlnum(byte(c)) {
+			order = append(order, byte(c))
+		}
+	}
+	for c := 0; c < 256; c++ {
+		if c < 0x20 || c >= 0x7f {
+			order = append(order, byte(c))
+		}
+	}
+	for r, c := range order {
+		byteRank[c], rankByte[r] = byte(r), c
+	}
+}
+
+func isAlnum(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// runeRank is the rank of r in the printable-first order; rankRune is its
+// inverse.
+func runeRank(r rune) rune {
+	if 0 <= r && r < 0x80 {
+		return rune(byteRank[r])
+	}
+	return r
+}
+
+func rankRune(k rune) rune {
+	if 0 <= k && k < 0x80 {
+		return rune(rankByte[k])
+	}
+	return k
+}
+
+// compareText compares strings or byte slices: shortlex, characters by
+// rank.
+func compareText[S byteString](a, b S) int {
+	if c := cmp.Compare(len(a), len(b)); c != 0 {
+		return c
+	}
+	for i := range len(a) {
+		if a[i] != b[i] {
+			return cmp.Compare(byteRank[a[i]], byteRank[b[i]])
+		}
+	}
+	return 0
 }
 
 // The order of composite values: first their weight, the number of nodes

@@ -18,10 +18,12 @@ func TestCompareArgs(t *testing.T) {
 		{{int64(math.MaxInt64)}, {int64(math.MinInt64)}},
 		{{int8(127)}, {int8(-127)}, {int8(-128)}},
 		{{uint64(0)}, {uint64(1)}, {uint64(math.MaxUint64)}},
-		{{0.0}, {negZero}, {1.0}, {-1.0}, {1e300}, {0.5}, {-0.5}, {0.25}, {1.25}, {123.456}, {inf}, {-inf}, {nan}},
+		{{0.0}, {negZero}, {1.0}, {-1.0}, {1e300}, {0.5}, {-0.5}, {0.1}, {0.25}, {2.5}, {2.1}, {1.25}, {123.456}, {inf}, {-inf}, {nan}},
 		{{float32(2)}, {float32(0.1)}, {float32(0.12)}, {float32(math.Inf(1))}},
-		{{""}, {"\x00"}, {"a"}, {"b"}, {"\x00\x00"}, {"é"}, {"aaa"}, {"世"}},
-		{{[]byte{}}, {[]byte{0}}, {[]byte{255}}, {[]byte{0, 0}}, {[]byte{0, 1}}, {[]byte{1, 0}}},
+		// The printable-first order of characters.
+		{{""}, {"0"}, {"9"}, {"a"}, {"z"}, {"A"}, {"Z"}, {" "}, {"!"}, {"~"}, {"\x00"}, {"\x1f"}, {"\x7f"}, {"\x80"},
+			{"00"}, {"0a"}, {"a0"}, {"\x00\x00"}, {"é"}, {"aaa"}, {"世"}},
+		{{[]byte{}}, {[]byte("0")}, {[]byte{0}}, {[]byte{255}}, {[]byte("00")}, {[]byte{'0', 0}}, {[]byte{0, '0'}}, {[]byte{0, 1}}, {[]byte{1, 0}}},
 		// Size first, across arguments, then left to right.
 		{{"", 1000}, {"a", 0}},
 		{{"ab", ""}, {"a", "bc"}, {"b", "aa"}},

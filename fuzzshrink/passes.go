@@ -13,25 +13,41 @@ import (
 // more removals. Values second. Each pass works on every argument in turn,
 // left to right.
 var passes = [...]pass{
-	{"remove", removeArg, removeNode},                          // bytes.go, strings.go, composite.go
-	{"zero", nil, zeroNode},                                    // composite.go
-	{"redistribute", redistributeArg, leaves(redistributeArg)}, // bytes.go, strings.go
-	{"ints", intArg, leaves(intArg)},                           // ints.go
-	{"floats", floatArg, leaves(floatArg)},                     // floats.go
-	{"bools", boolArg, leaves(boolArg)},                        // bools.go
-	{"bytes", lowerBytesArg, leaves(lowerBytesArg)},            // bytes.go: []byte, and strings that are not valid UTF-8
-	{"runes", lowerRunesArg, leaves(lowerRunesArg)},            // strings.go: valid UTF-8 strings
+	{name: "lengths", arg: lengthsArg, node: leaves(lengthsArg)},                // records.go
+	{name: "lists", arg: listsArg, node: leaves(listsArg)},                      // text.go
+	{name: "hoist", arg: hoistArg, node: leaves(hoistArg)},                      // text.go
+	{name: "spans", arg: spansArg, node: leaves(spansArg)},                      // text.go
+	{name: "tokens", arg: tokensArg, node: leaves(tokensArg)},                   // text.go
+	{name: "remove", arg: removeArg, node: removeNode},                          // bytes.go, strings.go, composite.go
+	{name: "pairs", arg: pairsArg, node: leaves(pairsArg), stuck: true},         // text.go
+	{name: "zero", node: zeroNode},                                              // composite.go
+	{name: "sort", node: sortNode},                                              // composite.go
+	{name: "redistribute", arg: redistributeArg, node: leaves(redistributeArg)}, // bytes.go, strings.go
+	{name: "offset", node: offsetNode, tuple: offsetTuple},                      // ints.go
+	{name: "ints", arg: intArg, node: leaves(intArg)},                           // ints.go
+	{name: "floats", arg: floatArg, node: leaves(floatArg)},                     // floats.go
+	{name: "bools", arg: boolArg, node: leaves(boolArg)},                        // bools.go
+	{name: "literals", arg: literalsArg, node: leaves(literalsArg)},             // text.go
+	{name: "bytes", arg: lowerBytesArg, node: leaves(lowerBytesArg)},            // bytes.go: []byte, and strings that are not valid UTF-8
+	{name: "runes", arg: lowerRunesArg, node: leaves(lowerRunesArg)},            // strings.go: valid UTF-8 strings
+	{name: "swap", arg: swapArg, node: leaves(swapArg), stuck: true},            // bytes.go, strings.go
 }
 
 // A pass proposes candidates for one argument at a time: arg returns the
 // candidate values for a native v, each strictly smaller than v, starting at
 // from, or nil if the pass does not apply to v's type; node does the same
-// for one node of a composite argument (see composite.go). Iterators are
-// lazy: the engine stops pulling at the first accepted candidate.
+// for one node of a composite argument (see composite.go); tuple proposes
+// whole tuples, for moves across arguments, after the per-argument ones (its
+// candidates have the argument index len(best)). Iterators are
+// lazy: the engine stops pulling at the first accepted candidate. A stuck
+// pass runs only in rounds where no pass before it accepted anything: it is
+// costly, and worth its runs only when cheaper moves are exhausted.
 type pass struct {
-	name string
-	arg  func(v any, from pos) iter.Seq2[pos, any]
-	node func(n node, from pos) iter.Seq2[pos, reflect.Value]
+	name  string
+	arg   func(v any, from pos) iter.Seq2[pos, any]
+	node  func(n node, from pos) iter.Seq2[pos, reflect.Value]
+	tuple func(t []any, from pos) iter.Seq2[pos, []any]
+	stuck bool
 }
 
 // A cursor is where a pass resumes after one of its candidates is accepted:
@@ -47,9 +63,9 @@ type cursor struct {
 // redistribution and lowering, and the state of a magnitude search; in a
 // composite argument, node is the preorder index of the node shrunk.
 type pos struct {
-	i, j int
-	s    magSearch
-	node int
+	k, i, j int
+	s       magSearch
+	node    int
 }
 
 // candidates yields, for every argument from from.arg on, the argument's
@@ -65,7 +81,9 @@ func (p *pass) candidates(best []any, from cursor) iter.Seq2[cursor, any] {
 			var seq iter.Seq2[pos, any]
 			switch {
 			case composite(best[i]):
-				seq = structural(best[i], start, p.node)
+				if p.node != nil {
+					seq = structural(best[i], start, p.node)
+				}
 			case p.arg != nil:
 				seq = p.arg(best[i], start)
 			}
@@ -76,6 +94,22 @@ func (p *pass) candidates(best []any, from cursor) iter.Seq2[cursor, any] {
 				if !yield(cursor{arg: i, pos: ps}, v) {
 					return
 				}
+			}
+		}
+		if p.tuple == nil || from.arg > len(best) {
+			return
+		}
+		start := pos{}
+		if from.arg == len(best) {
+			start = from.pos
+		}
+		seq := p.tuple(best, start)
+		if seq == nil {
+			return
+		}
+		for ps, t := range seq {
+			if !yield(cursor{arg: len(best), pos: ps}, t) {
+				return
 			}
 		}
 	}
@@ -93,10 +127,14 @@ func boxed[T any](seq iter.Seq2[pos, T]) iter.Seq2[pos, any] {
 }
 
 // with returns a new tuple equal to t with argument i replaced by v (no
-// replacement if i < 0). Byte slices and composite values are copied: every
-// candidate owns all of its memory, so an oracle that retains a candidate
-// shares nothing with the engine's best tuple or with other candidates.
+// replacement if i < 0; if i is len(t), v is the whole new tuple, []any).
+// Byte slices and composite values are copied: every candidate owns all of
+// its memory, so an oracle that retains a candidate shares nothing with the
+// engine's best tuple or with other candidates.
 func with(t []any, i int, v any) []any {
+	if i == len(t) {
+		return with(v.([]any), -1, nil)
+	}
 	c := make([]any, len(t))
 	for k, a := range t {
 		switch {

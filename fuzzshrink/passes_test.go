@@ -27,8 +27,10 @@ func checkPass(t *testing.T, p *pass, best []any, from cursor, depth, limit int)
 		if compareArgs(cand, best) >= 0 {
 			t.Fatalf("pass %s proposed %#v from %#v (cursor %+v): not smaller", p.name, cand, best, from)
 		}
-		if s, ok := best[c.arg].(string); ok && utf8.ValidString(s) && !utf8.ValidString(cand[c.arg].(string)) {
-			t.Fatalf("pass %s turned valid %q into invalid %q", p.name, s, cand[c.arg])
+		for i := range best {
+			if s, ok := best[i].(string); ok && utf8.ValidString(s) && !utf8.ValidString(cand[i].(string)) {
+				t.Fatalf("pass %s turned valid %q into invalid %q", p.name, s, cand[i])
+			}
 		}
 		if depth > 1 {
 			checkPass(t, p, cand, c, depth-1, limit)
@@ -46,6 +48,9 @@ func TestPasses_CandidatesSmaller(t *testing.T) {
 		{true, false, -1, int8(-128), int16(32767), int32(-5), int64(-1 << 63), uint(0), uint8(255),
 			uint16(9), uint32(1 << 31), uint64(1<<64 - 1)},
 		{float32(-1.5), float32(3.4e38), 123.456, math.Copysign(0, -1), 1e300, 5e-324},
+		// Text with structure, and binary records, for the text passes.
+		{`{"a": [1, {"b": "x\"y"}], "c": 'é'}`, []byte("<a x='1'>\n  <b>t u</b>\n</a>\n"), "f(x) {\n\tif y {\n\t\tz()\n\t}\n}\n"},
+		{[]byte("\x82\xcc\x00\x03abcdSTAT\x00\x01\x00\x00\x80\xc9\x00\x00"), "\x01\x00\xff;\x02\x00\x07"},
 	} {
 		t.Run(fmt.Sprint(args...), func(t *testing.T) {
 			checkCandidates(t, args, 3, 40)
@@ -59,7 +64,7 @@ func TestPasses_Names(t *testing.T) {
 	for _, p := range passes {
 		got = append(got, p.name)
 	}
-	want := "[remove zero redistribute ints floats bools bytes runes]"
+	want := "[lengths lists hoist spans tokens remove pairs zero sort redistribute offset ints floats bools literals bytes runes swap]"
 	if fmt.Sprint(got) != want {
 		t.Errorf("passes = %v, want %s", got, want)
 	}

@@ -43,6 +43,12 @@ func qualityCases() []qualityCase {
 			want:  []any{0, 6},
 		},
 		{
+			name:  "ints/common-offset",
+			args:  []any{412, int8(-117), uint16(417)},
+			fails: func(a []any) bool { return int(a[2].(uint16))-a[0].(int) == 5 && a[1].(int8) < 0 },
+			want:  []any{0, int8(-1), uint16(5)},
+		},
+		{
 			name: "string-int/bad",
 			args: []any{noisyString(2, 200, "bad"), 98765432},
 			fails: func(a []any) bool {
@@ -63,6 +69,24 @@ func qualityCases() []qualityCase {
 				return strings.IndexFunc(a[0].(string), func(r rune) bool { return r > 0xFFFF }) >= 0
 			},
 			want: []any{"\U00010000"},
+		},
+		{
+			// Ten bytes with a '!' and fewer than eight after it: the '!'
+			// moves to the end, past the 0s that need not precede it.
+			name: "string/bang-last",
+			args: []any{"the fuzzer found this: a longer line!abc"},
+			fails: func(a []any) bool {
+				s := a[0].(string)
+				i := strings.IndexByte(s, '!')
+				return len(s) >= 10 && i >= 0 && i+8 >= len(s)
+			},
+			want: []any{"000000000!"},
+		},
+		{
+			name:  "string/every-offset",
+			args:  []any{"tell nobody the secret word"},
+			fails: func(a []any) bool { return strings.Contains("sec"+a[0].(string), "secret") },
+			want:  []any{"ret"},
 		},
 		{
 			name:  "string/invalid-utf8",
@@ -133,7 +157,19 @@ func qualityCases() []qualityCase {
 			name:  "floats/negative-non-integer",
 			args:  []any{-98.76},
 			fails: func(a []any) bool { f := a[0].(float64); return f < 0 && f != math.Trunc(f) },
-			want:  []any{-0.8},
+			want:  []any{-0.5},
+		},
+		{
+			name:  "floats/simplest-decimal",
+			args:  []any{6.8},
+			fails: func(a []any) bool { f := a[0].(float64); return f > 2 && f != math.Trunc(f) },
+			want:  []any{2.5},
+		},
+		{
+			name:  "floats/simplest-decimal>100",
+			args:  []any{123.456},
+			fails: func(a []any) bool { f := a[0].(float64); return f > 100 && f != math.Trunc(f) },
+			want:  []any{100.5},
 		},
 		{
 			name:  "floats/signbit",
@@ -278,8 +314,8 @@ func TestMinimize(t *testing.T) {
 	if got := fuzzshrink.Minimize("a quick brown fox", func(s string) bool { return strings.Count(s, "o") >= 2 }); got != "oo" {
 		t.Errorf("Minimize(string) = %q, want %q", got, "oo")
 	}
-	if got := fuzzshrink.Minimize([]byte{9, 8, 7}, func(b []byte) bool { return len(b) >= 2 }); !bytes.Equal(got, []byte{0, 0}) {
-		t.Errorf("Minimize([]byte) = %v, want [0 0]", got)
+	if got := fuzzshrink.Minimize([]byte{9, 8, 7}, func(b []byte) bool { return len(b) >= 2 }); string(got) != "00" {
+		t.Errorf("Minimize([]byte) = %q, want \"00\"", got)
 	}
 	if got := fuzzshrink.Minimize(math.Pi, func(f float64) bool { return f > 3 }); got != 4 {
 		t.Errorf("Minimize(float64) = %v, want 4", got)

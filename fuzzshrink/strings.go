@@ -40,12 +40,12 @@ func runeStarts(s string) []int {
 	return append(starts, len(s))
 }
 
-// redistributeRunes is redistribute on runes: it moves code point value from
-// rune i to rune j, at most redistributeWindow runes later, without changing the length
-// of rune j's encoding or making either rune a surrogate. Rune i decreases,
-// so its encoding gets no longer and compares lower: the string is smaller.
-// The cursor is (pos.i, pos.j) = (byte offset of rune i, rune distance to j);
-// the byte offset survives acceptance since the string before it is unchanged.
+// redistributeRunes is redistribute on runes: it merges rune i into rune j,
+// at most mergeWindow runes later, when the sum is a code point (not a
+// surrogate) whose encoding is shorter than those of the two runes
+// together, so that the string gets shorter. The cursor is (pos.i, pos.j) =
+// (byte offset of rune i, rune distance to j); the byte offset survives
+// acceptance since the string before it is unchanged.
 func redistributeRunes(s string, from pos) iter.Seq2[pos, string] {
 	return func(yield func(pos, string) bool) {
 		bi := from.i
@@ -55,11 +55,11 @@ func redistributeRunes(s string, from pos) iter.Seq2[pos, string] {
 		for bi < len(s) {
 			ri, wi := utf8.DecodeRuneInString(s[bi:])
 			bj := bi + wi
-			for k := 1; k <= redistributeWindow && bj < len(s); k++ {
+			for k := 1; k <= mergeWindow && bj < len(s); k++ {
 				rj, wj := utf8.DecodeRuneInString(s[bj:])
 				if bi != from.i || k >= from.j {
-					if ni, nj, ok := moveRune(ri, rj); ok {
-						c := s[:bi] + string(ni) + s[bi+wi:bj] + string(nj) + s[bj+wj:]
+					if m := ri + rj; ri > 0 && m <= utf8.MaxRune && !isSurrogate(m) && utf8.RuneLen(m) < wi+wj {
+						c := s[:bi] + s[bi+wi:bj] + string(m) + s[bj+wj:]
 						if !yield(pos{i: bi, j: k}, c) {
 							return
 						}
@@ -72,38 +72,13 @@ func redistributeRunes(s string, from pos) iter.Seq2[pos, string] {
 	}
 }
 
-// moveRune moves as much as it can from code point a to code point b: b may
-// grow up to the largest code point with an encoding as long as its own,
-// staying below the surrogates if it is below them, and a may not land
-// among the surrogates.
-func moveRune(a, b rune) (na, nb rune, ok bool) {
-	var limit rune
-	switch {
-	case b < 0x80:
-		limit = 0x7F
-	case b < 0x800:
-		limit = 0x7FF
-	case b < 0xD800:
-		limit = 0xD7FF
-	case b < 0x10000:
-		limit = 0xFFFF
-	default:
-		limit = utf8.MaxRune
-	}
-	moved := min(a, limit-b)
-	if na = a - moved; isSurrogate(na) {
-		na = 0xE000 // a > 0xDFFF here: the lowest code point above the surrogates
-		moved = a - na
-	}
-	return na, b + moved, moved > 0
-}
-
 func isSurrogate(r rune) bool { return 0xD800 <= r && r <= 0xDFFF }
 
-// lowerRunes yields s with one rune lowered: U+0000, then a binary search
-// (see [magnitudes]) on the rune's index among the code points that are not
-// surrogates (see [runeIndex]). The cursor is (pos.i, pos.s) = (byte offset of
-// the rune, search state).
+// lowerRunes yields s with one rune lowered in the printable-first order
+// (see [lowerChar]), on the rune's index among the ranks of the code points
+// that are not surrogates (see [runeIndex]), so that the string stays valid
+// UTF-8 and never gets longer. The cursor is (pos.i, pos.j, pos.s) = (byte
+// offset of the rune, step, search state).
 func lowerRunes(s string, from pos) iter.Seq2[pos, string] {
 	return func(yield func(pos, string) bool) {
 		b := from.i
@@ -112,13 +87,12 @@ func lowerRunes(s string, from pos) iter.Seq2[pos, string] {
 		}
 		for b < len(s) {
 			r, w := utf8.DecodeRuneInString(s[b:])
-			st := magSearch{}
+			step, st := 0, magSearch{}
 			if b == from.i {
-				st = from.s
+				step, st = from.j, from.s
 			}
-			i := runeIndex(r)
-			for st, m := range magnitudes(false, i, i, st) {
-				if !yield(pos{i: b, s: st}, s[:b]+string(fromRuneIndex(m.mag))+s[b+w:]) {
+			for cs, k := range lowerChar(runeIndex(runeRank(r)), step, st) {
+				if !yield(pos{i: b, j: cs.step, s: cs.s}, s[:b]+string(rankRune(fromRuneIndex(k)))+s[b+w:]) {
 					return
 				}
 			}
@@ -143,4 +117,28 @@ func fromRuneIndex(i uint64) rune {
 		return r
 	}
 	return rune(i) + 0x800
+}
+
+// swapRunes is swapBytes on the runes of a valid UTF-8 string. The cursor
+// is pos.i, the byte offset of the first rune of the pair.
+func swapRunes(s string, from pos) iter.Seq2[pos, string] {
+	return func(yield func(pos, string) bool) {
+		b := from.i
+		if b >= len(s) || !utf8.RuneStart(s[b]) {
+			b = 0
+		}
+		for b < len(s) {
+			r1, w1 := utf8.DecodeRuneInString(s[b:])
+			if b+w1 >= len(s) {
+				return
+			}
+			r2, w2 := utf8.DecodeRuneInString(s[b+w1:])
+			if runeRank(r1) > runeRank(r2) {
+				if !yield(pos{i: b + w2}, s[:b]+string(r2)+string(r1)+s[b+w1+w2:]) {
+					return
+				}
+			}
+			b += w1
+		}
+	}
 }

@@ -1,0 +1,102 @@
+package fuzzshrink_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/fuzzmin/fuzzmin/fuzzshrink"
+	"github.com/fuzzmin/fuzzmin/fuzzshrink/internal/shapes"
+)
+
+// shapeOracle runs the candidates of a shape in process. With full, it
+// judges every candidate of a batch, as an oracle that runs batches in
+// another process does; otherwise it stops at the first that fails.
+type shapeOracle struct {
+	s    *shapes.Shape
+	full bool
+}
+
+func (o shapeOracle) Run(ctx context.Context, batch [][]any) ([]fuzzshrink.Verdict, error) {
+	vs := make([]fuzzshrink.Verdict, 0, len(batch))
+	for _, args := range batch {
+		if ctx.Err() != nil {
+			break
+		}
+		v := fuzzshrink.Verdict(o.s.Verdict(args[0]))
+		vs = append(vs, v)
+		if v == fuzzshrink.Fail && !o.full {
+			break
+		}
+	}
+	return vs, nil
+}
+
+// shapeMinima are the exact minima of the shapes (see each shape's
+// EXPECTED.md for why nothing smaller fails), in the order of the
+// package documentation: printable-first characters.
+var shapeMinima = map[string]any{
+	"json":     []byte(`[{"id":-1}]`),
+	"config":   "[server]\nport=0\nmode=fast",
+	"sexpr":    "(/ 0 0)",
+	"markup":   `<0 width="-1"/>`,
+	"gosource": []byte("package a;func a(){0<<=64}"),
+	"toml":     "[server]\ntimeout=[]",
+	"packet":   []byte("\x82\xcc\x00\x030000STAT0000"),
+}
+
+// TestShrink_Shapes shrinks inputs shaped like real ones (a JSON document,
+// a 400-line configuration, an S-expression, an HTML fragment, a Go file, a
+// TOML document, a compound binary packet), each failing with a bug of its
+// parser, to their exact minima. Candidates that fail another way are
+// another bug, never accepted.
+func TestShrink_Shapes(t *testing.T) {
+	t.Parallel()
+	for _, s := range shapes.All() {
+		t.Run(s.Name, func(t *testing.T) {
+			t.Parallel()
+			r, err := fuzzshrink.Shrink(context.Background(), []any{s.Input}, shapeOracle{s: s})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := []any{shapeMinima[s.Name]}; !equalArgs(r.Args, want) {
+				t.Errorf("Shrink = %q, want %q", r.Args[0], want[0])
+			}
+			if sig := s.Check(r.Args[0]); sig != s.Sig {
+				t.Errorf("the result fails with %v, the input with %v", sig, s.Sig)
+			}
+			if r.Stats.Stop != fuzzshrink.StopDone {
+				t.Errorf("Stop = %v, want %v", r.Stats.Stop, fuzzshrink.StopDone)
+			}
+			t.Logf("%d → %d bytes in %d runs (%d other failures)", size(s.Input), size(r.Args[0]), r.Stats.Runs, r.Stats.OtherFails)
+		})
+	}
+}
+
+// TestShrink_ShapesBatchSize: the result and the path to it do not depend on
+// the batch size, with an oracle that judges whole batches.
+func TestShrink_ShapesBatchSize(t *testing.T) {
+	t.Parallel()
+	for _, s := range shapes.All() {
+		want, _ := fuzzshrink.Shrink(context.Background(), []any{s.Input}, shapeOracle{s: s})
+		for _, batch := range []int{3, 16} {
+			r, err := fuzzshrink.Shrink(context.Background(), []any{s.Input}, shapeOracle{s: s, full: true}, fuzzshrink.BatchSize(batch))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !equalArgs(r.Args, want.Args) || r.Stats.Accepted != want.Stats.Accepted {
+				t.Errorf("%s: BatchSize(%d) gives %q (%d accepted), BatchSize(1) %q (%d accepted)",
+					s.Name, batch, r.Args[0], r.Stats.Accepted, want.Args[0], want.Stats.Accepted)
+			}
+		}
+	}
+}
+
+func size(v any) int {
+	switch x := v.(type) {
+	case string:
+		return len(x)
+	case []byte:
+		return len(x)
+	}
+	return 0
+}
