@@ -33,12 +33,13 @@ type entryJob struct {
 	// shrinking (see others.go): it has no file yet.
 	found signature
 
-	want     signature      // how the original fails
-	shaper   failure.Shaper // how its message is shaped, and so the candidates'
-	zero     bool           // the zero input fails the same way
-	start    time.Time
-	runs     atomic.Int64 // candidates run so far, for the progress line
-	progress *progressLine
+	want      signature      // how the original fails
+	shaper    failure.Shaper // how its message is shaped, and so the candidates'
+	zero      bool           // the zero input fails the same way
+	start     time.Time
+	runs      atomic.Int64 // candidates run so far, for the progress line
+	progress  *progressLine
+	lastValue string // the last accepted candidate, for -v
 }
 
 // shrinkOutcome is what a search made of an entry.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fuzzmin/fuzzmin/fuzzshrink"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
@@ -127,12 +128,22 @@ func (r *reporter) trace(j *entryJob, ev fuzzshrink.Event) {
 	r.event(j, e)
 }
 
-// event shows a step of a search, run here or in a session, with -v.
+// event shows a step of a search, run here or in a session, with -v: a
+// pass as it starts, and an accepted candidate as the region of the value
+// that changed since the last one, with some context.
 func (r *reporter) event(j *entryJob, ev session.Event) {
 	if !r.verbose {
 		return
 	}
-	value := shorten(ev.Value, 200)
+	value := ev.Value
+	if ev.Action == session.ActionAccept {
+		if j.lastValue != "" {
+			value = changedRegion(j.lastValue, ev.Value)
+		} else {
+			value = shorten(value, 200)
+		}
+		j.lastValue = ev.Value
+	}
 	if r.json != nil {
 		r.emit(event{Time: time.Now(), Action: ev.Action, Package: j.pkg.ImportPath, Test: j.target.Name + "/" + j.entry.Name,
 			Pass: ev.Pass, Round: ev.Round, Runs: ev.Runs, Value: value})
@@ -145,11 +156,57 @@ func (r *reporter) event(j *entryJob, ev session.Event) {
 	}
 }
 
+// changedRegion shows what changed from prev to cur: the differing middle
+// as ⟨old → new⟩, each cut to 60 bytes, with up to 24 bytes of context on
+// each side, where the two share their beginning and end.
+func changedRegion(prev, cur string) string {
+	p := 0
+	for p < len(prev) && p < len(cur) && prev[p] == cur[p] {
+		p++
+	}
+	q := 0
+	for q < len(prev)-p && q < len(cur)-p && prev[len(prev)-1-q] == cur[len(cur)-1-q] {
+		q++
+	}
+	// Whole runes only.
+	for p > 0 && !utf8.RuneStart(prev[p]) {
+		p--
+	}
+	for q > 0 && !utf8.RuneStart(cur[len(cur)-q]) {
+		q--
+	}
+	const ctx = 24
+	left, right := cur[:p], cur[len(cur)-q:]
+	if len(left) > ctx {
+		i := len(left) - ctx
+		for i < len(left) && !utf8.RuneStart(left[i]) {
+			i++
+		}
+		left = "…" + left[i:]
+	}
+	if len(right) > ctx {
+		i := ctx
+		for i > 0 && !utf8.RuneStart(right[i]) {
+			i--
+		}
+		right = right[:i] + "…"
+	}
+	return left + "⟨" + shorten(prev[p:len(prev)-q], 60) + " → " + shorten(cur[p:len(cur)-q], 60) + "⟩" + right
+}
+
+// shorten cuts s to about n bytes, keeping its beginning and end.
 func shorten(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return s[:n/2] + " … " + s[len(s)-n/2:]
+	i, k := n/2, len(s)-n/2
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	for k < len(s) && !utf8.RuneStart(s[k]) {
+		k++
+	}
+	return s[:i] + " … " + s[k:]
 }
 
 // result reports what became of an entry.

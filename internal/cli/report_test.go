@@ -86,3 +86,17 @@ func TestProgressLine_Phase(t *testing.T) {
 		t.Errorf("not a terminal: phase wrote %q", out.String())
 	}
 }
+
+func TestChangedRegion(t *testing.T) {
+	for _, tt := range []struct{ prev, cur, want string }{
+		{`f.Add(string("[{\"a\":1},{\"id\":-1}]"))`, `f.Add(string("[{\"id\":-1}]"))`, `f.Add(string("[{\"⟨a\":1},{\" → ⟩id\":-1}]"))`},
+		{`f.Add(int(1000))`, `f.Add(int(500))`, `f.Add(int(⟨10 → 5⟩00))`},
+		{strings.Repeat("x", 100) + "abc" + strings.Repeat("y", 100), strings.Repeat("x", 100) + "b" + strings.Repeat("y", 100),
+			"…" + strings.Repeat("x", 24) + "⟨abc → b⟩" + strings.Repeat("y", 24) + "…"},
+		{"héllo", "hallo", "h⟨é → a⟩llo"},
+	} {
+		if got := changedRegion(tt.prev, tt.cur); got != tt.want {
+			t.Errorf("changedRegion(%q, %q) = %q, want %q", tt.prev, tt.cur, got, tt.want)
+		}
+	}
+}
