@@ -185,6 +185,7 @@ func Shrink(ctx context.Context, args []any, o Oracle, opts ...Option) (Result, 
 		opt(&e.cfg)
 	}
 	e.cfg.batchSize = max(e.cfg.batchSize, 1)
+	e.batchLimit = e.cfg.batchSize
 	e.ctx = ctx
 	if t := e.cfg.stopAt(start); !t.IsZero() {
 		var cancel context.CancelFunc
@@ -229,10 +230,12 @@ type engine struct {
 	err    error
 
 	// The pending batch, reused between batches: candidates, their cache
-	// keys, and the cursors to resume from if they are accepted.
-	batch   [][]any
-	keys    []cacheKey
-	cursors []cursor
+	// keys, and the cursors to resume from if they are accepted; and the
+	// size of the next one (see sizeBatches).
+	batch      [][]any
+	keys       []cacheKey
+	cursors    []cursor
+	batchLimit int
 }
 
 func (e *engine) run() {
@@ -290,7 +293,7 @@ func (e *engine) search(i int, from cursor) (ok bool, next cursor, stop bool) {
 			e.stats.CacheHits++
 			continue
 		}
-		limit := e.cfg.batchSize
+		limit := e.batchLimit
 		if e.cfg.maxRuns > 0 {
 			limit = min(limit, e.cfg.maxRuns-e.stats.Runs)
 			if limit <= 0 {
@@ -355,6 +358,7 @@ func (e *engine) runBatch(i int) (ok bool, next cursor, stop bool) {
 			e.stats.OtherFails++
 		}
 	}
+	e.sizeBatches(first, n)
 	if first < 0 {
 		e.discard(len(vs))
 		if len(vs) < n {
@@ -375,6 +379,22 @@ func (e *engine) runBatch(i int) (ok bool, next cursor, stop bool) {
 	e.stats.Passes[i].Accepted++
 	e.emit(Accepted, passes[i].name)
 	return true, c, false
+}
+
+// sizeBatches sets the size of the next batch from the last one, of n
+// candidates, whose first Fail was at index first (-1: none): twice the
+// candidates it took to reach a Fail, and twice the last size while none
+// is found, within [1, BatchSize]. Many accepted candidates so keep batches
+// short, and few candidates are prepared for nothing (an oracle that runs
+// candidates in another process writes a file for each); long runs of
+// passing candidates get full batches. The size of a batch never changes
+// what is accepted.
+func (e *engine) sizeBatches(first, n int) {
+	if first >= 0 {
+		e.batchLimit = min(e.cfg.batchSize, 2*(first+1))
+	} else if n == e.batchLimit {
+		e.batchLimit = min(e.cfg.batchSize, 2*e.batchLimit)
+	}
 }
 
 // discard empties the pending batch, forgetting the cache keys of the

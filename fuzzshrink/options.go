@@ -30,11 +30,14 @@ func Timeout(d time.Duration) Option {
 	return func(c *config) { c.timeout = d }
 }
 
-// BatchSize sets how many candidates go to one [Oracle.Run] call; the default
-// is 1, which is plain greedy search. Larger batches suit oracles with a high
-// fixed cost per call, such as one that runs candidates in another process:
-// the result is the same as with batches of 1, since the engine accepts the
-// first failing candidate of a batch, but the candidates after it are wasted.
+// BatchSize sets how many candidates at most go to one [Oracle.Run] call;
+// the default is 1, which is plain greedy search. Larger batches suit
+// oracles with a high fixed cost per call, such as one that runs candidates
+// in another process: the result is the same as with batches of 1, since
+// the engine accepts the first failing candidate of a batch, but the
+// candidates after it are wasted. So the engine sizes batches by the search:
+// twice the candidates the last batch took to reach a Fail, doubling while
+// none fails, up to n.
 func BatchSize(n int) Option {
 	return func(c *config) { c.batchSize = n }
 }

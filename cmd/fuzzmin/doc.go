@@ -69,6 +69,10 @@ prints this manual.
 		kept with the smallest input that showed it: write minimizes
 		each against its own failure and writes it as an entry of its
 		own; report only reports them. The default is write.
+	-p n
+		Run up to n test processes at once, as go test -p: the
+		candidates of a batch are dealt out to them. The result does not
+		depend on n. The default is GOMAXPROCS.
 	-run regexp
 		Minimize only the targets and entries matching regexp, as go
 		test -run selects tests and subtests: FuzzParse, or

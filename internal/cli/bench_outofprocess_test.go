@@ -36,7 +36,7 @@ func BenchmarkOutOfProcess(b *testing.B) {
 			start := time.Now()
 			n := 0
 			for b.Loop() {
-				res, err := r.run(context.Background(), inputs, shape, func(signature) bool { return false })
+				res, err := r.run(context.Background(), inputs, shape, never)
 				if err != nil || len(res.outcomes) != len(inputs) {
 					b.Fatalf("ran %d of %d: %v", len(res.outcomes), len(inputs), err)
 				}

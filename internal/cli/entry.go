@@ -24,11 +24,12 @@ const replays = 2
 // An entryJob is one entry on its way through the pipeline: replayed,
 // shrunk, written back.
 type entryJob struct {
-	pkg    *pkg
-	tj     *targetJob
-	target *target
-	entry  corpus.Entry
-	runner *runner
+	pkg     *pkg
+	tj      *targetJob
+	target  *target
+	entry   corpus.Entry
+	runner  *runner   // the first of runners: replays and sessions run there
+	runners []*runner // the out-of-process search runs on all (-p)
 	// found is the failure of an entry made of another failure met while
 	// shrinking (see others.go): it has no file yet.
 	found signature
@@ -142,7 +143,7 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 			inputs, vals = append(inputs, zero), append(vals, zeroVals)
 		}
 		shape := func(k int, msg string) string { return j.shaper.Shape(msg, vals[k]) }
-		out, err := j.runner.run(ctx, inputs, shape, func(signature) bool { return false })
+		out, err := j.runner.run(ctx, inputs, shape, never)
 		switch {
 		case err != nil:
 			return statusFailed, err

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"time"
 )
@@ -23,6 +24,7 @@ type options struct {
 	execTimeout time.Duration // per input
 	flaky       bool
 	tracked     bool
+	procs       int    // -p
 	others      string // othersWrite or othersReport
 	version     bool
 }
@@ -39,6 +41,7 @@ func defaultOptions() options {
 		maxRuns:     100000,
 		execTimeout: 10 * time.Second,
 		others:      othersWrite,
+		procs:       runtime.GOMAXPROCS(0),
 	}
 }
 
@@ -57,6 +60,7 @@ func (o *options) flagSet() *flag.FlagSet {
 	fs.IntVar(&o.maxRuns, "max-runs", o.maxRuns, "Stop the search of an entry after `n` candidates; 0 means no limit.")
 	fs.DurationVar(&o.execTimeout, "exec-timeout", o.execTimeout, "Time one input may run before it counts as hanging.")
 	fs.BoolVar(&o.flaky, "flaky", o.flaky, "Minimize an entry even if its failure is not the same on every replay, against the first failure seen.")
+	fs.IntVar(&o.procs, "p", o.procs, "Run up to `n` test processes at once, as go test -p: the candidates of a batch are dealt out to them. The result does not depend on n.")
 	fs.BoolVar(&o.tracked, "tracked", o.tracked, "Minimize the entries that git tracks too. By default a committed entry is a regression test somebody chose to keep: it is replayed, and if it fails it is reported as a regression and left alone.")
 	fs.StringVar(&o.others, "others", o.others, "What to do with the other failures met while shrinking, each kept with the smallest input that showed it: `write` minimizes each against its own failure and writes it as an entry of its own; report only reports them.")
 	fs.BoolVar(&o.version, "version", o.version, "Print fuzzmin's version and exit.")
@@ -70,6 +74,8 @@ func (o *options) validate() error {
 		return fmt.Errorf("-timeout %v: want a positive duration", o.timeout)
 	case o.execTimeout <= 0:
 		return fmt.Errorf("-exec-timeout %v: want a positive duration", o.execTimeout)
+	case o.procs < 1:
+		return fmt.Errorf("-p %d: want 1 or more", o.procs)
 	case o.maxRuns < 0:
 		return fmt.Errorf("-max-runs %d: want 0 (no limit) or more", o.maxRuns)
 	case o.others != othersWrite && o.others != othersReport:
@@ -101,6 +107,8 @@ func writeFlags(w io.Writer, fs *flag.FlagSet) {
 // value of a bool or a string, which goes without saying.
 func defaultText(f *flag.Flag) string {
 	switch def := f.DefValue; {
+	case f.Name == "p":
+		return "GOMAXPROCS" // the machine's, not the one the manual was made on
 	case def == "" || def == "false":
 		return ""
 	case strings.HasSuffix(def, "m0s"): // 2m0s reads 2m

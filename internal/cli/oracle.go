@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/fuzzmin/fuzzmin/fuzzshrink"
@@ -14,12 +15,12 @@ import (
 )
 
 // shrinkOutOfProcess runs the search here, with candidates run in batches
-// by the test binary.
+// by the test binary, on the target's runners at once.
 func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob) (shrinkOutcome, error) {
-	o := &oracle{r: j.runner, want: j.want, shaper: j.shaper, runs: &j.runs, met: map[string]bool{}, pool: &j.tj.others}
+	o := &oracle{runners: j.runners, want: j.want, shaper: j.shaper, runs: &j.runs, met: map[string]bool{}, pool: &j.tj.others}
 	opts := []fuzzshrink.Option{
 		fuzzshrink.Timeout(c.opts.timeout),
-		fuzzshrink.BatchSize(batchSize(len(j.entry.Data))),
+		fuzzshrink.BatchSize(batchSize(len(j.entry.Data)) * len(j.runners)),
 		fuzzshrink.Observe(func(ev fuzzshrink.Event) {
 			if ev.Kind == fuzzshrink.Accepted {
 				if b, err := encoding.Marshal(ev.Args...); err == nil {
@@ -42,21 +43,31 @@ func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob) (shrinkOu
 	return out, err
 }
 
-// batchSize is how many candidates go to one test process: many, to spread
-// the cost of starting it, but few enough for large inputs that the
-// candidates in flight stay within a few MiB.
+// batchSize is how many candidates at most go to one test process: many,
+// to spread the cost of starting it, but few enough for large inputs that
+// the candidates in flight stay within a few MiB.
 func batchSize(size int) int {
 	return max(1, min(64, (4<<20)/max(1, size)))
 }
 
 // An oracle judges candidates by running them through the test binary.
+//
+// With more than one runner (-p), a batch is dealt out to the runners in
+// turn (candidate i to runner i mod p), which run their share at once, each
+// in its own process and in order: the candidates near the start of the
+// batch, which decide what is accepted, run first everywhere. Once a
+// candidate fails as the original does, a runner that has gone past it
+// stops. The verdicts returned are those of the candidates up to the first
+// such Fail, in the batch's order: exactly what one process running the
+// batch would return, so the search does not depend on -p. (What runners
+// judged beyond it is dropped, other failures too, for the same reason.)
 type oracle struct {
-	r      *runner
-	want   signature
-	shaper failure.Shaper
-	runs   *atomic.Int64   // for the progress line
-	met    map[string]bool // distinct failures met, for the report
-	pool   *pool           // and the smallest candidate of each
+	runners []*runner
+	want    signature
+	shaper  failure.Shaper
+	runs    *atomic.Int64   // for the progress line
+	met     map[string]bool // distinct failures met, for the report
+	pool    *pool           // and the smallest candidate of each
 }
 
 func (o *oracle) Run(ctx context.Context, batch [][]any) ([]fuzzshrink.Verdict, error) {
@@ -68,35 +79,92 @@ func (o *oracle) Run(ctx context.Context, batch [][]any) ([]fuzzshrink.Verdict, 
 		}
 		files[i] = b
 	}
+	sigs := make([]signature, len(batch))
+	judged := make([]bool, len(batch))
+	var first atomic.Int64 // the first index that fails as the original does, or len(batch)
+	first.Store(int64(len(batch)))
+	w := min(len(o.runners), len(batch))
+	errs := make([]error, w)
+	var wg sync.WaitGroup
+	for k := range w {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[k] = o.deal(ctx, o.runners[k], k, w, files, batch, sigs, judged, &first)
+		}()
+	}
+	wg.Wait()
+	f := int(first.Load())
 	var verdicts []fuzzshrink.Verdict
-	for len(files) > 0 {
-		vals := batch[len(verdicts):]
-		shape := func(i int, msg string) string { return o.shaper.Shape(msg, vals[i]) }
-		res, err := o.r.run(ctx, files, shape, func(s signature) bool { return s == o.want })
-		if err != nil {
+	for g := range min(f+1, len(batch)) {
+		if err := errs[g%w]; err != nil {
 			return verdicts, err
 		}
-		if len(res.outcomes) == 0 {
-			return verdicts, fmt.Errorf("the test binary ran no candidate: %s", res.stale)
+		if !judged[g] {
+			return verdicts, fmt.Errorf("the test binary ran no candidate %d of %d", g, len(batch))
 		}
-		o.runs.Add(int64(len(res.outcomes)))
-		for _, sig := range res.outcomes {
-			v := failure.Classify(sig, o.want)
-			if v == failure.Other {
-				o.met[sig.String()] = true
-				o.pool.add(sig, batch[len(verdicts)])
-			}
-			verdicts = append(verdicts, fuzzshrink.Verdict(v))
-			if v == failure.Same {
-				return verdicts, nil
-			}
+		v := failure.Classify(sigs[g], o.want)
+		if v == failure.Other {
+			o.met[sigs[g].String()] = true
+			o.pool.add(sigs[g], batch[g])
 		}
-		files = files[len(res.outcomes):]
+		verdicts = append(verdicts, fuzzshrink.Verdict(v))
 	}
 	return verdicts, nil
+}
+
+// deal runs candidates k, k+w, k+2w, … of the batch on runner r, in order,
+// in as many processes as crashes take, until one fails as the original
+// does or it has passed the first that did on any runner.
+func (o *oracle) deal(ctx context.Context, r *runner, k, w int, files [][]byte, batch [][]any, sigs []signature, judged []bool, first *atomic.Int64) error {
+	var mine []int
+	for g := k; g < len(files); g += w {
+		mine = append(mine, g)
+	}
+	for len(mine) > 0 && int64(mine[0]) < first.Load() {
+		in := make([][]byte, len(mine))
+		for i, g := range mine {
+			in[i] = files[g]
+		}
+		shape := func(i int, msg string) string { return o.shaper.Shape(msg, batch[mine[i]]) }
+		stop := func(i int, sig signature) bool {
+			g := mine[i]
+			if sig == o.want {
+				lower(first, int64(g))
+				return true
+			}
+			return i+1 < len(mine) && int64(mine[i+1]) > first.Load()
+		}
+		res, err := r.run(ctx, in, shape, stop)
+		if err != nil {
+			return err
+		}
+		if len(res.outcomes) == 0 {
+			return fmt.Errorf("the test binary ran no candidate: %s", res.stale)
+		}
+		o.runs.Add(int64(len(res.outcomes)))
+		for i, sig := range res.outcomes {
+			sigs[mine[i]], judged[mine[i]] = sig, true
+		}
+		if last := len(res.outcomes) - 1; res.outcomes[last] == o.want {
+			lower(first, int64(mine[last])) // a crash is judged as the process ends, not by stop
+			return nil
+		}
+		if len(res.outcomes) == len(mine) {
+			return nil
+		}
+		mine = mine[len(res.outcomes):] // the process ended early: go on after the last one judged
+	}
+	return nil
 }
 
 // sortedKeys returns the members of a set, sorted.
 func sortedKeys(set map[string]bool) []string {
 	return slices.Sorted(maps.Keys(set))
+}
+
+// lower sets a to v if v is less.
+func lower(a *atomic.Int64, v int64) {
+	for old := a.Load(); v < old && !a.CompareAndSwap(old, v); old = a.Load() {
+	}
 }

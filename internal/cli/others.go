@@ -47,7 +47,7 @@ func (p *pool) addTuple(sig signature, tuple []byte) {
 
 // minimizeOthers minimizes, checks and writes the other failures met
 // while minimizing the entries of tj.
-func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob, r *runner) []result {
+func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob, runners []*runner) []result {
 	done := 0
 	var results []result
 	for ctx.Err() == nil {
@@ -70,7 +70,7 @@ func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob, r *
 		}
 		done++
 		e := corpus.Entry{Name: corpus.Name(data), Path: filepath.Join(tj.dir, corpus.Name(data)), Data: data, Values: vals}
-		results = append(results, c.minimizeEntry(ctx, &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: r, found: sig}))
+		results = append(results, c.minimizeEntry(ctx, &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: runners[0], runners: runners, found: sig}))
 	}
 	return results
 }

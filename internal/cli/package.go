@@ -50,13 +50,19 @@ func (c *command) minimizePackage(ctx context.Context, p *pkg, tmp string) {
 		if ctx.Err() != nil {
 			break
 		}
-		r, err := bin.runner(tj.target.Name, filepath.Join(tmp, fmt.Sprint("work", i)))
+		runners := make([]*runner, c.opts.procs)
+		var err error
+		for k := range runners {
+			if runners[k], err = bin.runner(tj.target.Name, filepath.Join(tmp, fmt.Sprintf("work%d-%d", i, k))); err != nil {
+				break
+			}
+		}
 		if err != nil {
 			c.rep.errorf("%s: %v", p.ImportPath, err)
 			c.fail(exitFailure)
 			break
 		}
-		results = append(results, c.minimizeTarget(ctx, p, tj, r)...)
+		results = append(results, c.minimizeTarget(ctx, p, tj, runners)...)
 	}
 	c.finalCheck(ctx, s, results)
 	if ctx.Err() != nil {
@@ -70,7 +76,7 @@ func (c *command) minimizePackage(ctx context.Context, p *pkg, tmp string) {
 // minimizeTarget minimizes the entries of one target, then the other
 // failures met on the way, while holding the lock of its corpus directory,
 // and returns what became of each.
-func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob, r *runner) []result {
+func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob, runners []*runner) []result {
 	unlock, err := lockDir(tj.dir)
 	if err != nil {
 		c.rep.errorf("%s: %v; its entries were left alone", c.rel(tj.dir), err)
@@ -88,9 +94,9 @@ func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob, r *
 		if ctx.Err() != nil {
 			return results
 		}
-		results = append(results, c.minimizeEntry(ctx, &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: r}))
+		results = append(results, c.minimizeEntry(ctx, &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: runners[0], runners: runners}))
 	}
-	return append(results, c.minimizeOthers(ctx, p, tj, r)...)
+	return append(results, c.minimizeOthers(ctx, p, tj, runners)...)
 }
 
 // report reports an entry's result and raises the exit code for it.

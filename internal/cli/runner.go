@@ -172,7 +172,7 @@ type runResult struct {
 // user's code wrote gets shape(i, message) as its Text. It stops the
 // process at the first outcome for which stop returns true, and at a crash
 // or timeout (the input that crashed or hung is the last outcome).
-func (r *runner) run(ctx context.Context, inputs [][]byte, shape func(i int, msg string) string, stop func(signature) bool) (runResult, error) {
+func (r *runner) run(ctx context.Context, inputs [][]byte, shape func(i int, msg string) string, stop func(i int, sig signature) bool) (runResult, error) {
 	if err := r.writeInputs(inputs); err != nil {
 		return runResult{}, err
 	}
@@ -208,7 +208,7 @@ func (r *runner) run(ctx context.Context, inputs [][]byte, shape func(i int, msg
 					r.slowest = max(r.slowest, time.Since(started))
 				}
 				res.outcomes = append(res.outcomes, sig)
-				if !stopping && stop(sig) {
+				if !stopping && stop(i, sig) {
 					stopping = true
 					proc.kill()
 				}
@@ -249,10 +249,13 @@ func (r *runner) run(ctx context.Context, inputs [][]byte, shape func(i int, msg
 	return res, nil
 }
 
+// never is the stop function of a run that runs all its inputs.
+func never(int, signature) bool { return false }
+
 // replayOne runs one input in a fresh process and returns how it fails,
 // shaping a message with shape.
 func (r *runner) replayOne(ctx context.Context, input []byte, shape func(msg string) string) (signature, error) {
-	out, err := r.run(ctx, [][]byte{input}, func(_ int, msg string) string { return shape(msg) }, func(signature) bool { return false })
+	out, err := r.run(ctx, [][]byte{input}, func(_ int, msg string) string { return shape(msg) }, never)
 	if err != nil {
 		return signature{}, err
 	}

@@ -9,9 +9,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/fuzzmin/fuzzmin/fuzzshrink"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
 )
 
@@ -22,6 +24,7 @@ const probeSrc = `package probe
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -32,18 +35,18 @@ func FuzzProbe(f *testing.F) {
 		t.Log("a log line")
 		switch n {
 		case 1:
-			t.Fatalf("fatal %d", n) // line 16
+			t.Fatalf("fatal %d", n) // line 17
 		case 2:
-			t.Errorf("error %d", n) // line 18
+			t.Errorf("error %d", n) // line 19
 		case 3:
 			var a []int
-			_ = a[n] // line 21
+			_ = a[n] // line 22
 		case 4:
-			panic(fmt.Errorf("custom %d", n)) // line 23
+			panic(fmt.Errorf("custom %d", n)) // line 24
 		case 5:
 			os.Exit(3)
 		case 6:
-			os.Exit(0) // line 27
+			os.Exit(0) // line 28
 		case 7:
 			for {
 			}
@@ -53,6 +56,20 @@ func FuzzProbe(f *testing.F) {
 			for i := 0; i < 100000; i++ {
 				fmt.Println("a lot of output from the test, line", i)
 			}
+		}
+	})
+}
+
+// FuzzMixed fails as the tests want (t.Fatal) when s holds three a's and
+// n > 7, and panics (another failure, which ends the process) when s holds
+// "zz": the oracle's parallel runs and crashes are tested on it.
+func FuzzMixed(f *testing.F) {
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		if strings.Count(s, "zz") > 0 {
+			panic("other")
+		}
+		if strings.Count(s, "a") >= 3 && n > 7 {
+			t.Fatal("three a's")
 		}
 	})
 }
@@ -121,19 +138,19 @@ func TestRunner_Outcomes(t *testing.T) {
 	}{
 		{0, "ok", false},
 		{9, "ok", false},
-		{1, "fail: fatal N at probe_test.go:16", false},
-		{2, "fail: error N at probe_test.go:18", false},
-		{3, "panic: runtime error: index out of range [N] with length N at probe_test.go:21", true},
-		{4, "panic: custom N at probe_test.go:23", true},
+		{1, "fail: fatal N at probe_test.go:17", false},
+		{2, "fail: error N at probe_test.go:19", false},
+		{3, "panic: runtime error: index out of range [N] with length N at probe_test.go:22", true},
+		{4, "panic: custom N at probe_test.go:24", true},
 		{5, "exit: exit status 3", true},
-		{6, "panic: unexpected call to os.Exit(N) during test at probe_test.go:27", true},
+		{6, "panic: unexpected call to os.Exit(N) during test at probe_test.go:28", true},
 		{7, "timeout", true},
 		// A deadlock has no culprit: the first user frame is the f.Fuzz call.
-		{8, "fatal error: all goroutines are asleep - deadlock! at probe_test.go:11", true},
+		{8, "fatal error: all goroutines are asleep - deadlock! at probe_test.go:12", true},
 	} {
 		t.Run(fmt.Sprint(tt.n), func(t *testing.T) {
 			shape := func(_ int, msg string) string { return failure.Shape(msg, nil) }
-			res, err := r.run(context.Background(), [][]byte{probeInput(0), probeInput(tt.n), probeInput(0)}, shape, func(signature) bool { return false })
+			res, err := r.run(context.Background(), [][]byte{probeInput(0), probeInput(tt.n), probeInput(0)}, shape, never)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -169,19 +186,58 @@ func TestRunner_AdaptiveLimit(t *testing.T) {
 		t.Fatalf("limit before any input passed = %v, want the full minute", r.limit())
 	}
 	shape := func(_ int, msg string) string { return msg }
-	if _, err := r.run(context.Background(), [][]byte{probeInput(0)}, shape, func(signature) bool { return false }); err != nil {
+	if _, err := r.run(context.Background(), [][]byte{probeInput(0)}, shape, never); err != nil {
 		t.Fatal(err)
 	}
 	if r.slowest == 0 || r.limit() != max(hangFloor, hangFactor*r.slowest) {
 		t.Fatalf("after a passing input: slowest %v, limit %v", r.slowest, r.limit())
 	}
 	start := time.Now()
-	res, err := r.run(context.Background(), [][]byte{probeInput(7)}, shape, func(signature) bool { return false })
+	res, err := r.run(context.Background(), [][]byte{probeInput(7)}, shape, never)
 	if err != nil || len(res.outcomes) != 1 || res.outcomes[0].Kind != kindTimeout {
 		t.Fatalf("a hanging input: %v, %v", res.outcomes, err)
 	}
 	if took := time.Since(start); took > 20*time.Second {
 		t.Errorf("a hanging input took %v to be cut, limit %v: the limit did not adapt", took, r.limit())
+	}
+}
+
+// TestOracle_IndependentOfProcs checks that the search gives the same
+// result, in the same number of runs, and meets the same other failures,
+// whatever the number of runners, candidates that crash the process
+// included.
+func TestOracle_IndependentOfProcs(t *testing.T) {
+	dir, bin := buildProbe(t)
+	orig := []any{"xzazqaqzbzaqqza", 123456}
+	want := signature{Kind: kindFail, Text: "three a's", Pos: "probe_test.go:51"}
+	var first string
+	for _, procs := range []int{1, 2, 3} {
+		var runners []*runner
+		for range procs {
+			r, err := testRunner(t, bin, dir, "FuzzMixed", 10*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runners = append(runners, r)
+		}
+		var runs atomic.Int64
+		var others pool
+		o := &oracle{runners: runners, want: want, runs: &runs, met: map[string]bool{}, pool: &others}
+		res, err := fuzzshrink.Shrink(context.Background(), orig, o, fuzzshrink.BatchSize(16*procs))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := fmt.Sprintf("%q in %d runs, others %v", res.Args, res.Stats.Runs, others)
+		if procs == 1 {
+			first = got
+			if res.Args[0] != "aaa" || res.Args[1] != 8 || len(others) == 0 {
+				t.Errorf("with 1 runner: %s, want aaa and 8, and another failure", got)
+			}
+			continue
+		}
+		if got != first {
+			t.Errorf("with %d runners: %s\nwith 1: %s", procs, got, first)
+		}
 	}
 }
 
