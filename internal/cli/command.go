@@ -33,26 +33,30 @@ func (c *command) fail(code int) {
 
 func (c *command) main(ctx context.Context, patterns []string) int {
 	c.written = map[string]string{}
-	out, err := c.goOutput(ctx, "env", "GOROOT", "GOMODCACHE", "GOTMPDIR")
-	if err != nil {
-		c.rep.errorf("%v", err)
-		return exitFailure
-	}
-	vars := strings.Split(strings.TrimRight(out, "\n"), "\n")
-	for len(vars) < 3 {
-		vars = append(vars, "")
-	}
-	c.goroot, c.gomodcache = vars[0], vars[1]
-	if err := c.makeScratch(vars[2]); err != nil {
+	if err := c.makeScratch(envValue(c.env, "GOTMPDIR")); err != nil {
 		c.rep.errorf("%v", err)
 		return exitFailure
 	}
 	defer c.removeScratch()
+	// Ask the go command for its directories while it loads the packages.
+	var goEnv string
+	envErr := make(chan error, 1)
+	go func() {
+		var err error
+		goEnv, err = c.goOutput(ctx, "env", "GOROOT", "GOMODCACHE")
+		envErr <- err
+	}()
 	pkgs, err := loadPackages(c.opts.dir, c.env, c.opts.tags, patterns)
+	if err := <-envErr; err != nil {
+		c.rep.errorf("%v", err)
+		return exitFailure
+	}
 	if err != nil {
 		c.rep.errorf("%v", err)
 		return exitUsage
 	}
+	vars := append(strings.SplitN(goEnv, "\n", 3), "", "") // one line each, empty ones too
+	c.goroot, c.gomodcache = vars[0], vars[1]
 	if refused := c.refuse(pkgs); refused {
 		return exitUsage
 	}
@@ -70,6 +74,17 @@ func (c *command) main(ctx context.Context, patterns []string) int {
 	}
 	c.rep.summary()
 	return c.exit
+}
+
+// envValue returns the value of the variable key in env, the last one set.
+func envValue(env []string, key string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v = val
+		}
+	}
+	return v
 }
 
 // makeScratch sweeps what killed runs left and makes this run's scratch

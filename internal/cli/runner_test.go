@@ -116,6 +116,10 @@ func buildProbe(t testing.TB) (dir, bin string) {
 }
 
 func TestMain(m *testing.M) {
+	// The tests that run Main make this binary go test's -exec program.
+	if len(os.Args) > 1 && os.Args[1] == execArg {
+		os.Exit(runExecWrapper(os.Args[2:], os.Stdout, os.Stderr))
+	}
 	code := m.Run()
 	if probeDir != "" {
 		os.RemoveAll(probeDir)

@@ -1,0 +1,237 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fuzzmin/fuzzmin/internal/corpus"
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
+)
+
+// The benchmarks of this file run the whole command on an entry and the
+// toolchain's own minimizer on the same entry (go test -fuzz minimizes an
+// input of the fuzz cache that fails), and report each one's wall time and
+// the size of its result. Run them with
+//
+//	go test -run '^$' -bench Versus -benchtime 1x ./internal/cli
+
+// A versusModule is a module with one fuzz target and one failing entry.
+type versusModule struct {
+	files  map[string]string // relative path → contents
+	target string
+	entry  []byte // the corpus file
+}
+
+// shapeTargets are the fuzz targets of the shapes of fuzzshrink's quality
+// tests (fuzzshrink/internal/shapes), as test files of a module that holds
+// the shape's parser.
+var shapeTargets = map[string]string{
+	"json": `func FuzzShape(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var doc any
+		if stdjson.Unmarshal(data, &doc) != nil {
+			return
+		}
+		Index(doc)
+	})
+}`,
+	"config":   `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, s string) { Parse(s) }) }`,
+	"sexpr":    `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, s string) { Eval(s) }) }`,
+	"gosource": `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, src []byte) { Check("fuzz.go", src) }) }`,
+	"packet":   `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Parse(b) }) }`,
+	"markup": `func FuzzShape(f *testing.F) {
+	f.Fuzz(func(t *testing.T, s string) {
+		nodes, err := Parse(s)
+		if err != nil {
+			return
+		}
+		Layout(nodes, 960)
+	})
+}`,
+	"toml": `func FuzzShape(f *testing.F) {
+	f.Fuzz(func(t *testing.T, s string) {
+		doc, err := Parse(s)
+		if err != nil {
+			return
+		}
+		LoadServer(doc)
+	})
+}`,
+}
+
+// shapeModule returns the module of a shape.
+func shapeModule(tb testing.TB, name string) versusModule {
+	root := filepath.Join("..", "..", "fuzzshrink", "internal", "shapes")
+	src, err := os.ReadFile(filepath.Join(root, name, name+".go"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	entry, err := os.ReadFile(filepath.Join(root, "testdata", name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	test := "package " + name + "\n\nimport (\n\tstdjson \"encoding/json\"\n\t\"testing\"\n)\n\nvar _ = stdjson.Valid\n\n" + shapeTargets[name] + "\n"
+	return versusModule{
+		files:  map[string]string{name + ".go": string(src), name + "_test.go": test},
+		target: "FuzzShape",
+		entry:  entry,
+	}
+}
+
+// BenchmarkVersusShapes compares fuzzmin with the toolchain's minimizer on
+// the shapes: inputs like the ones parsers read (JSON, a config file, an
+// S-expression, markup, Go source, TOML, a binary packet).
+func BenchmarkVersusShapes(b *testing.B) {
+	for _, name := range []string{"json", "config", "sexpr", "markup", "gosource", "toml", "packet"} {
+		b.Run(name, func(b *testing.B) { versus(b, shapeModule(b, name)) })
+	}
+}
+
+// BenchmarkVersusSmall compares the whole command with the toolchain on a
+// small entry, an (int, int) pair, with a warm build cache: the time of
+// building, searching and checking, which linking dominates.
+func BenchmarkVersusSmall(b *testing.B) {
+	entry, _ := encoding.Marshal(987654, 123456789)
+	versus(b, versusModule{
+		files: map[string]string{"pair_test.go": `package pair
+
+import "testing"
+
+func FuzzPair(f *testing.F) {
+	f.Fuzz(func(t *testing.T, a, b int) {
+		if a > 1000 && b > 100 {
+			t.Fatal("both big")
+		}
+	})
+}
+`},
+		target: "FuzzPair",
+		entry:  entry,
+	})
+}
+
+// versus runs fuzzmin and go test -fuzz on m, each in a module of its own
+// made afresh for every run, and reports their wall times and results.
+func versus(b *testing.B, m versusModule) {
+	if testing.Short() {
+		b.Skip("runs the go command")
+	}
+	write := func(b *testing.B, modPath string) string {
+		dir := b.TempDir()
+		files := map[string]string{"go.mod": "module " + modPath + "\n\ngo 1.26\n"}
+		for name, content := range m.files {
+			files[name] = content
+		}
+		for name, content := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o666); err != nil {
+				b.Fatal(err)
+			}
+		}
+		// Warm the build cache for this module path, as a user's is.
+		cmd := exec.Command("go", "test", "-count=1", "-run=^$", ".")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("go test: %v\n%s", err, out)
+		}
+		return dir
+	}
+	b.Run("fuzzmin", func(b *testing.B) {
+		var size, runs int
+		var searching time.Duration // the entry's time, without the build
+		for i := 0; b.Loop(); i++ {
+			b.StopTimer()
+			dir := write(b, fmt.Sprintf("example.com/versus%d", i))
+			if _, err := corpus.WriteFile(corpus.SeedCorpus(dir, m.target), m.entry); err != nil {
+				b.Fatal(err)
+			}
+			var out bytes.Buffer
+			b.StartTimer()
+			if code := Main([]string{"-C", dir, "-json", "."}, &out, &out); code != 0 {
+				b.Fatalf("fuzzmin exited %d:\n%s", code, out.String())
+			}
+			b.StopTimer()
+			size = valueSize(b, onlyEntry(b, corpus.SeedCorpus(dir, m.target)))
+			var res struct {
+				Runs    int
+				Elapsed float64
+			}
+			for _, line := range strings.Split(out.String(), "\n") {
+				if strings.Contains(line, `"Action":"result"`) {
+					json.Unmarshal([]byte(line), &res)
+				}
+			}
+			runs = res.Runs
+			searching += time.Duration(res.Elapsed * float64(time.Second))
+			b.StartTimer()
+		}
+		b.ReportMetric(float64(size), "result-bytes")
+		b.ReportMetric(float64(runs), "runs")
+		b.ReportMetric(searching.Seconds()/float64(b.N), "search-s/op")
+	})
+	b.Run("go-test-fuzz", func(b *testing.B) {
+		gocache, err := corpus.GoCache(".")
+		if err != nil {
+			b.Skip(err)
+		}
+		var size int
+		var minimizing time.Duration // its wall time less that of a run with nothing to minimize
+		for i := 0; b.Loop(); i++ {
+			b.StopTimer()
+			modPath := fmt.Sprintf("example.com/versus%d-%d", time.Now().UnixNano(), i)
+			dir := write(b, modPath)
+			cacheDir := corpus.CacheCorpus(gocache, modPath, m.target)
+			if _, err := corpus.WriteFile(cacheDir, m.entry); err != nil {
+				b.Fatal(err)
+			}
+			fuzz := func(fuzztime string) *exec.Cmd {
+				cmd := exec.Command("go", "test", "-run=^$", "-fuzz=^"+m.target+"$", "-fuzztime="+fuzztime, "-parallel=1", ".")
+				cmd.Dir = dir
+				return cmd
+			}
+			start := time.Now()
+			b.StartTimer()
+			out, err := fuzz("10m").CombinedOutput()
+			b.StopTimer()
+			took := time.Since(start)
+			os.RemoveAll(filepath.Join(gocache, "fuzz", modPath))
+			if err == nil || !strings.Contains(string(out), "Failing input written") {
+				b.Fatalf("go test -fuzz did not report the failure: %v\n%s", err, out)
+			}
+			size = valueSize(b, onlyEntry(b, corpus.SeedCorpus(dir, m.target)))
+			os.RemoveAll(filepath.Join(dir, "testdata"))
+			start = time.Now()
+			if out, err := fuzz("1x").CombinedOutput(); err != nil {
+				b.Fatalf("go test -fuzz with nothing to minimize: %v\n%s", err, out)
+			}
+			minimizing += max(0, took-time.Since(start))
+			os.RemoveAll(filepath.Join(gocache, "fuzz", modPath))
+			b.StartTimer()
+		}
+		b.ReportMetric(float64(size), "result-bytes")
+		b.ReportMetric(minimizing.Seconds()/float64(b.N), "minimize-s/op")
+	})
+}
+
+// valueSize is the size of an entry's values: the length of strings and
+// []byte, 8 bytes for a number.
+func valueSize(b *testing.B, e corpus.Entry) int {
+	n := 0
+	for _, v := range e.Values {
+		switch x := v.(type) {
+		case string:
+			n += len(x)
+		case []byte:
+			n += len(x)
+		default:
+			n += 8
+		}
+	}
+	return n
+}
