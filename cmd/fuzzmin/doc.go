@@ -6,6 +6,7 @@ way, and writes it back as a seed corpus file that go test replays.
 Usage:
 
 	fuzzmin [flags] [packages]
+	fuzzmin check [flags] [packages]
 	fuzzmin demo
 	fuzzmin help
 
@@ -40,9 +41,13 @@ SHA-256 of the file), "go test -run=Target/entry" checks that it fails the
 same way, and only then is the original removed: at every moment the
 directory holds the original or a verified replacement.
 
-"fuzzmin demo" minimizes a crasher of an embedded example package in a
-temporary directory and shows the corpus before and after. "fuzzmin help"
-prints this manual.
+With -fuzz, fuzzmin first runs go test -fuzz on one target (without the
+toolchain's own minimization) and then minimizes the failing entries the
+fuzzer wrote: one step from fuzzing to an entry to commit.
+
+"fuzzmin check" is for CI; see below. "fuzzmin demo" minimizes a crasher of
+an embedded example package in a temporary directory and shows the corpus
+before and after. "fuzzmin help" prints this manual.
 
 # Flags
 
@@ -54,6 +59,12 @@ prints this manual.
 	-flaky
 		Minimize an entry even if its failure is not the same on every
 		replay, against the first failure seen.
+	-fuzz regexp
+		First fuzz the target matching regexp with go test -fuzz (one
+		package), then minimize the failing entries it wrote.
+	-fuzztime duration
+		With -fuzz, how long to fuzz: a duration or a number of runs
+		(100x), as for go test -fuzztime. The default is 1m.
 	-json
 		Print one JSON object per event, as go test -json does (see
 		Output).
@@ -77,6 +88,11 @@ prints this manual.
 		Minimize only the targets and entries matching regexp, as go
 		test -run selects tests and subtests: FuzzParse, or
 		FuzzParse/9e16f0a1 for one entry.
+	-shard i/n
+		Do only shard i/n of the work: the entries are split into n
+		shards by a hash of package, target and entry, so that n jobs of
+		a CI matrix, given 1/n to n/n, do each entry exactly once. The
+		default is 1/1.
 	-tags list
 		Build tags, a comma-separated list as for go test.
 	-timeout duration
@@ -125,6 +141,56 @@ included), "result" (the entry's outcome: Status, Signature, Before, After,
 Runs, Stop, Value, Path, Removed, Others, Note, Error, Rerun), "error"
 (Output: what went wrong outside any entry) and, last, "summary" (Counts:
 the number of entries by status).
+
+# Check
+
+"fuzzmin check" replays every entry of the seed corpora, as go test does,
+and reports every problem in one pass, where go test stops a target at its
+first malformed file: malformed files, stale entries (their values no longer
+fit the target), failing entries (a regression, with its failure) and
+duplicates (the same values under two names); with -minimal, how far a
+bounded search shrinks each failing entry. It writes nothing. Each finding is
+a line "path:line: message"; with -json a "finding" event (Path, Line,
+Level, Message); in GitHub Actions (GITHUB_ACTIONS=true) or with -github
+also a workflow annotation (::error or ::warning), which shows on the pull
+request. Its exit status is 0 when nothing was found, 1 when something was,
+2 for a usage error or a package that does not build. Its flags:
+
+	-C dir
+		Change to dir before doing anything.
+	-exec-timeout duration
+		Time one input may run before it counts as hanging. The default
+		is 10s.
+	-github
+		Also print each finding as a GitHub Actions annotation (::error
+		or ::warning), as when GITHUB_ACTIONS is true.
+	-json
+		Print one JSON object per event, as go test -json does (see
+		Output).
+	-max-runs n
+		With -minimal, stop the search of an entry after n candidates.
+		The default is 1000.
+	-minimal
+		Also run a bounded search on each failing entry, and report
+		those it can shrink. Nothing is written.
+	-p n
+		Run up to n test processes at once, as go test -p: the
+		candidates of a batch are dealt out to them. The result does not
+		depend on n. The default is GOMAXPROCS.
+	-run regexp
+		Check only the targets and entries matching regexp, as go test
+		-run selects tests and subtests: FuzzParse, or
+		FuzzParse/9e16f0a1 for one entry.
+	-shard i/n
+		Do only shard i/n of the work: the entries are split into n
+		shards by a hash of package, target and entry, so that n jobs of
+		a CI matrix, given 1/n to n/n, do each entry exactly once. The
+		default is 1/1.
+	-tags list
+		Build tags, a comma-separated list as for go test.
+	-timeout duration
+		With -minimal, the time budget of the search of an entry. The
+		default is 30s.
 
 # Exit status
 

@@ -1,80 +1,220 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"os/exec"
+	"os"
+	"path/filepath"
 	"regexp"
-	"syscall"
-	"time"
+	"strconv"
+	"strings"
+
+	"github.com/fuzzmin/fuzzmin/internal/corpus"
+	"github.com/fuzzmin/fuzzmin/internal/failure"
 )
 
-// check runs the entries names of target, files of the package's seed
-// corpus, with the test binary in the package's directory, as go test runs
-// it, and returns how each fails, shaping messages with shape.
-func (r *runner) check(ctx context.Context, target string, names []string, timeout time.Duration, shape func(msg string) string) (map[string]signature, error) {
-	run := "-test.run=^" + target + "$/^(" + joinNames(names) + ")$"
-	cmd := exec.CommandContext(ctx, r.path, checkArgs(r.args, run, timeout)...)
-	cmd.Dir, cmd.Env = r.pkgDir, r.env
-	setProcessGroup(cmd)
-	dieWithParent(cmd, syscall.SIGKILL)
-	cmd.Cancel = func() error { killProcessGroup(cmd); return nil }
-	out, err := cmd.CombinedOutput()
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	exit := 0
-	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
-		exit = ee.ExitCode()
-	} else if err != nil {
-		return nil, fmt.Errorf("running the test binary: %w", err)
-	}
-	shapes := map[string]func(string) string{}
-	for _, n := range names {
-		shapes[n] = shape
-	}
-	return parseCheck(checkOutput{out, exit}, target, names, r.goroot, shapes)
+// fuzzmin check replays every entry of the seed corpora, as go test does,
+// but reports every problem in one pass instead of stopping at the first:
+// go test refuses a whole target at its first malformed file. Each finding
+// is a line "path:line: message"; with -json an event; in GitHub Actions
+// also an annotation on the pull request.
+
+// A finding is one problem of one corpus file.
+type finding struct {
+	Path    string
+	Line    int
+	Level   string // "error": go test fails on it; "warning": it does not
+	Message string
+	test    string // Target/entry
 }
 
-// parseCheck reads the outcomes of the entries names of target from the
-// output of a run of the test binary.
-func parseCheck(co checkOutput, target string, names []string, goroot string, shapes map[string]func(string) string) (map[string]signature, error) {
-	index := map[string]int{}
-	for i, n := range names {
-		index[target+"/"+n] = i
+// checkPackage builds p's test binary and checks the selected entries of
+// its targets.
+func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
+	jobs := c.selectEntries(ctx, p)
+	if len(jobs) == 0 {
+		return
 	}
-	p := newOutputParser(func(n string) (int, bool) { i, ok := index[n]; return i, ok }, goroot)
-	p.shape = func(i int, msg string) string { return shapes[names[i]](msg) }
-	got := map[string]signature{}
-	for _, l := range bytes.Split(co.out, []byte("\n")) {
-		if i, sig := p.line(bytes.TrimSuffix(l, []byte("\r"))); i >= 0 {
-			got[names[i]] = sig
+	var targets []string
+	for _, tj := range jobs {
+		targets = append(targets, tj.target.Name)
+	}
+	s, bin, ok := c.build(ctx, p, tmp, targets)
+	if !ok {
+		return
+	}
+	defer s.finish(ctx, nil)
+	for i, tj := range jobs {
+		r, err := bin.runner(tj.target.Name, filepath.Join(tmp, fmt.Sprint("work", i)))
+		if err != nil {
+			c.rep.errorf("%s: %v", p.ImportPath, err)
+			c.fail(exitFailure)
+			return
+		}
+		fs, err := c.checkTarget(ctx, p, tj, r)
+		if err != nil {
+			if ctx.Err() == nil {
+				c.rep.errorf("%s %s: %v", p.ImportPath, tj.target.Name, err)
+				c.fail(exitFailure)
+			}
+			return
+		}
+		for _, f := range fs {
+			c.rep.finding(p.ImportPath, f, c.github())
+			c.fail(exitFailure)
 		}
 	}
-	if i, sig := p.end(co.exit); i >= 0 {
-		got[names[i]] = sig
-	}
-	if len(got) == 0 && p.stale != "" {
-		return nil, &badCorpusError{p.stale}
-	}
-	for _, n := range names {
-		if _, ok := got[n]; !ok {
-			return nil, fmt.Errorf("the test binary did not run %s/%s:\n%s", target, n, co.out)
-		}
-	}
-	return got, nil
 }
 
-// joinNames joins entry names into an alternation of a -test.run pattern.
-func joinNames(names []string) string {
-	var b bytes.Buffer
-	for i, n := range names {
-		if i > 0 {
-			b.WriteByte('|')
-		}
-		b.WriteString(regexp.QuoteMeta(n))
+// github reports whether findings are also GitHub annotations.
+func (c *command) github() bool {
+	return c.opts.github || envValue(os.Environ(), "GITHUB_ACTIONS") == "true"
+}
+
+// checkTarget replays the entries of one target and returns its findings,
+// in the order of the entries' names.
+func (c *command) checkTarget(ctx context.Context, p *pkg, tj *targetJob, r *runner) ([]finding, error) {
+	byName := map[string][]finding{}
+	add := func(name string, f finding) {
+		f.test = tj.target.Name + "/" + name
+		byName[name] = append(byName[name], f)
 	}
-	return b.String()
+	var valid []corpus.Entry
+	for _, e := range tj.entries {
+		if e.Err != nil {
+			path, line, msg := splitEntryErr(e)
+			add(e.Name, finding{Path: c.rel(path), Line: line, Level: "error", Message: "malformed: " + msg})
+			continue
+		}
+		valid = append(valid, e)
+	}
+	for _, group := range corpus.Duplicates(valid) {
+		for _, e := range group[1:] {
+			add(e.Name, finding{Path: c.rel(e.Path), Line: 1, Level: "warning", Message: "duplicate: the same values as " + group[0].Name})
+		}
+	}
+	sigs, stale, err := c.replayAll(ctx, r, valid)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range valid {
+		j := &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: r, runners: []*runner{r}}
+		switch sig, ok := sigs[e.Name]; {
+		case stale[e.Name] != "":
+			add(e.Name, c.staleFinding(stale[e.Name], j))
+		case ok && sig.Failed():
+			f := finding{Path: c.rel(e.Path), Line: 1, Level: "error", Message: "fails: " + sig.String()}
+			if c.opts.minimal {
+				f.Message += c.couldShrink(ctx, j)
+			}
+			add(e.Name, f)
+		}
+	}
+	var out []finding
+	for _, e := range tj.entries {
+		out = append(out, byName[e.Name]...)
+	}
+	return out, nil
+}
+
+// splitEntryErr splits the error of a malformed entry, "path:line: reason"
+// or "path: reason", into its parts.
+func splitEntryErr(e corpus.Entry) (path string, line int, msg string) {
+	rest := strings.TrimPrefix(e.Err.Error(), e.Path)
+	if m := lineRE.FindStringSubmatch(rest); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		return e.Path, line, m[2]
+	}
+	return e.Path, 1, strings.TrimPrefix(rest, ": ")
+}
+
+var lineRE = regexp.MustCompile(`^:(\d+): (.*)$`)
+
+// staleFinding turns the toolchain's complaint about an entry into a
+// finding at its line.
+func (c *command) staleFinding(msg string, j *entryJob) finding {
+	reason := c.staleReason(msg, j)
+	path, rest, _ := strings.Cut(reason, ":")
+	line, text := 1, rest
+	if n, after, ok := strings.Cut(rest, ": "); ok {
+		if k, err := strconv.Atoi(n); err == nil {
+			line, text = k, after
+		}
+	}
+	return finding{Path: path, Line: line, Level: "error", Message: "stale: " + text}
+}
+
+// couldShrink runs a bounded search on a failing entry, writing nothing,
+// and says what it found.
+func (c *command) couldShrink(ctx context.Context, j *entryJob) string {
+	opts := c.opts
+	c.opts.dryRun = true
+	defer func() { c.opts = opts }()
+	res := c.minimizeEntry(ctx, j)
+	if res.Status == statusWould {
+		return fmt.Sprintf("; a search of %d runs shrinks it from %d to %d bytes: run fuzzmin -run=%s", res.Runs, res.Before, res.After, res.Test)
+	}
+	return ""
+}
+
+// replayAll runs the entries in as few processes as crashes allow, and
+// returns how each fails, or why the toolchain refused it.
+func (c *command) replayAll(ctx context.Context, r *runner, entries []corpus.Entry) (sigs map[string]signature, stale map[string]string, err error) {
+	sigs, stale = map[string]signature{}, map[string]string{}
+	todo := entries
+	for len(todo) > 0 {
+		files := make([][]byte, len(todo))
+		shapers := make([]failure.Shaper, len(todo))
+		for i, e := range todo {
+			files[i] = e.Data
+		}
+		shape := func(i int, msg string) string {
+			shapers[i] = failure.NewShaper(msg, todo[i].Values)
+			return shapers[i].Shape(msg, todo[i].Values)
+		}
+		res, err := r.run(ctx, files, shape, never)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(res.outcomes) == 0 {
+			// The toolchain refused files of the batch: name them, and
+			// run the others again.
+			refused := r.refused(res.stales)
+			if len(refused) == 0 {
+				return nil, nil, fmt.Errorf("the test binary ran no entry; it said:\n%s", res.tail)
+			}
+			var rest []corpus.Entry
+			for i, e := range todo {
+				if msg, ok := refused[i]; ok {
+					stale[e.Name] = msg
+				} else {
+					rest = append(rest, e)
+				}
+			}
+			todo = rest
+			continue
+		}
+		for i, sig := range res.outcomes {
+			sigs[todo[i].Name] = sig
+		}
+		todo = todo[len(res.outcomes):]
+	}
+	return sigs, stale, nil
+}
+
+// refused maps the inputs the toolchain named in its complaints (as in
+// `"testdata/fuzz/FuzzX/c000003": mismatched types …`) to the complaint.
+func (r *runner) refused(lines []string) map[int]string {
+	out := map[int]string{}
+	for _, l := range lines {
+		_, rest, ok := strings.Cut(l, `"testdata/fuzz/`+r.target+"/")
+		if !ok {
+			continue
+		}
+		name, _, _ := strings.Cut(rest, `"`)
+		if i, ok := r.inputIndex(r.target + "/" + name); ok {
+			out[i] = l
+		}
+	}
+	return out
 }

@@ -34,7 +34,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			return runExecWrapper(args[1:], stdout, stderr)
 		}
 	}
-	o := defaultOptions()
+	m := modeMinimize
+	if len(args) > 0 && args[0] == string(modeCheck) {
+		m, args = modeCheck, args[1:]
+	}
+	o := defaultOptions(m)
 	fs := o.flagSet()
 	fs.SetOutput(stderr)
 	fs.Usage = func() {} // a bad flag gets one line and the hint below, not the manual
@@ -57,7 +61,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if err := o.validate(); err != nil {
 		return usageErr(err)
 	}
-	m, err := newMatcher(o.run)
+	match, err := newMatcher(o.run)
 	if err != nil {
 		return usageErr(err)
 	}
@@ -75,7 +79,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	c := &command{opts: o, match: m, rep: newReporter(stdout, stderr, o.json, o.verbose), env: os.Environ()}
+	c := &command{opts: o, match: match, rep: newReporter(stdout, stderr, o.json, o.verbose), env: os.Environ()}
 	return c.main(ctx, patterns)
 }
 

@@ -60,11 +60,29 @@ func (c *command) main(ctx context.Context, patterns []string) int {
 	if refused := c.refuse(pkgs); refused {
 		return exitUsage
 	}
+	if c.opts.fuzz != "" {
+		more, err := c.fuzzFirst(ctx, pkgs)
+		if err != nil {
+			c.rep.errorf("%v", err)
+			if _, ok := err.(usageError); ok {
+				return exitUsage
+			}
+			return exitFailure
+		}
+		if !more {
+			return c.exit
+		}
+	}
 	for i, p := range pkgs {
 		if ctx.Err() != nil {
 			break
 		}
-		c.minimizePackage(ctx, p, filepath.Join(c.disk.path, fmt.Sprint(i)))
+		tmp := filepath.Join(c.disk.path, fmt.Sprint(i))
+		if c.opts.mode == modeCheck {
+			c.checkPackage(ctx, p, tmp)
+		} else {
+			c.minimizePackage(ctx, p, tmp)
+		}
 	}
 	if ctx.Err() != nil {
 		c.rep.errorf("interrupted; the entry being minimized was left as it was")
@@ -72,7 +90,11 @@ func (c *command) main(ctx context.Context, patterns []string) int {
 	} else if c.matched == 0 && c.opts.run != "" && c.exit == exitOK {
 		c.rep.infof("fuzzmin: no fuzz target or corpus entry matches -run=%s", c.opts.run)
 	}
-	c.rep.summary()
+	if c.opts.mode == modeCheck {
+		c.rep.checkSummary(c.matched)
+	} else {
+		c.rep.summary()
+	}
 	return c.exit
 }
 

@@ -53,7 +53,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	start := time.Now()
-	o := defaultOptions()
+	o := defaultOptions(modeMinimize)
 	o.dir = dir
 	c := &command{
 		opts:  o,

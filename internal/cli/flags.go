@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"runtime"
 	"strings"
@@ -27,7 +28,21 @@ type options struct {
 	procs       int    // -p
 	others      string // othersWrite or othersReport
 	version     bool
+	shard       shard
+	fuzz        string // -fuzz: a target to fuzz with go test -fuzz first
+	fuzztime    string
+	minimal     bool // check -minimal
+	github      bool // check -github
+	mode        mode
 }
+
+// A mode is what a run of the command does: minimize (the default) or check.
+type mode string
+
+const (
+	modeMinimize mode = ""
+	modeCheck    mode = "check"
+)
 
 // The values of -others.
 const (
@@ -35,36 +50,86 @@ const (
 	othersReport = "report"
 )
 
-func defaultOptions() options {
-	return options{
+func defaultOptions(m mode) options {
+	o := options{
 		timeout:     2 * time.Minute,
 		maxRuns:     100000,
 		execTimeout: 10 * time.Second,
 		others:      othersWrite,
 		procs:       runtime.GOMAXPROCS(0),
+		fuzztime:    "1m",
+		shard:       shard{1, 1},
+		mode:        m,
 	}
+	if m == modeCheck {
+		// check -minimal runs a bounded search: it only says whether one
+		// would find something.
+		o.timeout, o.maxRuns = 30*time.Second, 1000
+	}
+	return o
 }
 
-// flagSet returns the flags, bound to o, whose values are o's when it is
-// called: the defaults.
+// flagSet returns the flags of mode o.mode, bound to o, whose values are
+// o's when it is called: the defaults.
 func (o *options) flagSet() *flag.FlagSet {
-	fs := flag.NewFlagSet("fuzzmin", flag.ContinueOnError)
-	fs.StringVar(&o.run, "run", o.run, "Minimize only the targets and entries matching `regexp`, as go test -run selects tests and subtests: FuzzParse, or FuzzParse/9e16f0a1 for one entry.")
+	check := o.mode == modeCheck
+	fs := flag.NewFlagSet(strings.TrimSpace("fuzzmin "+string(o.mode)), flag.ContinueOnError)
+	verb := "Minimize"
+	if check {
+		verb = "Check"
+	}
+	fs.StringVar(&o.run, "run", o.run, verb+" only the targets and entries matching `regexp`, as go test -run selects tests and subtests: FuzzParse, or FuzzParse/9e16f0a1 for one entry.")
 	fs.StringVar(&o.tags, "tags", o.tags, "Build tags, a comma-separated `list` as for go test.")
 	fs.StringVar(&o.dir, "C", o.dir, "Change to `dir` before doing anything.")
+	fs.Var(&o.shard, "shard", "Do only shard `i/n` of the work: the entries are split into n shards by a hash of package, target and entry, so that n jobs of a CI matrix, given 1/n to n/n, do each entry exactly once.")
+	fs.BoolVar(&o.json, "json", o.json, "Print one JSON object per event, as go test -json does (see Output).")
+	fs.DurationVar(&o.execTimeout, "exec-timeout", o.execTimeout, "Time one input may run before it counts as hanging.")
+	fs.IntVar(&o.procs, "p", o.procs, "Run up to `n` test processes at once, as go test -p: the candidates of a batch are dealt out to them. The result does not depend on n.")
+	if check {
+		fs.BoolVar(&o.minimal, "minimal", o.minimal, "Also run a bounded search on each failing entry, and report those it can shrink. Nothing is written.")
+		fs.BoolVar(&o.github, "github", o.github, "Also print each finding as a GitHub Actions annotation (::error or ::warning), as when GITHUB_ACTIONS is true.")
+		fs.DurationVar(&o.timeout, "timeout", o.timeout, "With -minimal, the time budget of the search of an entry.")
+		fs.IntVar(&o.maxRuns, "max-runs", o.maxRuns, "With -minimal, stop the search of an entry after `n` candidates.")
+		return fs
+	}
 	fs.BoolVar(&o.dryRun, "n", o.dryRun, "Minimize, but write nothing: show what would change.")
 	fs.BoolVar(&o.keep, "keep", o.keep, "Keep the original entry beside the minimized one.")
-	fs.BoolVar(&o.json, "json", o.json, "Print one JSON object per event, as go test -json does (see Output).")
 	fs.BoolVar(&o.verbose, "v", o.verbose, "Show the search: the build, each pass and each accepted candidate.")
 	fs.DurationVar(&o.timeout, "timeout", o.timeout, "Time budget per entry. The best input found by then is verified and written.")
 	fs.IntVar(&o.maxRuns, "max-runs", o.maxRuns, "Stop the search of an entry after `n` candidates; 0 means no limit.")
-	fs.DurationVar(&o.execTimeout, "exec-timeout", o.execTimeout, "Time one input may run before it counts as hanging.")
 	fs.BoolVar(&o.flaky, "flaky", o.flaky, "Minimize an entry even if its failure is not the same on every replay, against the first failure seen.")
-	fs.IntVar(&o.procs, "p", o.procs, "Run up to `n` test processes at once, as go test -p: the candidates of a batch are dealt out to them. The result does not depend on n.")
 	fs.BoolVar(&o.tracked, "tracked", o.tracked, "Minimize the entries that git tracks too. By default a committed entry is a regression test somebody chose to keep: it is replayed, and if it fails it is reported as a regression and left alone.")
 	fs.StringVar(&o.others, "others", o.others, "What to do with the other failures met while shrinking, each kept with the smallest input that showed it: `write` minimizes each against its own failure and writes it as an entry of its own; report only reports them.")
+	fs.StringVar(&o.fuzz, "fuzz", o.fuzz, "First fuzz the target matching `regexp` with go test -fuzz (one package), then minimize the failing entries it wrote.")
+	fs.StringVar(&o.fuzztime, "fuzztime", o.fuzztime, "With -fuzz, how long to fuzz: a `duration` or a number of runs (100x), as for go test -fuzztime.")
 	fs.BoolVar(&o.version, "version", o.version, "Print fuzzmin's version and exit.")
 	return fs
+}
+
+// A shard is the part i of n of the work: -shard i/n.
+type shard struct{ i, n int }
+
+func (s *shard) String() string { return fmt.Sprintf("%d/%d", s.i, s.n) }
+
+func (s *shard) Set(v string) error {
+	var i, n int
+	if _, err := fmt.Sscanf(v, "%d/%d", &i, &n); err != nil || fmt.Sprintf("%d/%d", i, n) != v || n < 1 || i < 1 || i > n {
+		return fmt.Errorf("want i/n with 1 <= i <= n")
+	}
+	s.i, s.n = i, n
+	return nil
+}
+
+// has reports whether the shard does the entry of target in the package
+// with import path pkg: the FNV-1a hash of the three, mod n, is i-1. Every
+// entry is in exactly one shard, whatever n.
+func (s shard) has(pkg, target, entry string) bool {
+	if s.n <= 1 {
+		return true
+	}
+	h := fnv.New64a()
+	h.Write([]byte(pkg + "\x00" + target + "\x00" + entry))
+	return int(h.Sum64()%uint64(s.n)) == s.i-1
 }
 
 // validate rejects bad flag combinations before any work.
@@ -80,6 +145,8 @@ func (o *options) validate() error {
 		return fmt.Errorf("-max-runs %d: want 0 (no limit) or more", o.maxRuns)
 	case o.others != othersWrite && o.others != othersReport:
 		return fmt.Errorf("-others %q: want %s or %s", o.others, othersWrite, othersReport)
+	case o.fuzz != "" && o.dryRun:
+		return fmt.Errorf("-fuzz and -n: go test -fuzz writes what it finds")
 	}
 	return nil
 }

@@ -17,10 +17,10 @@ func TestReadme_Flags(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := map[string]string{} // flag name → row
-	for _, m := range regexp.MustCompile("(?m)^\\| `-([a-zA-Z-]+)( [a-z]+)?` \\|(.*)$").FindAllStringSubmatch(string(b), -1) {
+	for _, m := range regexp.MustCompile("(?m)^\\| `-([a-zA-Z-]+)( [a-z/]+)?` \\|(.*)$").FindAllStringSubmatch(string(b), -1) {
 		rows[m[1]] = m[0]
 	}
-	o := defaultOptions()
+	o := defaultOptions(modeMinimize)
 	fs := o.flagSet()
 	fs.VisitAll(func(f *flag.Flag) {
 		row, ok := rows[f.Name]
@@ -46,7 +46,13 @@ func TestReadme_Flags(t *testing.T) {
 func TestManual_Flags(t *testing.T) {
 	m := Manual()
 	words := strings.Join(strings.Fields(m), " ") // as wrapped or not
-	o := defaultOptions()
+	for _, md := range []mode{modeMinimize, modeCheck} {
+		testManualFlags(t, m, words, md)
+	}
+}
+
+func testManualFlags(t *testing.T, m, words string, md mode) {
+	o := defaultOptions(md)
 	o.flagSet().VisitAll(func(f *flag.Flag) {
 		if !strings.Contains(m, "\n\t-"+f.Name+"\n") && !strings.Contains(m, "\n\t-"+f.Name+" ") {
 			t.Errorf("the manual does not document -%s", f.Name)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"go/parser"
 	"go/token"
 	"reflect"
@@ -76,5 +77,42 @@ func Fuzz_H(f *testing.F)         {}
 	got := fuzzTargets(f)
 	if want := []string{"FuzzA", "FuzzB", "Fuzz", "Fuzz_H"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("fuzzTargets = %v, want %v", got, want)
+	}
+}
+
+// TestShard checks that every entry of a corpus of 1,000 entries over 10
+// targets lands in exactly one shard, for every number of shards from 1 to
+// 7, and that shards are not badly unbalanced.
+func TestShard(t *testing.T) {
+	for n := 1; n <= 7; n++ {
+		counts := make([]int, n)
+		for target := range 10 {
+			for entry := range 100 {
+				in := 0
+				for i := 1; i <= n; i++ {
+					if (shard{i, n}).has("example.com/p", fmt.Sprintf("Fuzz%d", target), fmt.Sprintf("%016x", entry*7919)) {
+						in++
+						counts[i-1]++
+					}
+				}
+				if in != 1 {
+					t.Fatalf("n=%d: entry %d of target %d is in %d shards", n, entry, target, in)
+				}
+			}
+		}
+		for i, c := range counts {
+			if c < 1000/n/2 {
+				t.Errorf("n=%d: shard %d has %d of 1000 entries", n, i+1, c)
+			}
+		}
+	}
+	var s shard
+	for _, bad := range []string{"0/3", "4/3", "1/0", "a/b", "1/2/3", "1", " 1/2"} {
+		if s.Set(bad) == nil {
+			t.Errorf("-shard %s accepted", bad)
+		}
+	}
+	if s.Set("2/3") != nil || s != (shard{2, 3}) {
+		t.Errorf("-shard 2/3: %v", s)
 	}
 }

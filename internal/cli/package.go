@@ -162,7 +162,7 @@ func (c *command) selectEntries(ctx context.Context, p *pkg) []*targetJob {
 		}
 		for _, e := range all {
 			switch {
-			case !c.match.matchEntry(e.Name):
+			case !c.match.matchEntry(e.Name) || !c.opts.shard.has(p.ImportPath, t.Name, e.Name):
 			case errors.Is(e.Err, corpus.ErrIsDir):
 				c.rep.infof("%s/%s: skipped: %s", t.Name, e.Name, corpus.ErrIsDir)
 			default:
@@ -173,6 +173,8 @@ func (c *command) selectEntries(ctx context.Context, p *pkg) []*targetJob {
 		switch {
 		case len(tj.entries) > 0:
 			jobs = append(jobs, tj)
+		case len(all) > 0 && c.opts.shard.n > 1:
+			// Another shard's work.
 		case len(all) > 0 && c.match.entry != nil:
 			c.rep.infof("%s %s: no entry of %s matches -run=%s", p.ImportPath, t.Name, c.rel(tj.dir), c.opts.run)
 		default:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -26,9 +27,10 @@ type reporter struct {
 	began     time.Time // when the command started
 	noRerun   bool      // the packages are gone when the command ends (the demo): no re-run lines
 
-	mu     sync.Mutex
-	counts map[status]int
-	order  []status
+	mu       sync.Mutex
+	counts   map[status]int
+	order    []status
+	findings int // of fuzzmin check
 }
 
 func newReporter(out, errw io.Writer, jsonOut, verbose bool) *reporter {
@@ -56,6 +58,11 @@ type event struct {
 	Runs    int            `json:",omitempty"`
 	Value   string         `json:",omitempty"`
 	Counts  map[status]int `json:",omitempty"`
+	// Of a finding of fuzzmin check:
+	Path    string `json:",omitempty"`
+	Line    int    `json:",omitempty"`
+	Level   string `json:",omitempty"`
+	Message string `json:",omitempty"`
 }
 
 func (r *reporter) emit(v any) {
@@ -297,6 +304,35 @@ func paragraph(res result) string {
 		fmt.Fprintf(&b, "\tTo re-run: %s\n", res.Rerun)
 	}
 	return b.String()
+}
+
+// finding reports a finding of fuzzmin check, also as a GitHub Actions
+// annotation if github is set.
+func (r *reporter) finding(pkg string, f finding, github bool) {
+	r.mu.Lock()
+	r.findings++
+	r.mu.Unlock()
+	line := fmt.Sprintf("%s:%d: %s\n", f.Path, f.Line, f.Message)
+	if github {
+		// Annotations name files from the root of the work space, with
+		// slashes; the message is escaped as the workflow commands want.
+		msg := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(f.Message)
+		file := strings.NewReplacer("%", "%25", ",", "%2C", ":", "%3A").Replace(filepath.ToSlash(f.Path))
+		line += fmt.Sprintf("::%s file=%s,line=%d::%s\n", f.Level, file, f.Line, msg)
+	}
+	r.output(r.out, pkg, f.test, line)
+	if r.json != nil {
+		r.emit(event{Time: time.Now(), Action: "finding", Package: pkg, Test: f.test, Path: f.Path, Line: f.Line, Level: f.Level, Message: f.Message})
+	}
+}
+
+// checkSummary reports what fuzzmin check found in n entries.
+func (r *reporter) checkSummary(n int) {
+	text := fmt.Sprintf("fuzzmin check: %s, %s\n", plural(n, "entry", "entries"), plural(r.findings, "finding", "findings"))
+	r.output(r.out, "", "", text)
+	if r.json != nil {
+		r.emit(event{Time: time.Now(), Action: "summary", Elapsed: seconds(time.Since(r.began)), Counts: map[status]int{"findings": r.findings}})
+	}
 }
 
 // summary reports the counts of entries by status.

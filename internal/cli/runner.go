@@ -163,6 +163,7 @@ type runResult struct {
 	outcomes []signature    // one per input that ran, in order
 	msgs     map[int]string // the user's messages of the failures among them, by input
 	stale    string         // the toolchain refused the corpus: why
+	stales   []string       // each file it refused, one line each
 	tail     string         // the last lines of output, for messages
 	wrapped  bool           // the target said it is wrapped by fuzzshrink (session.Probe)
 }
@@ -244,7 +245,7 @@ func (r *runner) run(ctx context.Context, inputs [][]byte, shape func(i int, msg
 	} else if timedOut {
 		res.outcomes = append(res.outcomes, signature{Kind: kindTimeout})
 	}
-	res.stale = p.stale
+	res.stale, res.stales = p.stale, p.stales
 	res.tail = tail.String()
 	return res, nil
 }

@@ -48,6 +48,7 @@ type outputParser struct {
 	state    int       // where in a crash report the parser is
 	lastFunc string    // the function line of the frame being read
 	stale    string    // the toolchain's complaint about the corpus, if any
+	stales   []string  // and its complaint about each file, if it had several
 }
 
 const (
@@ -104,6 +105,7 @@ func (p *outputParser) line(l []byte) (done int, sig signature) {
 			// The toolchain refused a file of the corpus before running
 			// any: "…": mismatched types in corpus entry: [int], want [string]
 			p.stale = strings.TrimSpace(s)
+			p.stales = append(p.stales, p.stale)
 		}
 	case statePanicHead:
 		if strings.HasPrefix(s, "panic(") {

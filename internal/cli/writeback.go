@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
+	"regexp"
 	"strings"
 	"time"
 
@@ -248,13 +248,17 @@ func (e *badCorpusError) Error() string { return e.msg }
 //	testdata/fuzz/FuzzB/e1:2: mismatched types in corpus entry: [int], want [string]
 func (c *command) staleReason(msg string, j *entryJob) string {
 	msg = stripLogPos(msg)
-	private := strconv.Quote(filepath.Join("testdata", "fuzz", j.target.Name, inputName(0)))
-	reason, ok := strings.CutPrefix(msg, private+": ")
-	if !ok {
-		return strings.ReplaceAll(msg, private, c.rel(j.entry.Path))
+	loc := privateNameRE.FindStringIndex(msg)
+	if loc == nil || loc[0] != 0 {
+		return msg
 	}
+	reason := msg[loc[1]:]
 	return fmt.Sprintf("%s:%d: %s", c.rel(j.entry.Path), staleLine(reason, j.entry.Values), reason)
 }
+
+// privateNameRE matches the name of an input of a private corpus in the
+// toolchain's complaint about it, quoted and followed by ": ".
+var privateNameRE = regexp.MustCompile(`^"testdata[/\\]+fuzz[/\\]+[^/\\"]+[/\\]+c\d{6}": `)
 
 // staleLine returns the line of a corpus file holding vals at which the
 // toolchain's complaint about it starts to apply: the first value whose type

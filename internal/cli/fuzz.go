@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/fuzzmin/fuzzmin/internal/corpus"
+)
+
+// fuzzFirst is -fuzz: it runs go test -fuzz on the one target the flag
+// names, without the toolchain's own minimization (fuzzmin minimizes
+// better), and narrows the work to the failing entries the fuzzer writes.
+// It reports false when there is nothing more to do.
+func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) (bool, error) {
+	re, err := regexp.Compile(c.opts.fuzz)
+	if err != nil {
+		return false, usageError{fmt.Errorf("-fuzz: %w", err)}
+	}
+	var p *pkg
+	var t *target
+	for _, q := range pkgs {
+		for _, u := range q.Targets {
+			if re.MatchString(u.Name) {
+				if p != nil {
+					return false, usageError{fmt.Errorf("-fuzz %s matches more than one fuzz target (%s %s, %s %s): go test -fuzz takes one", c.opts.fuzz, p.ImportPath, t.Name, q.ImportPath, u.Name)}
+				}
+				p, t = q, u
+			}
+		}
+	}
+	if p == nil {
+		return false, usageError{fmt.Errorf("-fuzz %s matches no fuzz target", c.opts.fuzz)}
+	}
+	dir := corpus.SeedCorpus(p.Dir, t.Name)
+	before, err := entryNames(dir)
+	if err != nil {
+		return false, err
+	}
+	args := []string{"test", "-run=^$", "-fuzz=^" + t.Name + "$", "-fuzztime=" + c.opts.fuzztime, "-fuzzminimizetime=0"}
+	args = append(append(args, c.tagsFlag()...), p.Args...)
+	cmd := c.goCommand(ctx, args...)
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	if err := cmd.Start(); err != nil {
+		return false, err
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			c.rep.output(c.rep.out, p.ImportPath, t.Name, sc.Text()+"\n")
+		}
+	}()
+	err = cmd.Wait()
+	pw.Close()
+	<-done
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	after, lerr := entryNames(dir)
+	if lerr != nil {
+		return false, lerr
+	}
+	var found []string
+	for name := range after {
+		if !before[name] {
+			found = append(found, regexp.QuoteMeta(name))
+		}
+	}
+	if len(found) == 0 {
+		if err != nil {
+			return false, fmt.Errorf("go test -fuzz failed and wrote no entry: %w", err)
+		}
+		c.rep.infof("%s %s: go test -fuzz found no failure in %s", p.ImportPath, t.Name, c.opts.fuzztime)
+		return false, nil
+	}
+	c.match = &matcher{target: regexp.MustCompile("^" + regexp.QuoteMeta(t.Name) + "$"), entry: regexp.MustCompile("^(" + strings.Join(found, "|") + ")$")}
+	return true, nil
+}
+
+// entryNames returns the names of the files of a corpus directory.
+func entryNames(dir string) (map[string]bool, error) {
+	des, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string]bool{}, nil
+	}
+	names := map[string]bool{}
+	for _, de := range des {
+		names[de.Name()] = true
+	}
+	return names, err
+}
+
+// A usageError is a mistake in the command line found after loading the
+// packages: exit 2.
+type usageError struct{ error }
