@@ -21,6 +21,15 @@ var passes = [...]pass{
 	{"bools", boolArg, leaves(boolArg)},                        // bools.go
 	{"bytes", lowerBytesArg, leaves(lowerBytesArg)},            // bytes.go: []byte, and strings that are not valid UTF-8
 	{"runes", lowerRunesArg, leaves(lowerRunesArg)},            // strings.go: valid UTF-8 strings
+
+	// choicepasses.go: choice sequences, the values of generators
+	{"delete spans", deleteSpansArg, nil},
+	{"descendants", descendantsArg, nil},
+	{"zero spans", zeroSpansArg, nil},
+	{"lower choices", lowerChoicesArg, nil},
+	{"sort spans", sortSpansArg, nil},
+	{"redistribute pairs", redistributePairsArg, nil},
+	{"common offset", commonOffsetArg, nil},
 }
 
 // A pass proposes candidates for one argument at a time: arg returns the
@@ -65,7 +74,9 @@ func (p *pass) candidates(best []any, from cursor) iter.Seq2[cursor, any] {
 			var seq iter.Seq2[pos, any]
 			switch {
 			case composite(best[i]):
-				seq = structural(best[i], start, p.node)
+				if p.node != nil {
+					seq = structural(best[i], start, p.node)
+				}
 			case p.arg != nil:
 				seq = p.arg(best[i], start)
 			}

@@ -59,7 +59,8 @@ func TestPasses_Names(t *testing.T) {
 	for _, p := range passes {
 		got = append(got, p.name)
 	}
-	want := "[remove zero redistribute ints floats bools bytes runes]"
+	want := "[remove zero redistribute ints floats bools bytes runes " +
+		"delete spans descendants zero spans lower choices sort spans redistribute pairs common offset]"
 	if fmt.Sprint(got) != want {
 		t.Errorf("passes = %v, want %s", got, want)
 	}
