@@ -3,6 +3,7 @@ package fuzzshrink
 import (
 	"iter"
 	"math"
+	mbits "math/bits"
 	"slices"
 	"strconv"
 )
@@ -488,9 +489,10 @@ func lowerFloat(c *choice, st pos, yield func(pos, []byte) bool) bool {
 }
 
 // simplerFloats lists candidates simpler than f: its positive counterpart,
-// the integers on either side (toward 0 first), f with fewer significant
-// bits (cut, then rounded) and fewer significant decimal digits; for ±Inf
-// and NaN, finite values.
+// the integers on either side (toward 0 first), f with the fewer
+// significant bits in its integer part, f with fewer significant bits (cut,
+// then rounded) and fewer significant decimal digits; for ±Inf and NaN,
+// finite values. The caller keeps those whose token is smaller.
 func simplerFloats(f float64) []float64 {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return []float64{0, 1, -1, math.MaxFloat64, -math.MaxFloat64, math.Inf(1), math.Inf(-1)}
@@ -501,6 +503,17 @@ func simplerFloats(f float64) []float64 {
 	}
 	tr := math.Trunc(f)
 	cs = append(cs, tr, tr+math.Copysign(1, f))
+	// The integer part with fewer significant bits, down and up, the
+	// fraction kept: 512.5 and 1024.5 for 1000.5.
+	if whole := uint64(math.Abs(tr)); whole > 0 && whole < 1<<53 {
+		for keep := 1; keep < mbits.Len64(whole); keep++ {
+			drop := uint(mbits.Len64(whole) - keep)
+			down := whole >> drop << drop
+			for _, w := range []uint64{down, down + 1<<drop} {
+				cs = append(cs, math.Copysign(float64(w), f)+(f-tr))
+			}
+		}
+	}
 	bits := math.Float64bits(f)
 	for keep := 1; keep < 52; keep++ { // the mantissa cut, then rounded, to keep bits
 		drop := uint(52 - keep)

@@ -39,10 +39,13 @@ import (
 //	   among the integer-valued floats (see [floatIndex]); the index just
 //	   past math.MaxFloat64 is ±Inf, any larger one NaN;
 //	1  any float, by its IEEE bits rearranged so that simple values have
-//	   small payloads: Q = P>>1 is the reversed 52-bit mantissa, then an
-//	   11-bit exponent rank (0, 1, -1, 2, … around 2⁰, subnormals last),
-//	   then the sign. Trailing zero bits of the mantissa (0.5, 1.25, 3e20)
-//	   become leading zero bits of the payload.
+//	   small payloads: Q = P>>1 is, from the high bits down, the
+//	   significant bits of the mantissa (without its trailing zeros), their
+//	   number (6 bits), an exponent rank (11 bits: 0, 1, -1, 2, … around
+//	   2⁰, subnormals last) and the sign. So floats with fewer significant
+//	   bits (0.5, 1.25, 3e20) are shorter, and of those as long, the one
+//	   with the smaller mantissa, then the exponent nearer to 0, is smaller
+//	   (1000.5 < 1008.5 < 0.75·2¹¹).
 //
 // A choice with bounds decodes a value outside them, and NaN, as the
 // simplest value inside them.
@@ -382,8 +385,6 @@ func exponentOfRank(k uint64) uint64 {
 	return 1023 - k/2
 }
 
-func reverse52(m uint64) uint64 { return bits.Reverse64(m) >> 12 }
-
 // decodeFloat returns the float that token tk encodes, before bounds.
 func decodeFloat(tk token) float64 {
 	switch {
@@ -406,12 +407,14 @@ func decodeFloat(tk token) float64 {
 		}
 		return math.Copysign(fromFloatIndex(i), sign)
 	}
-	q := tk.lo>>1 | uint64(tk.hi)<<63
+	q, qhi := tk.lo>>1|uint64(tk.hi)<<63, uint64(tk.hi>>1)
 	e := q >> 1 & 0x7FF
 	if e == 2047 {
-		e = 0
+		e = 0 // no Inf or NaN: the token of 2⁰ is smaller
 	}
-	return math.Float64frombits(q<<63 | exponentOfRank(e)<<52 | reverse52(q>>12))
+	sb := min(q>>12&63, 52) // more than 52 bits: the token of 52 is smaller
+	m := (q>>18 | qhi<<46) & (1<<sb - 1) << (52 - sb)
+	return math.Float64frombits(q<<63 | exponentOfRank(e)<<52 | m)
 }
 
 // floatBoundaries are the values of boundary tokens of floats.
@@ -461,8 +464,13 @@ func floatPayloads(f float64) (intHi byte, intLo uint64, intOK bool, otherHi byt
 	intHi, intLo = byte(i>>62), i<<2|sign<<1
 	if !math.IsNaN(f) && !math.IsInf(f, 0) {
 		u := math.Float64bits(f)
-		q := reverse52(u&(1<<52-1))<<12 | exponentRank(u>>52&0x7FF)<<1 | sign
-		otherHi, otherLo, otherOK = byte(q>>63), q<<1|1, true
+		m, sb := u&(1<<52-1), uint64(0)
+		if m != 0 {
+			tz := bits.TrailingZeros64(m)
+			m, sb = m>>tz, uint64(52-tz)
+		}
+		q, qhi := m<<18|sb<<12|exponentRank(u>>52&0x7FF)<<1|sign, m>>46
+		otherHi, otherLo, otherOK = byte(qhi<<1|q>>63), q<<1|1, true
 	}
 	return
 }

@@ -186,13 +186,14 @@ func TestFloatTokens_RoundTrip(t *testing.T) {
 	for _, tt := range []struct {
 		f   float64
 		len int
-	}{{0, 1}, {1, 1}, {-1, 1}, {112, 1}, {-111, 1}, {-112, 3}, {0.5, 2}, {0.25, 2}, {1.5, 3}, {math.Copysign(0, -1), 2}} {
+	}{{0, 1}, {1, 1}, {-1, 1}, {112, 1}, {-111, 1}, {-112, 3}, {0.5, 2}, {0.25, 2}, {1.5, 4}, {math.Copysign(0, -1), 2}} {
 		if tok := appendFloatToken(nil, tt.f); len(tok) != tt.len {
 			t.Errorf("the token of %v is %x, want %d bytes", tt.f, tok, tt.len)
 		}
 	}
 	// Simpler values have shorter tokens.
-	for _, pair := range [][2]float64{{0.5, 0.1}, {1e300, 1.2345e300}, {1000, 1000.5}, {1.5, math.Pi}, {1e20, math.Inf(1)}, {-1e20, math.NaN()}} {
+	for _, pair := range [][2]float64{{0.5, 0.1}, {1000, 1000.5}, {1000.5, 1008.5}, {1.5, 0.75}, {1.5, math.Pi},
+		{1e20, math.Inf(1)}, {-1e20, math.NaN()}, {3e20, 3.1e20}} {
 		if a, b := appendFloatToken(nil, pair[0]), appendFloatToken(nil, pair[1]); compareTokens(a, b) >= 0 {
 			t.Errorf("the token of %v (%x) is not smaller than that of %v (%x)", pair[0], a, pair[1], b)
 		}
