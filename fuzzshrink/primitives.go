@@ -272,12 +272,13 @@ func indexOfRune(r rune) uint64 {
 
 var runeRange = unsignedRange(0, maxRuneIndex)
 
-// Rune generates runes: mostly printable ASCII, sometimes any valid code
+// Rune generates runes: printable ASCII two times in three, then ASCII
+// control characters, the Basic Multilingual Plane, and any valid code
 // point (never a surrogate). Runes shrink toward '0', then the other
 // digits, lowercase and uppercase letters.
 func Rune() *Gen[rune] {
 	return newGen("Rune()",
-		func(t *T) rune { return runeOfIndex(t.drawInt(runeRange, biased)) },
+		func(t *T) rune { return runeOfIndex(t.drawInt(runeRange, dist{kind: distRunes})) },
 		func(t *T, v rune) error {
 			if !utf8.ValidRune(v) {
 				return fmt.Errorf("%U is not a valid rune", v)

@@ -94,6 +94,7 @@ const (
 	distUniform
 	distFlag
 	distFirst // 0 with probability p, else uniform
+	distRunes // rune indexes: printable ASCII most often
 )
 
 var (
@@ -130,11 +131,21 @@ func (g *generator) rank(r intRange, d dist) uint64 {
 			return 0
 		}
 		return g.below(n)
+	case distRunes:
+		switch x := g.rng.IntN(100); {
+		case x < 65:
+			return g.below(min(n, uint64(len(printableASCII)-1)))
+		case x < 70:
+			return g.below(min(n, asciiIndexes-1))
+		case x < 90:
+			return g.below(min(n, 0xFFFF))
+		}
+		return g.below(n)
 	}
 	switch x := g.rng.IntN(100); {
 	case x < 5: // a bound: "exact bounds often"
 		if g.rng.IntN(2) == 0 {
-			return n
+			return r.rank(r.hi)
 		}
 		return r.rank(r.lo)
 	case x < 10: // another boundary value
@@ -176,7 +187,10 @@ func (g *generator) float(r floatRange) float64 {
 		f = floatSpecials[g.rng.IntN(len(floatSpecials))]
 	case x < 50: // a small integer
 		k := g.rng.IntN(5 + g.size/20)
-		f = float64(g.rng.Int64N(1<<k)) * float64(1-2*g.rng.IntN(2))
+		f = float64(g.rng.Int64N(1 << k))
+		if g.rng.IntN(2) == 0 {
+			f = -f + 0 // -f + 0 is +0 for 0: -0 is a special value
+		}
 	case x < 70: // a simple fraction
 		f = float64(g.rng.Int64N(1<<10)-1<<9) / float64(uint64(2)<<g.rng.IntN(8))
 	default: // any bits
