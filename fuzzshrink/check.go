@@ -136,6 +136,7 @@ type checker struct {
 	local   string // the package of prop, whose types print unqualified
 	filters filterStats
 	stats   checkStats
+	spare   record // the memory of the last replay's record
 }
 
 // checkStats counts what Check did.
@@ -201,10 +202,15 @@ func (c *checker) newT(data []byte, gen *generator, keepDraws bool) *T {
 	return t
 }
 
-// replay runs the property on a choice sequence.
+// replay runs the property on a choice sequence. The T's record is valid
+// until the next replay, which reuses its memory: the shrinker replays
+// thousands of candidates, and keeps a record only by normalizing it.
 func (c *checker) replay(data []byte) (failure.Signature, *T) {
 	t := c.newT(data, nil, false)
-	return runCaptured(t, c.prop), t
+	t.rec.choices, t.rec.spans = c.spare.choices[:0], c.spare.spans[:0]
+	sig := runCaptured(t, c.prop)
+	c.spare = t.rec
+	return sig, t
 }
 
 // run checks the property and returns its failure, or nil.

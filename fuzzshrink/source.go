@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 )
 
 // A T draws its choices from one of two sources: it replays a choice
@@ -311,7 +312,7 @@ func (t *T) noteFloat(r floatRange, f float64, start int) {
 
 // normalize returns the normal form of a run's sequence: the canonical
 // tokens of the choices it drew, and its record with the tokens' new
-// positions. The unconsumed rest of the data is gone. It replays to the
+// positions, in memory of its own. The unconsumed rest of the data is gone. It replays to the
 // same choices, so to the same run.
 //
 // Trailing simplest choices stay: replay would read them past the end
@@ -319,7 +320,7 @@ func (t *T) noteFloat(r floatRange, f float64, start int) {
 // shrinker would prefer [2 9 0] to [0 2 9], and never sort a set whose
 // smallest element comes last. Every choice counts, as in Hypothesis.
 func (rec *record) normalize() ([]byte, *record) {
-	out := &record{choices: make([]choice, len(rec.choices)), spans: rec.spans, draws: rec.draws}
+	out := &record{choices: make([]choice, len(rec.choices)), spans: slices.Clone(rec.spans), draws: slices.Clone(rec.draws)}
 	var data []byte
 	for i, c := range rec.choices {
 		start := len(data)
