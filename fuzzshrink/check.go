@@ -296,7 +296,7 @@ func (c *checker) report(f *checkFailure) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "fuzzshrink: %s failed (seed %d)\n", c.tb.Name(), c.cfg.seed)
 	for _, d := range f.last.rec.draws {
-		fmt.Fprintf(&b, "    %s = %s\n", d.label, formatValue(d.value, c.local))
+		fmt.Fprintf(&b, "    %s = %s\n", labelOf(d), formatValue(d.value, c.local))
 	}
 	for _, l := range f.last.logs {
 		fmt.Fprintf(&b, "    %s\n", l)
@@ -316,7 +316,7 @@ func (c *checker) report(f *checkFailure) string {
 	}
 	b.WriteString("; the original:\n")
 	for _, d := range f.orig.rec.draws {
-		fmt.Fprintf(&b, "    %s = %s\n", d.label, formatValue(d.value, c.local))
+		fmt.Fprintf(&b, "    %s = %s\n", labelOf(d), formatValue(d.value, c.local))
 	}
 	if len(f.others) > 0 {
 		fmt.Fprintf(&b, "Other failures met while shrinking (check them once this one is fixed):\n")

@@ -80,7 +80,7 @@ func (g *Gen[V]) Filter(pred func(V) bool) *Gen[V] {
 	f.info.filter = true
 	f.draw = func(t *T) V {
 		for range filterTries {
-			past := t.pos >= len(t.data) && t.gen == nil || t.gen != nil && t.gen.zero
+			past := t.gen == nil && t.pos >= len(t.data) || t.gen != nil && (t.gen.zero || len(t.data) >= maxGenBytes)
 			v := g.value(t)
 			ok := pred(v)
 			if t.filters != nil {

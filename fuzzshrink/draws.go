@@ -16,9 +16,17 @@ import (
 func formatDraws(draws []drawn, local, sep string) string {
 	lines := make([]string, len(draws))
 	for i, d := range draws {
-		lines[i] = d.label + " = " + formatValue(d.value, local)
+		lines[i] = labelOf(d) + " = " + formatValue(d.value, local)
 	}
 	return strings.Join(lines, sep)
+}
+
+// labelOf is the label of a draw, "_" if it has none.
+func labelOf(d drawn) string {
+	if d.label == "" {
+		return "_"
+	}
+	return d.label
 }
 
 // formatValue prints a drawn value as Go: untyped where Go's default type
