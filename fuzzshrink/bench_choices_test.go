@@ -3,6 +3,8 @@ package fuzzshrink
 import (
 	"context"
 	"testing"
+
+	"github.com/fuzzmin/fuzzmin/internal/session"
 )
 
 // hundredInts is the choice sequence of a 100-element slice of ints, some
@@ -100,4 +102,27 @@ func BenchmarkShrinkRate(b *testing.B) {
 			b.ReportMetric(float64(runs)/float64(b.N), "runs/op")
 		})
 	}
+}
+
+// BenchmarkSessionRate measures candidates per second of fuzzmin's minimize
+// session of a target of generators, on the property of ShrinkRate whose
+// candidates all pass: as Check's search, plus recording each candidate in
+// the session's file before it runs.
+func BenchmarkSessionRate(b *testing.B) {
+	data := hundredInts(b)
+	prop := func(t *T) {
+		if xs := SliceOf(Int()).Draw(t, "xs"); len(xs) == 100 && xs[99] == 99*99*99*99*99*99*99*99 {
+			panic("fails")
+		}
+	}
+	runs := 0
+	for b.Loop() {
+		s := &minimizeSession{dir: b.TempDir(), cfg: session.Config{Target: "FuzzX", Entry: "e"}}
+		res := s.minimizeChoices(nil, prop, data)
+		if res.Error != "" {
+			b.Fatal(res.Error)
+		}
+		runs += res.Runs
+	}
+	b.ReportMetric(float64(runs)/b.Elapsed().Seconds(), "candidates/s")
 }

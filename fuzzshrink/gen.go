@@ -99,6 +99,7 @@ type T struct {
 	invalid                   string // why the run is not a valid case: a Filter, a skip
 	genErr                    string // why generation cannot go on: the test fails
 	errSig                    failure.Signature
+	sig                       failure.Signature // how the run failed, for runChoices
 	panicValue                any
 	logs                      []string
 	cleanups                  []func()

@@ -16,9 +16,12 @@ import (
 )
 
 // The minimize session of a target of generators: the entry's one []byte
-// is a choice sequence, shrunk by the choice passes. Candidates run as
-// subtests of the seed's test and are recorded first, as in session.go, so
-// that a crash is charged to the candidate that caused it.
+// is a choice sequence, shrunk by the choice passes. Candidates are
+// recorded first, as in session.go, so that a crash is charged to the
+// candidate that caused it. They run as Check runs its cases, not as
+// subtests: the property reports through its T, which records what it
+// reports, so a candidate's failure does not fail the seed's test, and the
+// search runs at Check's speed.
 
 // runChoices runs the session inside the test of the seed fuzzmin wrote.
 func (s *minimizeSession) runChoices(f *testing.F, prop func(*T)) {
@@ -48,8 +51,13 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 	defer bestRec.Close()
 	local := funcPackage(reflect.ValueOf(prop))
 	runs := s.cfg.Runs
+	var spare record // the memory of the last candidate's record, as in Check
 	o := &choiceOracle{
-		run: func(data []byte) (failure.Signature, *T) { return runSubtest(t, prop, data, s.cfg.Verbose) },
+		run: func(data []byte) (failure.Signature, *T) {
+			tt := runChoices(t, prop, data, s.cfg.Verbose, &spare)
+			spare = tt.rec
+			return tt.sig, tt
+		},
 		before: func(data []byte) error {
 			runs++
 			if err := cur.Write(runs, choiceTuple(data)); err != nil {
@@ -58,6 +66,9 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 			return nil
 		},
 		known: func(data []byte) (failure.Verdict, bool) {
+			if len(s.cfg.Known) == 0 {
+				return 0, false
+			}
 			v, ok := s.cfg.Known[session.Key(choiceTuple(data))]
 			return v, ok
 		},
@@ -71,11 +82,11 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 		// running it. Shrink on its tokens, whatever choices read them.
 		o.want, start = *s.cfg.Want, tokenSeq(data)
 	} else {
-		sig, tt := runSubtest(t, prop, data, false)
-		if !sig.Failed() || tt.invalid != "" {
+		tt := runChoices(t, prop, data, false, nil)
+		if !tt.sig.Failed() || tt.invalid != "" {
 			return session.Result{Error: "the entry does not fail when run in the session"}
 		}
-		o.want, o.frozen = sig, frozenTokens(&tt.rec)
+		o.want, o.frozen = tt.sig, frozenTokens(&tt.rec)
 		norm, rec := tt.rec.normalize()
 		start = &choiceSeq{data: norm, rec: rec}
 	}
@@ -124,7 +135,7 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 	if s.cfg.Want == nil || accepted == 0 {
 		// The draws of the result, from a last run (not of a crashing one).
 		if s.cfg.Want == nil {
-			_, last := runSubtest(t, prop, best, true)
+			last := runChoices(t, prop, best, true, nil)
 			res.Draws = formatDraws(last.rec.draws, local, "\n")
 		}
 	}
@@ -137,25 +148,15 @@ func choiceTuple(data []byte) []byte {
 	return tuple
 }
 
-// runSubtest replays data through prop in a subtest of t, recovering its
-// panics, and tells how it failed, as the session's runOne does.
-func runSubtest(t *testing.T, prop func(*T), data []byte, keepDraws bool) (sig failure.Signature, tt *T) {
-	t.Run("c", func(st *testing.T) {
-		tt = newT(st, data, nil)
-		tt.recording, tt.keepDraws = true, keepDraws
-		defer func() {
-			r := recover()
-			switch {
-			case r != nil:
-				sig = failure.Recovered(r)
-			case st.Failed():
-				if sig = failure.Goexited(); sig.Pos == "" && tt.errSig.Failed() {
-					sig = tt.errSig // failed by t.Error, where the T knows
-				}
-			}
-		}()
-		prop(tt)
-	})
-	tt.closeSpans()
-	return sig, tt
+// runChoices replays data through prop in capture mode, with t the T it
+// embeds, and returns the T, whose sig says how it failed. The record
+// reuses the memory of spare, if not nil.
+func runChoices(t *testing.T, prop func(*T), data []byte, keepDraws bool, spare *record) *T {
+	tt := newT(t, data, nil)
+	tt.recording, tt.keepDraws = true, keepDraws
+	if spare != nil {
+		tt.rec.choices, tt.rec.spans = spare.choices[:0], spare.spans[:0]
+	}
+	tt.sig = runCaptured(tt, prop)
+	return tt
 }

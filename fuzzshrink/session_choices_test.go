@@ -9,17 +9,21 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/session"
 )
 
-// sumProp panics (a panic, not t.Fatal: the candidates run as subtests of
-// the test, which a failed subtest would fail) when a list of ints adds up
-// to more than 100.
-func sumProp(t *T) {
-	xs := SliceOf(Int()).Draw(t, "xs")
-	s := 0
-	for _, x := range xs {
-		s += x
-	}
-	if s > 100 {
-		panic("sum")
+// sumProp fails when a list of ints adds up to more than 100: it panics
+// or, with fatal, calls t.Fatalf.
+func sumProp(fatal bool) func(t *T) {
+	return func(t *T) {
+		xs := SliceOf(Int()).Draw(t, "xs")
+		s := 0
+		for _, x := range xs {
+			s += x
+		}
+		switch {
+		case s > 100 && fatal:
+			t.Fatalf("sum %d", s)
+		case s > 100:
+			panic("sum")
+		}
 	}
 }
 
@@ -28,17 +32,22 @@ func sumProp(t *T) {
 func TestSession_Choices(t *testing.T) {
 	// A failing entry: [7, 96, -2, 400], as a fuzzer might find it.
 	seed := seed{values: map[string][]any{"xs": {[]int{7, 96, -2, 400}}}, order: []string{"xs"}}
-	data, err := seed.choices(sumProp)
+	data, err := seed.choices(sumProp(false))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &minimizeSession{dir: t.TempDir(), cfg: session.Config{Target: "FuzzSum", Entry: "e"}}
-	res := s.minimizeChoices(t, sumProp, data)
 	want := []byte("\x01\xc9\x00") // [101]
-	if res.Error != "" || res.Accepted == 0 || res.Draws != "xs = []int{101}" || res.Value != `[]byte("\x01\xc9\x00")` ||
-		res.Add != `f.Add([]byte("\x01\xc9\x00"))` || res.Want.Kind != failure.Panic || res.Runs == 0 {
-		t.Fatalf("result %+v", res)
+	for _, fatal := range []bool{false, true} {
+		s := &minimizeSession{dir: t.TempDir(), cfg: session.Config{Target: "FuzzSum", Entry: "e"}}
+		res := s.minimizeChoices(t, sumProp(fatal), data) // failing candidates do not fail t
+		kind := map[bool]string{false: failure.Panic, true: failure.Fail}[fatal]
+		if res.Error != "" || res.Accepted == 0 || res.Draws != "xs = []int{101}" || res.Value != `[]byte("\x01\xc9\x00")` ||
+			res.Add != `f.Add([]byte("\x01\xc9\x00"))` || res.Want.Kind != kind || res.Runs == 0 {
+			t.Fatalf("result %+v", res)
+		}
 	}
+	s := &minimizeSession{dir: t.TempDir(), cfg: session.Config{Target: "FuzzSum", Entry: "e"}}
+	res := s.minimizeChoices(t, sumProp(false), data)
 	if file, _ := encoding.Marshal(want); string(res.Best) != string(file) {
 		t.Errorf("Best = %q", res.Best)
 	}
@@ -51,7 +60,7 @@ func TestSession_Choices(t *testing.T) {
 	}
 
 	// An entry that does not fail.
-	res = s.minimizeChoices(t, sumProp, []byte{0})
+	res = s.minimizeChoices(t, sumProp(false), []byte{0})
 	if res.Error != "the entry does not fail when run in the session" {
 		t.Errorf("a passing entry: %+v", res)
 	}
@@ -64,7 +73,7 @@ func TestSession_ChoicesCrash(t *testing.T) {
 	data := []byte{1, 0xE9, 1, 0xE1, 2, 3, 0} // [MaxInt, 515]
 	want := failure.Signature{Kind: failure.Fatal, Text: "concurrent map writes"}
 	s := &minimizeSession{dir: t.TempDir(), cfg: session.Config{Target: "FuzzSum", Entry: "e", Want: &want, MaxRuns: 200}}
-	res := s.minimizeChoices(t, sumProp, data)
+	res := s.minimizeChoices(t, sumProp(false), data)
 	if res.Error != "" || res.Accepted != 0 || res.Draws != "" || res.Runs == 0 {
 		t.Fatalf("result %+v", res)
 	}
