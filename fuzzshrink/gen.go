@@ -72,10 +72,11 @@ func (g *Gen[V]) value(t *T) V { return g.Draw(t, "") }
 
 // T is what a property gets: the *testing.T of the test, which it embeds,
 // and the source of the values its generators draw. Its methods that report
-// (Error, Fatal, Skip, Log, …) belong to the run of the property: under
-// [Fuzz] they are those of the fuzz test's *testing.T; under [Check], whose
-// cases run many times while generating and shrinking, they are recorded,
-// and only the failure Check reports is shown. Call them on t, not on t.T.
+// (Error, Fatal, Skip, Log, Cleanup, …) belong to the run of the property:
+// under [Fuzz] they are those of the fuzz test's *testing.T; under [Check],
+// and when fuzzmin shrinks a failure of a [Fuzz] target, the property runs
+// many times, and they are recorded: only the failure reported at the end
+// is shown. Call them on t, not on t.T.
 type T struct {
 	*testing.T
 
