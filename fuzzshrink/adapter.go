@@ -27,8 +27,26 @@ import (
 // Fuzz fails the test at once, naming the argument and field, for a type it
 // cannot decode: func, chan, interface, complex, unsafe.Pointer, a struct
 // with no exported fields.
+//
+// fn may also be a property of generators, a func(*T) that draws its values
+// (see [Gen]):
+//
+//	fuzzshrink.Fuzz(f, func(t *fuzzshrink.T) {
+//		n := fuzzshrink.IntRange(1, 5).Draw(t, "n")
+//		xs := fuzzshrink.SliceOfN(fuzzshrink.Int(), n, n).Draw(t, "xs")
+//		…
+//	})
+//
+// The fuzz function then takes one []byte, the choice sequence its
+// generators replay; every byte string replays to valid values. fuzzmin
+// shrinks it as a choice sequence, and reports the draws of the result.
+// Seeds are added with [AddDraws], or as sequences with f.Add([]byte(…)).
 func Fuzz(f *testing.F, fn any) {
 	f.Helper()
+	if prop, ok := fn.(func(*T)); ok {
+		fuzzChoices(f, prop) // fuzzchoices.go: generators
+		return
+	}
 	p, err := newPlan(reflect.TypeOf(fn))
 	if err != nil {
 		f.Fatalf("fuzzshrink.Fuzz: %v", err)

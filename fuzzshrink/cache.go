@@ -45,6 +45,9 @@ func (c *cache) remove(k cacheKey) { delete(c.seen, k) }
 // native types have the tags of encoding.NativeTag.
 const tagComposite byte = 0xff
 
+// tagChoiceSeq marks a choice sequence (choiceseq.go).
+const tagChoiceSeq byte = 0xfe
+
 // key returns the key of tuple t with argument i replaced by v (none if
 // i < 0; the tuple v if i is len(t)), so that the engine can look a
 // candidate up before building it.
@@ -74,6 +77,10 @@ func (c *cache) key(t []any, i int, v any) cacheKey {
 func (c *cache) write(a any) {
 	tag, bits := encoding.NativeTag(a)
 	switch x := a.(type) {
+	case *choiceSeq:
+		c.header(tagChoiceSeq, uint64(len(x.data)))
+		c.h[0].Write(x.data)
+		c.h[1].Write(x.data)
 	case string:
 		c.header(tag, uint64(len(x)))
 		c.h[0].WriteString(x)

@@ -1,5 +1,7 @@
-// Package fuzzshrink minimizes failing inputs of Go fuzz tests, and lets
-// fuzz tests take structured Go values that shrink as values.
+// Package fuzzshrink minimizes failing inputs of Go fuzz tests, lets fuzz
+// tests take structured Go values that shrink as values, and lets fuzz
+// tests and ordinary tests check properties of generated values that
+// shrink as the draws of their generators.
 //
 // # In fuzz tests
 //
@@ -19,7 +21,55 @@
 // zero, then the values inside shrink. A type can generate and shrink itself
 // by implementing [Custom].
 //
+// # Generators
+//
+// A [Gen] describes a value space whose invariants hold by construction: a
+// pair a ≤ b, a list of distinct ids, a size followed by that many
+// elements, a tree of bounded depth, a string over a grammar's alphabet. A
+// property draws values from generators with [Gen.Draw], under a label:
+//
+//	fuzzshrink.Fuzz(f, func(t *fuzzshrink.T) {
+//		n := fuzzshrink.IntRange(1, 5).Draw(t, "n")
+//		xs := fuzzshrink.SliceOfN(fuzzshrink.Int(), n, n).Draw(t, "xs")
+//		…
+//	})
+//
+// [T] embeds the test's *testing.T. The primitives ([Int], [IntRange] and
+// the sized and unsigned variants, [Float64], [Float64Range], [Bool],
+// [Byte], [Rune], [RuneFrom], [String], [StringOf], [StringN], [Bytes])
+// favour small values and the bounds of their ranges. Combinators build
+// generators from others: [Map], [FlatMap] (a value that depends on
+// another), [Gen.Filter], [NoShrink], [Just], [SampledFrom], [OneOf],
+// [Compose] (a value from several draws), [Deferred] (recursion); the
+// collections [SliceOf], [SliceOfN], [SliceOfDistinct], [MapOf]; and
+// [Make] derives a generator from a Go type.
+//
+// Generators draw typed choices from a choice sequence: under [Fuzz], the
+// fuzz input, one []byte that every mutation of the fuzzer turns into
+// other valid values; under [Check], generated cases. Failures shrink as
+// choice sequences, by passes of the same engine (deleting the spans of
+// draws and collection elements, replacing a tree by a subtree, lowering
+// choices, sorting, moving value between integers), so that shrinking keeps
+// the invariants: a failure is reported as the simplest draws the search
+// found, "n = 2", "xs = []int{2, 9}". [AddDraws] adds a fuzz seed by the
+// values of its draws.
+//
 // # In ordinary tests
+//
+// [Check] runs a property of generators on random cases, shrinks the first
+// failure at once, reports it with the seed that reproduces it, and
+// persists it in testdata/fuzz/<test name>/, where it runs first from then
+// on:
+//
+//	func TestSort(t *testing.T) {
+//		fuzzshrink.Check(t, func(t *fuzzshrink.T) {
+//			xs := fuzzshrink.SliceOf(fuzzshrink.Int()).Draw(t, "xs")
+//			…
+//		})
+//	}
+//
+// [Target] guides it toward failures past a threshold, and [Find] returns
+// the simplest value of a generator that satisfies a condition.
 //
 // [Minimize] shrinks one value against a predicate, without fuzzing:
 //
@@ -103,6 +153,12 @@
 //   - swap: swap adjacent bytes or runes that are out of order (00!0 →
 //     000!); it runs only in rounds where no pass before it accepted
 //     anything.
+//
+// Choice sequences, the argument of a target of generators, have passes of
+// their own, listed in choicepasses.go: they delete spans, replace spans by
+// descendants, zero spans, lower choices, sort spans, redistribute and
+// offset integers; they order sequences shortlex on their bytes, and after
+// accepting a candidate the engine keeps its normal form.
 //
 // The search stops when a full round accepts nothing, or when a budget runs
 // out, and returns the best tuple found so far.

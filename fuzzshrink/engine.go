@@ -174,7 +174,7 @@ func Shrink(ctx context.Context, args []any, o Oracle, opts ...Option) (Result, 
 		if a == nil {
 			return Result{Args: best}, fmt.Errorf("fuzzshrink: argument %d is nil", i)
 		}
-		if !supported(a) {
+		if !supported(a) && !isChoiceSeq(a) {
 			if err := structured.CheckType(reflect.TypeOf(a)); err != nil {
 				return Result{Args: best}, fmt.Errorf("fuzzshrink: argument %d: %w", i, err)
 			}
@@ -373,6 +373,14 @@ func (e *engine) runBatch(i int) (ok bool, next cursor, stop bool) {
 	e.discard(len(vs))
 	if e.cache.key(cand, -1, nil) != k {
 		return false, cursor{}, e.fail(errors.New("fuzzshrink: oracle modified a candidate it was given"))
+	}
+	if nz, ok := e.oracle.(normalizer); ok { // choiceseq.go
+		if n := nz.normalize(cand); n != nil {
+			if compareArgs(n, e.best) >= 0 {
+				return false, cursor{}, false // its normal form is no progress
+			}
+			cand = n
+		}
 	}
 	e.best = cand
 	e.stats.Accepted++

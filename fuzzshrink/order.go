@@ -60,6 +60,8 @@ func size(t []any) int {
 	n := 0
 	for _, a := range t {
 		switch x := a.(type) {
+		case *choiceSeq:
+			n += len(x.data)
 		case string:
 			n += len(x)
 		case []byte:
@@ -74,6 +76,9 @@ func size(t []any) int {
 }
 
 func compareValue(a, b any) int {
+	if x, ok := a.(*choiceSeq); ok {
+		return compareChoiceSeqs(x, b.(*choiceSeq)) // choiceseq.go
+	}
 	if ta, tb := typeTag(a), typeTag(b); ta != tb {
 		return cmp.Compare(ta, tb)
 	}

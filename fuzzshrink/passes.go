@@ -31,6 +31,15 @@ var passes = [...]pass{
 	{name: "bytes", arg: lowerBytesArg, node: leaves(lowerBytesArg)},            // bytes.go: []byte, and strings that are not valid UTF-8
 	{name: "runes", arg: lowerRunesArg, node: leaves(lowerRunesArg)},            // strings.go: valid UTF-8 strings
 	{name: "swap", arg: swapArg, node: leaves(swapArg), stuck: true},            // bytes.go, strings.go
+
+	// choicepasses.go: choice sequences, the values of generators
+	{name: "delete spans", arg: deleteSpansArg},
+	{name: "descendants", arg: descendantsArg},
+	{name: "zero spans", arg: zeroSpansArg},
+	{name: "lower choices", arg: lowerChoicesArg},
+	{name: "sort spans", arg: sortSpansArg},
+	{name: "redistribute pairs", arg: redistributePairsArg},
+	{name: "common offset", arg: commonOffsetArg},
 }
 
 // A pass proposes candidates for one argument at a time: arg returns the

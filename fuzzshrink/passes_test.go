@@ -64,7 +64,8 @@ func TestPasses_Names(t *testing.T) {
 	for _, p := range passes {
 		got = append(got, p.name)
 	}
-	want := "[lengths lists hoist spans tokens remove pairs zero sort redistribute offset ints floats bools literals bytes runes swap]"
+	want := "[lengths lists hoist spans tokens remove pairs zero sort redistribute offset ints floats bools literals bytes runes swap " +
+		"delete spans descendants zero spans lower choices sort spans redistribute pairs common offset]"
 	if fmt.Sprint(got) != want {
 		t.Errorf("passes = %v, want %s", got, want)
 	}

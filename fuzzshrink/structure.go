@@ -51,7 +51,7 @@ const (
 // content [in0, in1): inside the delimiters, or the nested lines of a block
 // (after its first line, before its closing line). Spans nest: they are
 // kept in preorder, each with its parent's index (-1 at the top).
-type span struct {
+type textSpan struct {
 	rng
 	in0, in1 int
 	kind     spanKind
@@ -73,7 +73,7 @@ func (l list) extent() rng { return rng{l.items[0].start, l.items[len(l.items)-1
 
 // A text is the structure of one string.
 type text struct {
-	spans []span
+	spans []textSpan
 	lists []list
 }
 
@@ -102,8 +102,8 @@ func structure[S byteString](s S) *text {
 }
 
 // scanSpans returns the bracket and quote spans of s in preorder.
-func scanSpans[S byteString](s S) []span {
-	var spans []span
+func scanSpans[S byteString](s S) []textSpan {
+	var spans []textSpan
 	var stack []int // offsets of open brackets
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; c {
@@ -111,7 +111,7 @@ func scanSpans[S byteString](s S) []span {
 			stack = slices.DeleteFunc(stack, func(o int) bool { return s[o] == '<' })
 		case '"', '\'', '`':
 			if j := closingQuote(s, i); j > 0 {
-				spans = append(spans, span{rng: rng{i, j + 1}, in0: i + 1, in1: j, kind: spanQuote})
+				spans = append(spans, textSpan{rng: rng{i, j + 1}, in0: i + 1, in1: j, kind: spanQuote})
 				i = j
 			}
 		case '(', '[', '{', '<':
@@ -120,14 +120,14 @@ func scanSpans[S byteString](s S) []span {
 			o := openerOf(c)
 			for k := len(stack) - 1; k >= 0; k-- {
 				if s[stack[k]] == o {
-					spans = append(spans, span{rng: rng{stack[k], i + 1}, in0: stack[k] + 1, in1: i, kind: spanBracket})
+					spans = append(spans, textSpan{rng: rng{stack[k], i + 1}, in0: stack[k] + 1, in1: i, kind: spanBracket})
 					stack = stack[:k]
 					break
 				}
 			}
 		}
 	}
-	sortSpans(spans)
+	sortTextSpans(spans)
 	return spans
 }
 
@@ -150,10 +150,10 @@ func closingQuote[S byteString](s S, i int) int {
 	return -1
 }
 
-// sortSpans puts spans in preorder (outer before inner) and sets parents
+// sortTextSpans puts spans in preorder (outer before inner) and sets parents
 // and depths. The spans are laminar: any two are nested or disjoint.
-func sortSpans(spans []span) {
-	slices.SortStableFunc(spans, func(a, b span) int {
+func sortTextSpans(spans []textSpan) {
+	slices.SortStableFunc(spans, func(a, b textSpan) int {
 		if a.start != b.start {
 			return a.start - b.start
 		}
@@ -183,7 +183,7 @@ func addBlocksAndLists[S byteString](t *text, s S) {
 	for i, sp := range t.spans {
 		children[sp.parent+1] = append(children[sp.parent+1], i)
 	}
-	var blocks []span
+	var blocks []textSpan
 	var lists []list
 	container := func(in0, in1 int, kids []int, root bool) {
 		// Top-level segments of the content: the ranges between child spans.
@@ -238,7 +238,7 @@ func addBlocksAndLists[S byteString](t *text, s S) {
 	t.lists = lists
 	if len(blocks) > 0 {
 		t.spans = append(t.spans, blocks...)
-		sortSpans(t.spans)
+		sortTextSpans(t.spans)
 	}
 }
 
@@ -260,7 +260,7 @@ func splitLines[S byteString](s S, in0, in1 int, newlines []int) []rng {
 // groupBlocks groups lines into blocks by indentation (see the top of this
 // file), nested blocks included, and appends them to blocks, and the list of
 // the blocks nested in each block to lists. It returns the top-level blocks.
-func groupBlocks[S byteString](s S, lines []rng, blocks []span, lists []list) ([]span, []list, []rng) {
+func groupBlocks[S byteString](s S, lines []rng, blocks []textSpan, lists []list) ([]textSpan, []list, []rng) {
 	indent := make([]int, len(lines))
 	next := 0 // indentation of the next non-blank line
 	for i := len(lines) - 1; i >= 0; i-- {
@@ -291,7 +291,7 @@ func groupBlocks[S byteString](s S, lines []rng, blocks []span, lists []list) ([
 			if j > i+1 && j < b && indent[j] == indent[i] && closes(s, lines[j]) {
 				j++
 			}
-			blk := span{rng: rng{lines[i].start, lines[j-1].end}, kind: spanBlock}
+			blk := textSpan{rng: rng{lines[i].start, lines[j-1].end}, kind: spanBlock}
 			blk.in0, blk.in1 = blk.end, blk.end
 			items = append(items, blk.rng)
 			if kidsEnd > i+1 {
@@ -371,7 +371,7 @@ func splitSpace[S byteString](s S, in1 int, segs []rng) []rng {
 			}
 		}
 		if gi+1 < len(segs) && start < 0 {
-			start = g.end // a child span starts an item
+			start = g.end // a child textSpan starts an item
 		}
 	}
 	if start >= 0 {

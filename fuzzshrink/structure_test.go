@@ -8,7 +8,7 @@ import (
 )
 
 // describe prints the spans and lists of s, one a line.
-func describe(s string) string {
+func describeStructure(s string) string {
 	t := structure(s)
 	var b strings.Builder
 	kinds := [...]string{spanBracket: "bracket", spanQuote: "quote", spanBlock: "block"}
@@ -68,7 +68,7 @@ list ["/" "1" "(- 2 2)"]
 list ["-" "2" "2"]
 `},
 	} {
-		if got := describe(tc.s); got != tc.want {
+		if got := describeStructure(tc.s); got != tc.want {
 			t.Errorf("structure(%q):\n%s\nwant\n%s", tc.s, got, tc.want)
 		}
 	}
@@ -109,7 +109,7 @@ func checkStructure(t *testing.T, s string) {
 			boundary(b)
 		}
 		if !(sp.start <= sp.in0 && sp.in0 <= sp.in1 && sp.in1 <= sp.end && sp.start < sp.end) {
-			t.Fatalf("%q: span %+v malformed", s, sp)
+			t.Fatalf("%q: textSpan %+v malformed", s, sp)
 		}
 		if i > 0 {
 			prev := tx.spans[i-1]
@@ -119,7 +119,7 @@ func checkStructure(t *testing.T, s string) {
 		}
 		if p := sp.parent; p >= 0 {
 			if ps := tx.spans[p]; p >= i || ps.start > sp.start || ps.end < sp.end || sp.depth != ps.depth+1 {
-				t.Fatalf("%q: span %+v not inside its parent %+v", s, sp, ps)
+				t.Fatalf("%q: textSpan %+v not inside its parent %+v", s, sp, ps)
 			}
 		}
 		for _, o := range tx.spans[:i] {

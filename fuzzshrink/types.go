@@ -8,7 +8,7 @@ import (
 )
 
 // composite reports whether v is an argument that is shrunk structurally.
-func composite(v any) bool { return v != nil && !supported(v) }
+func composite(v any) bool { return v != nil && !supported(v) && !isChoiceSeq(v) }
 
 var bytesType = reflect.TypeFor[[]byte]()
 

@@ -73,11 +73,12 @@ var goroot = func() string {
 
 // callerPos returns file:line of the first user frame below the frame of
 // the function named after (the runtime function that raised the panic or
-// ended the test), or "" if after is not on the stack.
+// ended the test), or "" if after is not on the stack; with after empty,
+// of the first user frame on the stack.
 func callerPos(after string) string {
 	pcs := make([]uintptr, 64)
 	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)])
-	seen := false
+	seen := after == ""
 	for {
 		fr, more := frames.Next()
 		if seen && UserFrame(goroot, fr.Function, fr.File) {
@@ -88,4 +89,12 @@ func callerPos(after string) string {
 			return ""
 		}
 	}
+}
+
+// Errored returns the signature of a test that t.Error (or t.Fail) failed
+// without ending it, called where Errored is called from: the position of
+// the first user frame on the stack. fuzzshrink calls it in its own Error
+// methods, which the testing package does not report to the caller.
+func Errored() Signature {
+	return Signature{Kind: Fail, Pos: callerPos("")}
 }

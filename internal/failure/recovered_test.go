@@ -100,3 +100,10 @@ func TestClassify(t *testing.T) {
 		}
 	}
 }
+
+func TestErrored(t *testing.T) {
+	sig, at := Errored(), line()
+	if want := (Signature{Kind: Fail, Pos: fmt.Sprintf("recovered_test.go:%d", at)}); sig != want {
+		t.Errorf("Errored = %+v, want %+v", sig, want)
+	}
+}

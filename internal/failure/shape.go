@@ -21,8 +21,9 @@ import (
 //   - a string in double quotes or backquotes, and a short one in single
 //     quotes that does not start inside a word (so that "can't" stays),
 //     becomes "…": values printed with %q, as Go errors quote what they read;
-//   - a group in square or curly brackets becomes […] or {…}: slices, maps
-//     and structs printed with %v;
+//   - what stands between the first opening square or curly bracket and
+//     the last closing one becomes …: slices, maps and structs printed with
+//     %v, whose strings need not keep their brackets balanced;
 //   - a number (decimal, hexadecimal, with a sign, a fraction, an
 //     exponent) becomes N;
 //   - runs of white space become one space, and the shape is cut at 200
@@ -146,43 +147,19 @@ func closingQuote(s string, i int) int {
 	return -1
 }
 
-// maskBrackets replaces the outermost groups in square or curly brackets
-// with […] or {…}; an unbalanced bracket stays as it is.
+// maskBrackets replaces what stands between the first opening bracket,
+// square or curly, and the last closing one after it with …: %v prints
+// slices, maps and structs in brackets, with the strings inside them as they
+// are, so their brackets need not balance, and one span from the first to
+// the last is the only cut that stays the same as the values change.
 func maskBrackets(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '[' || c == '{' {
-			if end := closingBracket(s, i); end > 0 {
-				b.WriteByte(c)
-				b.WriteString("…")
-				b.WriteByte(s[end])
-				i = end
-				continue
-			}
-		}
-		b.WriteByte(c)
+	open := strings.IndexAny(s, "[{")
+	if open < 0 {
+		return s
 	}
-	return b.String()
-}
-
-func closingBracket(s string, i int) int {
-	var stack []byte
-	for j := i; j < len(s); j++ {
-		switch s[j] {
-		case '[':
-			stack = append(stack, ']')
-		case '{':
-			stack = append(stack, '}')
-		case ']', '}':
-			if len(stack) == 0 || stack[len(stack)-1] != s[j] {
-				return -1
-			}
-			stack = stack[:len(stack)-1]
-			if len(stack) == 0 {
-				return j
-			}
-		}
+	end := strings.LastIndexAny(s, "]}")
+	if end < open {
+		return s
 	}
-	return -1
+	return s[:open+1] + "…" + s[end:]
 }

@@ -18,7 +18,9 @@ func TestShape(t *testing.T) {
 		{"toml: cannot encode a value of Kind: string", nil, "toml: cannot encode a value of Kind: string"},
 		{"toml: cannot encode a value of Kind: int64", nil, "toml: cannot encode a value of Kind: intN"},
 		// Values printed with %v.
-		{"got [1 2 3], want [1 2]", nil, "got […], want […]"},
+		{"got [1 2 3], want [1 2]", nil, "got […]"},
+		{"{Name:} Retries:-1 Tags:[ ] Parent:0xc000012}", nil, "{…}"},
+		{"{Name:] Retries:-59 Tags:[a] Parent:<nil>}", nil, "{…}"},
 		{"config {Name:x Items:[]} invalid", nil, "config {…} invalid"},
 		{"offset -12 exceeds 0x1f", nil, "offset N exceeds N"},
 		// An apostrophe is not a quote.

@@ -169,6 +169,11 @@ func (pr printer) format(v reflect.Value, pl place) string {
 			return "&" + pr.format(v.Elem(), placeArg)
 		}
 		return "new(" + pr.format(v.Elem(), placeArg) + ")"
+	case reflect.Interface:
+		if v.IsNil() {
+			return "nil"
+		}
+		return pr.format(v.Elem(), placeArg) // the dynamic type must be spelled
 	case reflect.Struct:
 		var fields []string
 		for i := range v.NumField() {
@@ -196,6 +201,8 @@ func (pr printer) typeName(t reflect.Type) string {
 	switch {
 	case t == bytesType:
 		return "[]byte"
+	case t.Kind() == reflect.Interface && t.Name() == "" && t.NumMethod() == 0:
+		return "any"
 	case t.Name() != "":
 		if t.PkgPath() == pr.local {
 			return t.Name()

@@ -130,3 +130,15 @@ func TestValue_IsGo(t *testing.T) {
 		}
 	}
 }
+
+// TestArgs_Interfaces checks that a value in an interface is spelled with
+// its dynamic type, which the interface's type does not tell.
+func TestArgs_Interfaces(t *testing.T) {
+	type lit int
+	type div struct{ L, R any }
+	got := Args([]any{div{L: lit(0), R: div{L: lit(2)}}, []any{nil, "s", 1.5}}, "github.com/fuzzmin/fuzzmin/internal/gosyntax")
+	want := `div{L: lit(0), R: div{L: lit(2)}}, []any{nil, string("s"), float64(1.5)}`
+	if got != want {
+		t.Errorf("Args = %s, want %s", got, want)
+	}
+}

@@ -76,6 +76,11 @@ type Result struct {
 	Stop     string            `json:"stop"`    // why the search stopped
 	Others   []Other           `json:"others,omitempty"`
 	Error    string            `json:"error,omitempty"`
+
+	// Draws is, for a target of generators (fuzzshrink.Fuzz with a
+	// func(*fuzzshrink.T)), the values Best's choice sequence draws: one
+	// "label = value" line per draw of the property, values in Go syntax.
+	Draws string `json:"draws,omitempty"`
 }
 
 // Other is another failure a session met: its signature and the smallest

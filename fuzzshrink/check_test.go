@@ -1,0 +1,47 @@
+package fuzzshrink
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/fuzzmin/fuzzmin/internal/failure"
+)
+
+// TestChoiceOracle_Identity checks that the oracle accepts only the failure
+// it keeps, reports others, and treats invalid cases as passing.
+func TestChoiceOracle_Identity(t *testing.T) {
+	t.Parallel()
+	prop := func(t *T) {
+		n := IntRange(0, 100).Filter(func(n int) bool { return n != 50 }).Draw(t, "n")
+		switch {
+		case n > 90:
+			panic("big")
+		case n > 80:
+			var m map[int]int
+			m[n] = n // another panic
+		}
+	}
+	c := newChecker(nil, prop, []CheckOption{CorpusDir("")})
+	want, _ := c.replay([]byte{95})
+	var others []failure.Signature
+	o := &choiceOracle{run: c.replay, want: want, other: func(sig failure.Signature, _ *choiceSeq) { others = append(others, sig) }}
+	for _, tt := range []struct {
+		data []byte
+		want failure.Verdict
+	}{{[]byte{99}, failure.Same}, {[]byte{85}, failure.Other}, {[]byte{10}, failure.Pass}} {
+		if v, _ := o.judge(&choiceSeq{data: tt.data}); v != tt.want {
+			t.Errorf("%x: %v, want %v", tt.data, v, tt.want)
+		}
+	}
+	if len(others) != 1 || others[0].Text != "assignment to entry in nil map" {
+		t.Errorf("other failures %v", others)
+	}
+	// 50, then past the end 0: the filter rejects the simplest value only
+	// if 0 is rejected, so this one is valid.
+	if v, _ := o.judge(&choiceSeq{data: []byte{50}}); v != failure.Pass {
+		t.Errorf("50 then 0: %v", v)
+	}
+	if fmt.Sprint(o.runs) != "4" {
+		t.Errorf("%d runs, want 4", o.runs)
+	}
+}

@@ -1,0 +1,746 @@
+package fuzzshrink
+
+import (
+	"iter"
+	"math"
+	mbits "math/bits"
+	"slices"
+	"strconv"
+)
+
+// The shrink passes of choice sequences, entries of the passes table like
+// the others, cheapest and most structural first. Each works on the record
+// of the best sequence (its choices, and the spans of the draws that made
+// them) and proposes sequences of canonical tokens, each strictly smaller
+// than the best, shortlex. The oracle replays
+// a candidate, and the engine keeps its normal form.
+//
+// No pass changes a choice drawn inside a NoShrink span; a span and all of
+// its choices can go only with an enclosing span.
+//
+//   - delete spans: blocks of sibling spans, of halving sizes at every
+//     offset (elements of collections, draws of a property, filter
+//     attempts), alone and with the choice before them one lower (a
+//     length they depend on);
+//   - descendants: a span replaced by a descendant of the same generator (a
+//     subtree for its tree), and a collection replaced by one of its
+//     elements (100 elements collapse to 1 in one move);
+//   - zero spans: all the choices of a span set to their simplest;
+//   - lower choices: each choice toward its simplest value: integers by a
+//     binary search on their distance to their target (zero or the nearer
+//     bound; bools to false, branch indexes toward 0), then, inside a
+//     Filter, a short linear scan (a filter's accepted values may not be
+//     contiguous); a OneOf's branch index toward earlier branches, their
+//     first choice at its maximum;
+//     floats toward simpler floats;
+//   - sort spans: runs of sibling spans of one generator sorted by their
+//     tokens, so that the result is the same whatever order the failure had;
+//   - redistribute pairs: value moved from one integer to a later one,
+//     keeping their sum ([51 50] → [0 101]);
+//   - common offset: several integers moved by the same amount, keeping
+//     their differences.
+
+// The choice passes, registered in the passes table.
+var (
+	deleteSpansArg       = onChoices(deleteSpans)
+	descendantsArg       = onChoices(descendants)
+	zeroSpansArg         = onChoices(zeroSpans)
+	lowerChoicesArg      = onChoices(lowerChoices)
+	sortSpansArg         = onChoices(sortSpans)
+	redistributePairsArg = onChoices(redistributePairs)
+	commonOffsetArg      = onChoices(commonOffset)
+)
+
+// onChoices lifts a pass over a choice sequence to the arguments of a
+// tuple: it applies to choice sequences that have a record, and drops the
+// candidates that are not smaller.
+func onChoices(f func(s *choiceSeq, from pos, yield func(pos, []byte) bool)) func(any, pos) iter.Seq2[pos, any] {
+	return func(v any, from pos) iter.Seq2[pos, any] {
+		s, ok := v.(*choiceSeq)
+		if !ok || s.rec == nil {
+			return nil
+		}
+		return func(yield func(pos, any) bool) {
+			f(s, from, func(p pos, cand []byte) bool {
+				if compareChoiceSeqs(&choiceSeq{data: cand}, s) >= 0 {
+					return true
+				}
+				return yield(p, &choiceSeq{data: cand})
+			})
+		}
+	}
+}
+
+// analysis is what the passes need to know of a record, computed once per
+// best sequence.
+type analysis struct {
+	frozen      []bool    // per choice: drawn inside a NoShrink span
+	filtered    []bool    // per choice: drawn inside a Filter
+	branch      []bool    // per choice: the branch index of a OneOf
+	frozenSpan  []bool    // per span: NoShrink, or inside one
+	subtreeEnd  []int32   // per span: the index after its last descendant
+	children    [][]int32 // per span, its child spans; the last entry: the top-level spans
+	groups      []int32   // the spans with children in preorder, -1 (the top) first
+	numeric     []int32   // the integer choices of more than two values, not frozen
+	start, stop []int     // per span: its tokens, data[start:stop]
+}
+
+func (s *choiceSeq) analysis() *analysis {
+	if s.an != nil {
+		return s.an
+	}
+	rec := s.rec
+	n := len(rec.spans)
+	an := &analysis{
+		frozen:     make([]bool, len(rec.choices)),
+		filtered:   make([]bool, len(rec.choices)),
+		branch:     make([]bool, len(rec.choices)),
+		frozenSpan: make([]bool, n),
+		subtreeEnd: make([]int32, n),
+		children:   make([][]int32, n+1),
+		start:      make([]int, n),
+		stop:       make([]int, n),
+	}
+	for i, sp := range rec.spans {
+		p := sp.parent
+		an.frozenSpan[i] = sp.gen.noShrink || p >= 0 && an.frozenSpan[p]
+		if p < 0 {
+			p = int32(n)
+		}
+		an.children[p] = append(an.children[p], int32(i))
+		an.subtreeEnd[i] = int32(i + 1)
+		if sp.first < sp.last {
+			an.start[i], an.stop[i] = int(rec.choices[sp.first].start), int(rec.choices[sp.last-1].end)
+		}
+		for c := sp.first; c < sp.last; c++ {
+			an.frozen[c] = an.frozen[c] || an.frozenSpan[i]
+			an.filtered[c] = an.filtered[c] || sp.gen.filter
+		}
+		if sp.gen.depth && sp.first < sp.last {
+			an.branch[sp.first] = true
+		}
+	}
+	for i := n - 1; i >= 0; i-- {
+		if p := rec.spans[i].parent; p >= 0 {
+			an.subtreeEnd[p] = max(an.subtreeEnd[p], an.subtreeEnd[i])
+		}
+	}
+	an.groups = append(an.groups, -1)
+	for i := range n {
+		if len(an.children[i]) > 0 {
+			an.groups = append(an.groups, int32(i))
+		}
+	}
+	for i, c := range rec.choices {
+		if c.kind == kindInt && c.hi-c.lo >= 2 && !an.frozen[i] {
+			an.numeric = append(an.numeric, int32(i))
+		}
+	}
+	s.an = an
+	return an
+}
+
+// kids returns the child spans of group g (-1: the top level).
+func (an *analysis) kids(g int32) []int32 {
+	if g < 0 {
+		return an.children[len(an.children)-1]
+	}
+	return an.children[g]
+}
+
+// splice returns data with data[start:end] replaced by repl, in new memory.
+func splice(data []byte, start, end int, repl ...[]byte) []byte {
+	n := len(data) - (end - start)
+	for _, r := range repl {
+		n += len(r)
+	}
+	c := make([]byte, 0, n)
+	c = append(c, data[:start]...)
+	for _, r := range repl {
+		c = append(c, r...)
+	}
+	return append(c, data[end:]...)
+}
+
+// deleteSpans deletes blocks of sibling spans: sizes n, n/2, …, 1, each at
+// every offset. The cursor is (node, i, j) = (group, size, offset); after a
+// deletion the pass stays at that size and offset, where the next siblings
+// have moved in.
+func deleteSpans(s *choiceSeq, from pos, yield func(pos, []byte) bool) {
+	an := s.analysis()
+	for gi := from.node; gi < len(an.groups); gi++ {
+		g := an.groups[gi]
+		if g >= 0 && an.frozenSpan[g] {
+			continue
+		}
+		ch := an.kids(g)
+		size, off := len(ch), 0
+		if gi == from.node && from.i > 0 {
+			size, off = min(from.i, len(ch)), from.j
+		}
+		for ; size > 0; size, off = size/2, 0 {
+			for ; off+size <= len(ch); off++ {
+				block := ch[off : off+size]
+				if slices.ContainsFunc(block, func(c int32) bool { return an.frozenSpan[c] }) {
+					continue
+				}
+				start, end := an.start[block[0]], an.stop[block[size-1]]
+				if start >= end {
+					continue
+				}
+				p := pos{node: gi, i: size, j: off}
+				if !yield(p, splice(s.data, start, end)) {
+					return
+				}
+				// Elements among a collection's first min have no flag: to
+				// delete them, the elements that take their places lose
+				// theirs.
+				if c := shiftedDeletion(s, an, ch, off, size); c != nil {
+					if !yield(p, c) {
+						return
+					}
+				}
+				// The same with the choice just before the block one lower:
+				// the length of a collection whose elements follow it, as
+				// in FlatMap(IntRange(1, 5), n → SliceOfN(g, n, n)), which
+				// must shrink with the elements (minithesis' trick).
+				if ci := s.rec.spans[block[0]].first - 1; ci >= 0 && !an.frozen[ci] {
+					if c := &s.rec.choices[ci]; c.kind == kindInt && c.val > 0 && int(c.end) == start {
+						if !yield(p, splice(s.data, int(c.start), end, appendIntToken(nil, c.val-1))) {
+							return
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// shiftedDeletion returns the deletion of children ch[off:off+size] of a
+// collection, some of which have no continue flag (they are among the
+// collection's first min elements), with the flags of as many flagged
+// elements after them removed, as they move into the first min; or nil if
+// the block has no unflagged element, or not enough flagged ones follow.
+func shiftedDeletion(s *choiceSeq, an *analysis, ch []int32, off, size int) []byte {
+	spans := s.rec.spans
+	unflagged := 0
+	for _, c := range ch[off : off+size] {
+		if spans[c].gen.element && !spans[c].flagged {
+			unflagged++
+		}
+	}
+	if unflagged == 0 {
+		return nil
+	}
+	var parts [][]byte
+	for _, c := range ch[off+size:] {
+		if !spans[c].gen.element {
+			return nil
+		}
+		if !spans[c].flagged {
+			parts = append(parts, s.data[an.start[c]:an.stop[c]])
+			continue
+		}
+		flag := s.rec.choices[spans[c].first]
+		parts = append(parts, s.data[flag.end:an.stop[c]])
+		if unflagged--; unflagged == 0 {
+			return splice(s.data, an.start[ch[off]], an.stop[c], parts...)
+		}
+	}
+	return nil
+}
+
+// descendants replaces each span by each of its descendants of the same
+// generator (phase 0), and each collection by each of its elements (phase
+// 1). The cursor is (node, i, j) = (span, phase, next descendant or
+// element).
+func descendants(s *choiceSeq, from pos, yield func(pos, []byte) bool) {
+	an, spans := s.analysis(), s.rec.spans
+	for si := from.node; si < len(spans); si++ {
+		if an.frozenSpan[si] || an.start[si] >= an.stop[si] {
+			continue
+		}
+		start, end := an.start[si], an.stop[si]
+		phase, k := 0, int32(si+1)
+		if si == from.node {
+			phase, k = from.i, max(int32(from.j), k)
+		}
+		if phase == 0 {
+			for d := k; d < an.subtreeEnd[si]; d++ {
+				if spans[d].gen != spans[si].gen || an.stop[d]-an.start[d] >= end-start || an.start[d] >= an.stop[d] ||
+					frozenBetween(an, spans[si].first, spans[d].first) || frozenBetween(an, spans[d].last, spans[si].last) {
+					continue
+				}
+				if !yield(pos{node: si, i: 0, j: int(d + 1)}, splice(s.data, start, end, s.data[an.start[d]:an.stop[d]])) {
+					return
+				}
+			}
+			phase, k = 1, 0
+		}
+		ch := an.children[si]
+		if len(ch) < 2 || !spans[ch[0]].gen.element {
+			continue
+		}
+		first, last := an.start[ch[0]], an.stop[ch[len(ch)-1]]
+		for e := k; int(e) < len(ch); e++ {
+			c := ch[e]
+			if frozenBetween(an, spans[ch[0]].first, spans[c].first) || frozenBetween(an, spans[c].last, spans[ch[len(ch)-1]].last) {
+				continue
+			}
+			if !yield(pos{node: si, i: 1, j: int(e + 1)}, splice(s.data, first, last, s.data[an.start[c]:an.stop[c]])) {
+				return
+			}
+		}
+	}
+}
+
+// frozenBetween reports whether a choice in [first, last) is frozen.
+func frozenBetween(an *analysis, first, last int32) bool {
+	return first < last && slices.Contains(an.frozen[first:last], true)
+}
+
+// zeroSpans sets all the choices of each span of two or more choices to
+// their simplest value. The cursor's node is the next span.
+func zeroSpans(s *choiceSeq, from pos, yield func(pos, []byte) bool) {
+	an, rec := s.analysis(), s.rec
+	for si := from.node; si < len(rec.spans); si++ {
+		sp := rec.spans[si]
+		if sp.last-sp.first < 2 || an.frozenSpan[si] || an.start[si] >= an.stop[si] {
+			continue
+		}
+		if !slices.ContainsFunc(rec.choices[sp.first:sp.last], func(c choice) bool { return !c.simplest() }) {
+			continue
+		}
+		zeros := make([]byte, sp.last-sp.first) // the token 0 is every choice's simplest value
+		if !yield(pos{node: si + 1}, splice(s.data, an.start[si], an.stop[si], zeros)) {
+			return
+		}
+	}
+}
+
+// The phases of lowering a choice.
+const (
+	lowerZero   = iota // the simplest value
+	lowerSearch        // a binary search; j is the distance down to a value known not to fail
+	lowerScan          // a linear scan below the value, inside a Filter; j is the step
+	lowerList          // floats: a list of simpler values; j is the index
+	lowerOther         // the previous ranks, on the other side of the target
+)
+
+// filterScan is how far below a value the linear scan of a filtered
+// choice goes.
+const filterScan = 256
+
+// lowerChoices lowers each choice in turn. The cursor is (node, i, j) =
+// (choice, phase, phase state).
+func lowerChoices(s *choiceSeq, from pos, yield func(pos, []byte) bool) {
+	an, rec := s.analysis(), s.rec
+	for ci := from.node; ci < len(rec.choices); ci++ {
+		c := &rec.choices[ci]
+		if an.frozen[ci] || c.simplest() {
+			continue
+		}
+		st := pos{node: ci}
+		if ci == from.node {
+			st = from
+		}
+		put := func(p pos, tok []byte) bool {
+			p.node = ci
+			return yield(p, splice(s.data, int(c.start), int(c.end), tok))
+		}
+		if st.i == lowerZero && an.branch[ci] && ci+1 < len(rec.choices) && !an.frozen[ci+1] {
+			// An earlier branch of a OneOf, whose first choice reads its
+			// maximum (a boundary token): the branch's values below it are
+			// left to the next passes (v = 100 in the second branch
+			// becomes 10, then 6, in the first).
+			next := &rec.choices[ci+1]
+			for k := range c.val {
+				if !yield(pos{node: ci}, splice(s.data, int(c.start), int(next.end), appendIntToken(nil, k), []byte{boundaryTokens})) {
+					return
+				}
+			}
+		}
+		var ok bool
+		if c.kind == kindInt {
+			ok = lowerInt(c, st, an.filtered[ci], put)
+		} else {
+			ok = lowerFloat(c, st, put)
+		}
+		if !ok {
+			return
+		}
+	}
+}
+
+// lowerInt proposes simpler values of an integer choice: its target, the
+// value at the same distance on the simpler side (1 for -1), then, keeping
+// the side, a binary search on the distance to the target (the ranks of one
+// side alternate with those of the other, so a search on ranks would not
+// be monotone), then the two previous ranks, then for a filtered choice a
+// linear scan. It reports false if yield did.
+func lowerInt(c *choice, st pos, filtered bool, yield func(pos, []byte) bool) bool {
+	r := c.intRange()
+	v := r.value(c.val)
+	up, d := above(c, v)
+	t := r.target()
+	at := func(dist uint64) []byte { // the token of the value at dist on v's side
+		if up {
+			return appendIntToken(nil, r.rank(t+dist))
+		}
+		return appendIntToken(nil, r.rank(t-dist))
+	}
+	if st.i == lowerZero {
+		if !yield(pos{i: lowerScan, j: filterScan + 1}, appendIntToken(nil, 0)) {
+			return false
+		}
+		if !up && d <= r.hi-t { // the mirror, above: simpler at the same distance
+			if !yield(pos{i: lowerSearch, j: int(d)}, appendIntToken(nil, r.rank(t+d))) {
+				return false
+			}
+		}
+		st = pos{i: lowerSearch, j: int(d)}
+	}
+	if st.i == lowerSearch {
+		// Propose d-g, g = ⌈e/2⌉ where e is the distance from d down to a
+		// distance known not to fail (0 to start with); if it passes, e = g
+		// and again: d/2 first, then closer to d, ending at d-1. Accepted,
+		// the search resumes with e = ⌊e/2⌋, the distance from the new value
+		// to the same passing one: a true binary search, log₂ d runs.
+		for e := min(uint64(st.j), d); e >= 2; {
+			g := e - e/2
+			if !yield(pos{i: lowerSearch, j: int(e / 2)}, at(d-g)) {
+				return false
+			}
+			e = g
+		}
+		st = pos{i: lowerOther}
+	}
+	if st.i == lowerOther {
+		// The values just before in rank order, on the other side of the
+		// target if v's side is blocked (a set holding 0 and 1 takes -1).
+		for j := uint64(1); j <= 2 && j < c.val; j++ {
+			if !yield(pos{i: lowerSearch, j: int(d)}, appendIntToken(nil, c.val-j)) {
+				return false
+			}
+		}
+		st = pos{i: lowerScan, j: 2}
+	}
+	if st.i == lowerScan && filtered {
+		for j := uint64(st.j); j <= filterScan && j < d; j++ {
+			if !yield(pos{i: lowerSearch, j: int(d - j)}, at(d-j)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// lowerFloat proposes simpler values of a float choice: the simplest value
+// of its range, a list of simpler values, then a binary search on the
+// integer part of the magnitude. Each must lie in the range and have a
+// smaller token.
+func lowerFloat(c *choice, st pos, yield func(pos, []byte) bool) bool {
+	r, f := c.floatRange(), c.float()
+	cur := appendFloatToken(nil, f)
+	try := func(p pos, g float64) bool {
+		if !r.contains(g) || math.IsNaN(g) {
+			return true
+		}
+		tok := appendFloatToken(nil, g)
+		if compareTokens(tok, cur) >= 0 {
+			return true
+		}
+		return yield(p, tok)
+	}
+	if st.i == lowerZero {
+		if !try(pos{i: lowerList, j: 0}, r.simplest()) {
+			return false
+		}
+		st = pos{i: lowerList}
+	}
+	if st.i == lowerList {
+		cs := simplerFloats(f)
+		for j := st.j; j < len(cs); j++ {
+			if !try(pos{i: lowerList, j: 0}, cs[j]) { // accepted: the list of the new value
+				return false
+			}
+		}
+		st = pos{i: lowerSearch, j: -1}
+	}
+	if st.i == lowerSearch && !math.IsInf(f, 0) && !math.IsNaN(f) {
+		// The binary search of lowerInt, on the index of the magnitude of
+		// an integer, or on the integer part of a fraction, which keeps its
+		// fractional part (1000.75 for 863276.75).
+		whole, frac := math.Modf(math.Abs(f))
+		idx := floatIndex(whole)
+		d := uint64(st.j)
+		if st.j < 0 {
+			d = idx
+		}
+		for d = min(d, idx); d >= 2; {
+			g := d - d/2
+			if !try(pos{i: lowerSearch, j: int(d / 2)}, math.Copysign(fromFloatIndex(idx-g)+frac, f)) {
+				return false
+			}
+			d = g
+		}
+	}
+	return true
+}
+
+// simplerFloats lists candidates simpler than f: its positive counterpart,
+// the integers on either side (toward 0 first), f with the fewer
+// significant bits in its integer part, f with fewer significant bits (cut,
+// then rounded) and fewer significant decimal digits; for ±Inf and NaN,
+// finite values. The caller keeps those whose token is smaller.
+func simplerFloats(f float64) []float64 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []float64{0, 1, -1, math.MaxFloat64, -math.MaxFloat64, math.Inf(1), math.Inf(-1)}
+	}
+	cs := []float64{math.Abs(f)}
+	if f == math.Trunc(f) {
+		return cs
+	}
+	tr := math.Trunc(f)
+	cs = append(cs, tr, tr+math.Copysign(1, f))
+	// The integer part with fewer significant bits, down and up, the
+	// fraction kept: 512.5 and 1024.5 for 1000.5.
+	if whole := uint64(math.Abs(tr)); whole > 0 && whole < 1<<53 {
+		for keep := 1; keep < mbits.Len64(whole); keep++ {
+			drop := uint(mbits.Len64(whole) - keep)
+			down := whole >> drop << drop
+			for _, w := range []uint64{down, down + 1<<drop} {
+				cs = append(cs, math.Copysign(float64(w), f)+(f-tr))
+			}
+		}
+	}
+	bits := math.Float64bits(f)
+	for keep := 1; keep < 52; keep++ { // the mantissa cut, then rounded, to keep bits
+		drop := uint(52 - keep)
+		if bits&(1<<drop-1) == 0 {
+			break
+		}
+		cut := bits >> drop << drop
+		cs = append(cs, math.Float64frombits(cut), math.Float64frombits(cut+bits&(1<<(drop-1))<<1))
+	}
+	for k := 1; k < 17; k++ { // decimal digits
+		if g, err := strconv.ParseFloat(strconv.FormatFloat(f, 'e', k-1, 64), 64); err == nil {
+			cs = append(cs, g)
+			if g == f {
+				break
+			}
+		}
+	}
+	return cs
+}
+
+// sortSpans sorts each run of consecutive sibling spans of one generator
+// by their tokens (step 0), then swaps adjacent ones out of order (step
+// p+1 swaps p and p+1). The cursor is (node, i, j) = (group, run, step).
+func sortSpans(s *choiceSeq, from pos, yield func(pos, []byte) bool) {
+	an, spans := s.analysis(), s.rec.spans
+	for gi := from.node; gi < len(an.groups); gi++ {
+		g := an.groups[gi]
+		if g >= 0 && an.frozenSpan[g] {
+			continue
+		}
+		runs := sortableRuns(an, spans, an.kids(g))
+		ri, step := 0, 0
+		if gi == from.node {
+			ri, step = from.i, from.j
+		}
+		for ; ri < len(runs); ri, step = ri+1, 0 {
+			run := runs[ri]
+			pieces := make([][]byte, len(run))
+			for i, c := range run {
+				pieces[i] = s.data[an.start[c]:an.stop[c]]
+			}
+			start, end := an.start[run[0]], an.stop[run[len(run)-1]]
+			if step == 0 {
+				sorted := slices.Clone(pieces)
+				slices.SortStableFunc(sorted, compareTokens)
+				if !yield(pos{node: gi, i: ri, j: 0}, splice(s.data, start, end, sorted...)) {
+					return
+				}
+				step = 1
+			}
+			for p := step - 1; p+1 < len(pieces); p++ {
+				if compareTokens(pieces[p], pieces[p+1]) <= 0 {
+					continue
+				}
+				swapped := slices.Clone(pieces)
+				swapped[p], swapped[p+1] = swapped[p+1], swapped[p]
+				if !yield(pos{node: gi, i: ri, j: p + 1}, splice(s.data, start, end, swapped...)) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// sortableRuns returns the runs of two or more consecutive children of one
+// generator, not frozen, whose tokens are adjacent.
+func sortableRuns(an *analysis, spans []span, ch []int32) [][]int32 {
+	var runs [][]int32
+	for i := 0; i < len(ch); {
+		j := i + 1
+		for j < len(ch) && spans[ch[j]].gen == spans[ch[i]].gen && an.stop[ch[j-1]] == an.start[ch[j]] &&
+			!an.frozenSpan[ch[j]] && an.start[ch[j]] < an.stop[ch[j]] {
+			j++
+		}
+		if j-i >= 2 && !an.frozenSpan[ch[i]] && an.start[ch[i]] < an.stop[ch[i]] {
+			runs = append(runs, ch[i:j])
+		}
+		i = j
+	}
+	return runs
+}
+
+// pairWindow bounds the distance, in integer choices, between the two
+// choices of a redistribution.
+const pairWindow = 8
+
+// move returns value v of c moved by d, up or down, and whether it stays
+// in the range.
+func move(c *choice, v, d uint64, up bool) (uint64, bool) {
+	r := c.intRange()
+	if up {
+		return v + d, d <= r.hi-v
+	}
+	return v - d, d <= v-r.lo
+}
+
+// above reports whether value v of c lies above its target, and its
+// distance to it.
+func above(c *choice, v uint64) (bool, uint64) {
+	r := c.intRange()
+	t := r.target()
+	if r.signed && int64(v) > int64(t) || !r.signed && v > t {
+		return true, v - t
+	}
+	return false, t - v
+}
+
+// redistributePairs moves value from an integer choice toward its target
+// and into a later one (within pairWindow integer choices), keeping their
+// sum: all of it the first choice can give and the second take, then
+// halves of it. The cursor is (node, i, j) = (first choice among the
+// integer choices, distance to the second, step); an accepted move starts
+// the pair again.
+func redistributePairs(s *choiceSeq, from pos, yield func(pos, []byte) bool) {
+	an, rec := s.analysis(), s.rec
+	num := an.numeric
+	for a := from.node; a < len(num); a++ {
+		ci := &rec.choices[num[a]]
+		if ci.val == 0 {
+			continue
+		}
+		off, step := 1, 0
+		if a == from.node {
+			off, step = max(from.i, 1), from.j
+		}
+		for ; off <= pairWindow && a+off < len(num); off, step = off+1, 0 {
+			cj := &rec.choices[num[a+off]]
+			ri, rj := ci.intRange(), cj.intRange()
+			vi, vj := ri.value(ci.val), rj.value(cj.val)
+			up, dist := above(ci, vi)
+			capacity := rj.hi - vj // room for vj to move the same way as the value leaves vi
+			if !up {
+				capacity = vj - rj.lo
+			}
+			d := min(dist, capacity)
+			for ; step < 64 && d>>step > 0; step++ {
+				dd := d >> step
+				ni, _ := move(ci, vi, dd, !up)
+				nj, _ := move(cj, vj, dd, up)
+				ti, tj := appendIntToken(nil, ri.rank(ni)), appendIntToken(nil, rj.rank(nj))
+				cand := splice(s.data, int(ci.start), int(cj.end), ti, s.data[ci.end:cj.start], tj)
+				if !yield(pos{node: a, i: off, j: 0}, cand) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// commonOffset moves several integer choices by the same amount, keeping
+// their differences: all of those above their targets toward them, all of
+// those below toward them, then each pair of consecutive ones on one side,
+// then each pair whose first is not at its target, both moved the way the
+// first goes to its target (lo = -10, hi = 0 becomes -1, 9 when hi - lo
+// matters); by the largest amount that the first can go, then halves of
+// it. The cursor is (node, j) = (group, step).
+func commonOffset(s *choiceSeq, from pos, yield func(pos, []byte) bool) {
+	an, rec := s.analysis(), s.rec
+	type group struct {
+		members []int32
+		pair    bool // all move the way the first goes
+	}
+	var ups, downs []int32
+	for _, ci := range an.numeric {
+		c := &rec.choices[ci]
+		if c.val == 0 {
+			continue
+		}
+		if up, _ := above(c, c.intRange().value(c.val)); up {
+			ups = append(ups, ci)
+		} else {
+			downs = append(downs, ci)
+		}
+	}
+	groups := []group{{members: ups}, {members: downs}}
+	for _, side := range [][]int32{ups, downs} {
+		for i := 0; i+1 < len(side); i++ {
+			groups = append(groups, group{members: side[i : i+2]})
+		}
+	}
+	for i := 0; i+1 < len(an.numeric); i++ {
+		if rec.choices[an.numeric[i]].val != 0 {
+			groups = append(groups, group{members: an.numeric[i : i+2], pair: true})
+		}
+	}
+	for gi := from.node; gi < len(groups); gi++ {
+		g := groups[gi]
+		if len(g.members) < 2 {
+			continue
+		}
+		first := &rec.choices[g.members[0]]
+		up, d := above(first, first.intRange().value(first.val)) // the first goes down if up
+		for _, ci := range g.members {
+			c := &rec.choices[ci]
+			_, dist := above(c, c.intRange().value(c.val))
+			if !g.pair {
+				d = min(d, dist)
+			}
+		}
+		step := 0
+		if gi == from.node {
+			step = from.j
+		}
+	steps:
+		for ; step < 64 && d>>step > 0; step++ {
+			dd := d >> step
+			var parts [][]byte
+			prev := int(rec.choices[g.members[0]].start)
+			for _, ci := range g.members {
+				c := &rec.choices[ci]
+				r := c.intRange()
+				v := r.value(c.val)
+				down := up
+				if !g.pair {
+					down, _ = above(c, v)
+				}
+				nv, ok := move(c, v, dd, !down)
+				if !ok {
+					continue steps
+				}
+				parts = append(parts, s.data[prev:c.start], appendIntToken(nil, r.rank(nv)))
+				prev = int(c.end)
+			}
+			cand := splice(s.data, int(rec.choices[g.members[0]].start), prev, parts...)
+			if !yield(pos{node: gi, j: 0}, cand) {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,248 @@
+package fuzzshrink
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// Collections are drawn element by element, each optional element after a
+// continue flag (a bool choice, as Hypothesis does), not after a length:
+// the first min elements without flags, then a flag before each element,
+// and no flag once the collection has max elements. So an element's span,
+// its flag and its value, can be deleted by itself, and the collection is
+// one element shorter; a length prefix would have to change too. Past the
+// end of the data flags are false, and collections end.
+//
+// Distinct collections (sets, map keys) skip an element equal to one they
+// hold: its span stays, but adds nothing. Lowering an element to the value
+// of another therefore removes it rather than breaking the invariant.
+
+// maxDuplicates ends a distinct collection: after so many duplicates in a
+// row it has all the elements it will get.
+const maxDuplicates = 20
+
+// continueProb is the probability of a continue flag in generation: the
+// collection gets on average about 0.5 + size/10 elements past its minimum.
+func (t *T) continueProb(minLen, maxLen int) float64 {
+	if !t.generating() {
+		return 0.5
+	}
+	m := 0.5 + float64(t.gen.size)/10
+	if maxLen >= 0 {
+		m = min(m, float64(maxLen-minLen))
+	}
+	return m / (m + 1)
+}
+
+// collect draws the elements of a collection whose element spans have
+// generator elem: add draws one element and reports whether it counted (not
+// a duplicate).
+func collect(t *T, elem *genInfo, minLen, maxLen int, add func() bool) {
+	p := t.continueProb(minLen, maxLen)
+	n, dups := 0, 0
+	for maxLen < 0 || n < maxLen {
+		i := int32(-1)
+		if t.recording {
+			i = t.begin(elem, "")
+		}
+		if n >= minLen {
+			if !t.drawBool(p) {
+				if i >= 0 {
+					t.dropSpan(i) // the last flag is not an element
+				}
+				return
+			}
+			if i >= 0 {
+				t.rec.spans[i].flagged = true
+			}
+		}
+		ok := add()
+		if i >= 0 {
+			t.end(i)
+		}
+		if ok {
+			n, dups = n+1, 0
+			continue
+		}
+		if dups++; dups > maxDuplicates {
+			if n < minLen {
+				t.cannotGenerate("%s drew %d duplicates in a row: it cannot get %d distinct elements", elem.name, dups, minLen)
+			}
+			return
+		}
+	}
+}
+
+// dropSpan removes span i, the last one, which has no children.
+func (t *T) dropSpan(i int32) {
+	t.cur = t.rec.spans[i].parent
+	t.rec.spans = t.rec.spans[:i]
+}
+
+func checkLens(name string, minLen, maxLen int) {
+	if minLen < 0 || maxLen >= 0 && maxLen < minLen {
+		panic(fmt.Sprintf("fuzzshrink.%s: invalid lengths [%d, %d]", name, minLen, maxLen))
+	}
+}
+
+func elementOf(name string) *genInfo { return &genInfo{name: "an element of " + name, element: true} }
+
+// SliceOf generates slices of values of g, of any length. They shrink by
+// losing elements (one, or blocks of them, or all but one at once), then
+// their elements shrink, and equal-length runs of elements are sorted.
+func SliceOf[V any](g *Gen[V]) *Gen[[]V] {
+	return sliceOf("SliceOf("+g.String()+")", g, 0, -1)
+}
+
+// SliceOfN generates slices of minLen to maxLen values of g (maxLen < 0:
+// no maximum). It panics if minLen < 0 or maxLen < minLen.
+func SliceOfN[V any](g *Gen[V], minLen, maxLen int) *Gen[[]V] {
+	return sliceOf(fmt.Sprintf("SliceOfN(%v, %d, %d)", g, minLen, maxLen), g, minLen, maxLen)
+}
+
+func sliceOf[V any](name string, g *Gen[V], minLen, maxLen int) *Gen[[]V] {
+	checkLens(name, minLen, maxLen)
+	elem := elementOf(name)
+	return newGen(name,
+		func(t *T) []V {
+			var s []V
+			collect(t, elem, minLen, maxLen, func() bool {
+				s = append(s, g.value(t))
+				return true
+			})
+			return s
+		},
+		func(t *T, v []V) error {
+			if len(v) < minLen || maxLen >= 0 && len(v) > maxLen {
+				return fmt.Errorf("length %d is out of range", len(v))
+			}
+			return forceElems(t, g.String(), minLen, maxLen, len(v), func(i int) error {
+				if g.force == nil {
+					return fmt.Errorf("its elements' generator %v cannot be forced", g)
+				}
+				return g.force(t, v[i])
+			})
+		})
+}
+
+// forceElems writes the choices of a collection of n elements, force(i)
+// those of element i.
+func forceElems(t *T, name string, minLen, maxLen, n int, force func(i int) error) error {
+	for i := range n {
+		if i >= minLen {
+			t.putRank(boolRange, 1)
+		}
+		if err := force(i); err != nil {
+			return err
+		}
+	}
+	if maxLen < 0 || n < maxLen {
+		t.putRank(boolRange, 0)
+	}
+	return nil
+}
+
+// SliceOfDistinct generates slices of distinct values of g (sets, as
+// slices). They shrink by losing elements and by their elements shrinking,
+// as long as they stay distinct.
+func SliceOfDistinct[V comparable](g *Gen[V]) *Gen[[]V] {
+	return distinctSliceOf("SliceOfDistinct("+g.String()+")", g, 0, -1)
+}
+
+// SliceOfNDistinct generates slices of minLen to maxLen distinct values of
+// g (maxLen < 0: no maximum). If g cannot produce minLen distinct values,
+// generation fails the test.
+func SliceOfNDistinct[V comparable](g *Gen[V], minLen, maxLen int) *Gen[[]V] {
+	return distinctSliceOf(fmt.Sprintf("SliceOfNDistinct(%v, %d, %d)", g, minLen, maxLen), g, minLen, maxLen)
+}
+
+func distinctSliceOf[V comparable](name string, g *Gen[V], minLen, maxLen int) *Gen[[]V] {
+	checkLens(name, minLen, maxLen)
+	elem := elementOf(name)
+	return newGen(name,
+		func(t *T) []V {
+			var s []V
+			seen := map[V]bool{}
+			collect(t, elem, minLen, maxLen, func() bool {
+				v := g.value(t)
+				if seen[v] {
+					return false
+				}
+				seen[v] = true
+				s = append(s, v)
+				return true
+			})
+			return s
+		},
+		func(t *T, v []V) error {
+			if len(v) < minLen || maxLen >= 0 && len(v) > maxLen {
+				return fmt.Errorf("length %d is out of range", len(v))
+			}
+			seen := map[V]bool{}
+			return forceElems(t, g.String(), minLen, maxLen, len(v), func(i int) error {
+				if seen[v[i]] {
+					return fmt.Errorf("%v appears twice", v[i])
+				}
+				seen[v[i]] = true
+				if g.force == nil {
+					return fmt.Errorf("its elements' generator %v cannot be forced", g)
+				}
+				return g.force(t, v[i])
+			})
+		})
+}
+
+// MapOf generates maps of any size with keys of k and values of v.
+// They shrink by losing entries, then keys and values shrink (keys as long
+// as they stay distinct).
+func MapOf[K comparable, V any](k *Gen[K], v *Gen[V]) *Gen[map[K]V] {
+	return mapOf(fmt.Sprintf("MapOf(%v, %v)", k, v), k, v, 0, -1)
+}
+
+// MapOfN generates maps of minLen to maxLen entries (maxLen < 0: no
+// maximum).
+func MapOfN[K comparable, V any](k *Gen[K], v *Gen[V], minLen, maxLen int) *Gen[map[K]V] {
+	return mapOf(fmt.Sprintf("MapOfN(%v, %v, %d, %d)", k, v, minLen, maxLen), k, v, minLen, maxLen)
+}
+
+func mapOf[K comparable, V any](name string, kg *Gen[K], vg *Gen[V], minLen, maxLen int) *Gen[map[K]V] {
+	checkLens(name, minLen, maxLen)
+	elem := elementOf(name)
+	return newGen(name,
+		func(t *T) map[K]V {
+			var m map[K]V
+			collect(t, elem, minLen, maxLen, func() bool {
+				k := kg.value(t)
+				if _, dup := m[k]; dup {
+					return false
+				}
+				if m == nil {
+					m = map[K]V{}
+				}
+				m[k] = vg.value(t)
+				return true
+			})
+			return m
+		},
+		func(t *T, m map[K]V) error {
+			if len(m) < minLen || maxLen >= 0 && len(m) > maxLen {
+				return fmt.Errorf("size %d is out of range", len(m))
+			}
+			if kg.force == nil || vg.force == nil {
+				return fmt.Errorf("its keys' or values' generator cannot be forced")
+			}
+			// In a fixed order, so that a seed is always the same bytes.
+			keys := make([]K, 0, len(m))
+			for k := range m {
+				keys = append(keys, k)
+			}
+			slices.SortFunc(keys, func(a, b K) int { return cmp.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
+			return forceElems(t, name, minLen, maxLen, len(keys), func(i int) error {
+				if err := kg.force(t, keys[i]); err != nil {
+					return err
+				}
+				return vg.force(t, m[keys[i]])
+			})
+		})
+}

@@ -1,0 +1,55 @@
+package fuzzshrink
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
+)
+
+// Failures of generators are reported as the labelled draws of the
+// property, one "label = value" per top-level draw, values in Go syntax.
+
+// formatDraws prints labelled draws, "label = value", joined by sep.
+func formatDraws(draws []drawn, local, sep string) string {
+	lines := make([]string, len(draws))
+	for i, d := range draws {
+		lines[i] = labelOf(d) + " = " + formatValue(d.value, local)
+	}
+	return strings.Join(lines, sep)
+}
+
+// labelOf is the label of a draw, "_" if it has none.
+func labelOf(d drawn) string {
+	if d.label == "" {
+		return "_"
+	}
+	return d.label
+}
+
+// formatValue prints a drawn value as Go: untyped where Go's default type
+// is the value's own (3, "s", true, 0.5), typed otherwise (int8(3)), and
+// composite values as composite literals.
+func formatValue(v any, local string) string {
+	switch x := v.(type) {
+	case nil:
+		return "nil"
+	case int:
+		return strconv.Itoa(x)
+	case string:
+		return strconv.Quote(x)
+	case bool:
+		return strconv.FormatBool(x)
+	case float64:
+		if !math.IsInf(x, 0) && !math.IsNaN(x) && !(x == 0 && math.Signbit(x)) {
+			s := fmt.Sprint(x)
+			if !strings.ContainsAny(s, ".eEn") {
+				s += ".0" // an untyped constant of a float's default type
+			}
+			return s
+		}
+	}
+	return gosyntax.Value(v, local)
+}

@@ -1,0 +1,84 @@
+package fuzzshrink_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/fuzzmin/fuzzmin/fuzzshrink"
+)
+
+// A property draws the values it needs from generators; the labels name
+// them in reports. Here Find runs the draws of an interval, and finds the
+// simplest one at least 10 wide.
+func ExampleGen_Draw() {
+	interval := fuzzshrink.Compose(func(t *fuzzshrink.T) [2]int {
+		lo := fuzzshrink.IntRange(-100, 100).Draw(t, "lo")
+		hi := fuzzshrink.IntRange(lo, 100).Draw(t, "hi")
+		return [2]int{lo, hi}
+	})
+	iv, _ := fuzzshrink.Find(interval, func(iv [2]int) bool { return iv[1]-iv[0] >= 10 }, fuzzshrink.Seed(1))
+	fmt.Println(iv)
+	// Output: [0 10]
+}
+
+// FlatMap draws a value that depends on another: a pair a ≤ b. Shrinking
+// lowers a first, and b keeps its distance to a; then b shrinks.
+func ExampleFlatMap() {
+	pair := fuzzshrink.FlatMap(fuzzshrink.IntRange(0, 1000), func(a int) *fuzzshrink.Gen[[2]int] {
+		return fuzzshrink.Map(fuzzshrink.IntRange(a, 1000), func(b int) [2]int { return [2]int{a, b} })
+	})
+	p, _ := fuzzshrink.Find(pair, func(p [2]int) bool { return p[1]-p[0] > 5 }, fuzzshrink.Seed(1))
+	fmt.Println(p)
+	// Output: [0 6]
+}
+
+// stdoutTB stands in for the *testing.T of a test: it prints what Check
+// reports instead of failing.
+type stdoutTB struct{ testing.TB }
+
+func (stdoutTB) Helper()           {}
+func (stdoutTB) Name() string      { return "TestSum" }
+func (stdoutTB) Fatal(args ...any) { fmt.Println(args...) }
+
+// Check runs a property on generated cases and reports the simplest
+// failure it can find. In a test, t is the test's *testing.T; the seed is
+// random unless given, and the failure is written to
+// testdata/fuzz/TestSum/ to run first from then on.
+func ExampleCheck() {
+	t := stdoutTB{}
+	fuzzshrink.Check(t, func(t *fuzzshrink.T) {
+		xs := fuzzshrink.SliceOf(fuzzshrink.Int()).Draw(t, "xs")
+		sum := 0
+		for _, x := range xs {
+			sum += x
+		}
+		if sum > 100 {
+			t.Fatalf("sum %d > 100", sum)
+		}
+	}, fuzzshrink.Seed(2), fuzzshrink.CorpusDir(""))
+	// Output:
+	// fuzzshrink: TestSum failed (seed 2)
+	//     xs = []int{101}
+	//     example_gen_test.go:56: sum 101 > 100
+	// Shrunk from case 6 (size 5) of seed 2 in 50 runs, 32 accepted, 2 rounds of passes; the original:
+	//     xs = []int{68360829795}
+	// Choice sequence: []byte("\x01\xc9\x00")
+	// To generate the same cases: go test -run='^TestSum$' -fuzzshrink.seed=2
+}
+
+// A fuzz target of generators fuzzes the choice sequence its draws replay;
+// fuzzmin shrinks a failure as draws, and reports them. AddDraws adds a seed
+// by the values of its draws.
+func ExampleFuzz_generators() {
+	fuzzDecode := func(f *testing.F) {
+		fuzzshrink.AddDraws(f, "n", 2, "xs", []int{7, 1})
+		fuzzshrink.Fuzz(f, func(t *fuzzshrink.T) {
+			n := fuzzshrink.IntRange(1, 5).Draw(t, "n")
+			xs := fuzzshrink.SliceOfN(fuzzshrink.IntRange(0, 9), n, n).Draw(t, "xs")
+			if len(xs) != n {
+				t.Fatalf("%d elements, want %d", len(xs), n)
+			}
+		})
+	}
+	_ = fuzzDecode // in a _test.go file: func FuzzDecode(f *testing.F) { … }
+}

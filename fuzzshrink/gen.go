@@ -1,0 +1,432 @@
+package fuzzshrink
+
+import (
+	"fmt"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/fuzzmin/fuzzmin/internal/failure"
+)
+
+// A Gen generates values of type V: a description of a value space whose
+// invariants hold by construction. Generators are immutable and safe for
+// concurrent use; combine them with the functions of this package
+// ([SliceOf], [Map], [FlatMap], [OneOf], [Compose], …) and the methods of
+// Gen ([Gen.Filter]).
+//
+// A generator draws its values from typed choices (integers in a range,
+// floats, bools, lengths, branches), which come from a choice sequence: the
+// []byte input of a fuzz target ([Fuzz]), a case that [Check] generates, or
+// a shrink candidate. Every byte string replays to a valid value, and the
+// shrinker works on the choices and on the spans of the draws that made
+// them, so that shrinking keeps the invariants too.
+type Gen[V any] struct {
+	info  *genInfo
+	draw  func(t *T) V
+	force func(t *T, v V) error // writes the choices that draw v; nil if the generator cannot
+}
+
+// genInfo is the part of a generator that spans record: its identity (the
+// pointer), for "same generator" checks, and how the shrinker treats it.
+type genInfo struct {
+	name     string
+	noShrink bool // NoShrink: the choices inside are frozen
+	filter   bool // Filter: the values inside skip rejected ones
+	element  bool // an element of a collection: its flag and its value
+	depth    bool // OneOf: counts nested draws of itself
+}
+
+func newGen[V any](name string, draw func(*T) V, force func(*T, V) error) *Gen[V] {
+	return &Gen[V]{info: &genInfo{name: name}, draw: draw, force: force}
+}
+
+// String describes the generator, such as "SliceOf(IntRange(0, 9))".
+func (g *Gen[V]) String() string { return g.info.name }
+
+// Draw draws a value from the generator within the property run by t. The
+// label names the value in reports: a failure is reported as one
+// "label = value" line per draw made by the property itself (draws inside
+// [Compose] and the other combinators are part of their value).
+func (g *Gen[V]) Draw(t *T, label string) V {
+	if t.forced != nil && label != "" {
+		if x, ok := t.forced.take(label); ok {
+			return forceDraw(t, g, label, x)
+		}
+	}
+	if !t.recording {
+		return g.draw(t)
+	}
+	i := t.begin(g.info, label)
+	v := g.draw(t)
+	t.end(i)
+	if t.keepDraws && t.rec.spans[i].parent < 0 {
+		t.rec.draws = append(t.rec.draws, drawn{label, v})
+	}
+	return v
+}
+
+// value draws a value for a combinator: a draw without a label.
+func (g *Gen[V]) value(t *T) V { return g.Draw(t, "") }
+
+// T is what a property gets: the *testing.T of the test, which it embeds,
+// and the source of the values its generators draw. Its methods that report
+// (Error, Fatal, Skip, Log, Cleanup, …) belong to the run of the property:
+// under [Fuzz] they are those of the fuzz test's *testing.T; under [Check],
+// and when fuzzmin shrinks a failure of a [Fuzz] target, the property runs
+// many times, and they are recorded: only the failure reported at the end
+// is shown. Call them on t, not on t.T.
+type T struct {
+	*testing.T
+
+	tb      testing.TB // Check's test, for Name and Helper when T is nil
+	capture bool       // record failures and logs (Check, AddDraws) instead of reporting them to T
+
+	data      []byte     // replay: the sequence read; generation: the tokens written
+	pos       int        // the next token
+	gen       *generator // nil in replay
+	pastEnd   int        // choices drawn past the end of the data
+	recording bool       // record the choices and spans
+	keepDraws bool       // record the values of top-level draws
+	rec       record
+	cur       int32      // the innermost open span, -1 at the top
+	nest      []*genInfo // the generators open with depth counting
+	forced    *forcing
+	filters   *filterStats // Check: the filters' acceptance over the test
+
+	// The outcome of a run, in capture mode (and the error position in all).
+	failed, skipped, returned bool
+	invalid                   string // why the run is not a valid case: a Filter, a skip
+	genErr                    string // why generation cannot go on: the test fails
+	errSig                    failure.Signature
+	sig                       failure.Signature // how the run failed, for runChoices
+	panicValue                any
+	logs                      []string
+	cleanups                  []func()
+	scores                    []score
+}
+
+// newT returns a T that replays data, or generates if gen is not nil.
+func newT(tt *testing.T, data []byte, gen *generator) *T {
+	return &T{T: tt, data: data, gen: gen, cur: -1}
+}
+
+// begin opens a span of g's draw and returns its index.
+func (t *T) begin(g *genInfo, label string) int32 {
+	i := int32(len(t.rec.spans))
+	t.rec.spans = append(t.rec.spans, span{gen: g, label: label, first: int32(len(t.rec.choices)), last: -1, parent: t.cur})
+	t.cur = i
+	return i
+}
+
+// end closes span i.
+func (t *T) end(i int32) {
+	s := &t.rec.spans[i]
+	s.last = int32(len(t.rec.choices))
+	t.cur = s.parent
+}
+
+// closeSpans closes the spans a failure left open.
+func (t *T) closeSpans() {
+	for ; t.cur >= 0; t.cur = t.rec.spans[t.cur].parent {
+		t.rec.spans[t.cur].last = int32(len(t.rec.choices))
+	}
+}
+
+// nested returns how many draws of g are open.
+func (t *T) nested(g *genInfo) int {
+	n := 0
+	for _, o := range t.nest {
+		if o == g {
+			n++
+		}
+	}
+	return n
+}
+
+// invalidate ends a run that is not a valid case (a Filter that rejects
+// every value it tries, a distinct collection that cannot grow to its
+// minimum): it counts as passing. Under go test the input is skipped.
+func (t *T) invalidate(format string, args ...any) {
+	t.invalid = fmt.Sprintf(format, args...)
+	if !t.capture {
+		t.T.Helper()
+		t.T.Skip("fuzzshrink: " + t.invalid)
+	}
+	runtime.Goexit()
+}
+
+// generating reports whether t generates a case for Check (rather than
+// replaying a sequence or forcing values).
+func (t *T) generating() bool { return t.gen != nil && !t.gen.zero }
+
+// cannotGenerate ends generation for good: the generators cannot produce
+// a valid case (a Filter that rejects almost everything), which Check
+// reports as the test's failure. In replay, the case is only invalid.
+func (t *T) cannotGenerate(format string, args ...any) {
+	if !t.generating() || !t.capture {
+		t.invalidate(format, args...)
+	}
+	t.genErr = fmt.Sprintf(format, args...)
+	runtime.Goexit()
+}
+
+// Helper marks the calling function as a test helper, as testing.T.Helper.
+func (t *T) Helper() {
+	if t.T != nil {
+		t.T.Helper()
+	}
+}
+
+// Name returns the name of the test.
+func (t *T) Name() string {
+	switch {
+	case t.T != nil:
+		return t.T.Name()
+	case t.tb != nil:
+		return t.tb.Name()
+	}
+	return ""
+}
+
+// Log records its arguments as fmt.Sprintln does, as testing.T.Log.
+func (t *T) Log(args ...any) {
+	if !t.capture {
+		t.T.Helper()
+		t.T.Log(args...)
+		return
+	}
+	t.log(strings.TrimSuffix(fmt.Sprintln(args...), "\n"))
+}
+
+// Logf records its arguments as fmt.Sprintf does, as testing.T.Logf.
+func (t *T) Logf(format string, args ...any) {
+	if !t.capture {
+		t.T.Helper()
+		t.T.Logf(format, args...)
+		return
+	}
+	t.log(fmt.Sprintf(format, args...))
+}
+
+// log records a message of the current run with its caller's position,
+// as the testing package prints it.
+func (t *T) log(msg string) {
+	pos := "???:1"
+	pcs := make([]uintptr, 16)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)])
+	for {
+		fr, more := frames.Next()
+		if !strings.HasPrefix(fr.Function, "github.com/fuzzmin/fuzzmin/fuzzshrink.") || strings.HasSuffix(fr.File, "_test.go") {
+			pos = fmt.Sprintf("%s:%d", fr.File[strings.LastIndexAny(fr.File, `/\`)+1:], fr.Line)
+			break
+		}
+		if !more {
+			break
+		}
+	}
+	t.logs = append(t.logs, pos+": "+msg)
+}
+
+// Fail marks the run as failed and goes on, as testing.T.Fail.
+func (t *T) Fail() {
+	if !t.errSig.Failed() {
+		t.errSig = failure.Errored()
+	}
+	if !t.capture {
+		t.T.Fail()
+		return
+	}
+	t.failed = true
+}
+
+// Failed reports whether the run has failed.
+func (t *T) Failed() bool {
+	if !t.capture {
+		return t.T.Failed()
+	}
+	return t.failed
+}
+
+// FailNow marks the run as failed and stops it, as testing.T.FailNow.
+func (t *T) FailNow() {
+	if !t.capture {
+		t.T.Helper()
+		t.T.FailNow()
+		return
+	}
+	t.failed = true
+	runtime.Goexit()
+}
+
+// Error is Log followed by Fail.
+func (t *T) Error(args ...any) {
+	if !t.capture {
+		t.errored()
+		t.T.Helper()
+		t.T.Error(args...)
+		return
+	}
+	t.log(strings.TrimSuffix(fmt.Sprintln(args...), "\n"))
+	t.errored()
+	t.failed = true
+}
+
+// Errorf is Logf followed by Fail.
+func (t *T) Errorf(format string, args ...any) {
+	if !t.capture {
+		t.errored()
+		t.T.Helper()
+		t.T.Errorf(format, args...)
+		return
+	}
+	t.log(fmt.Sprintf(format, args...))
+	t.errored()
+	t.failed = true
+}
+
+// errored records where the run first failed without ending.
+func (t *T) errored() {
+	if !t.errSig.Failed() {
+		t.errSig = failure.Errored()
+	}
+}
+
+// Fatal is Log followed by FailNow.
+func (t *T) Fatal(args ...any) {
+	if !t.capture {
+		t.T.Helper()
+		t.T.Fatal(args...)
+		return
+	}
+	t.log(strings.TrimSuffix(fmt.Sprintln(args...), "\n"))
+	t.FailNow()
+}
+
+// Fatalf is Logf followed by FailNow.
+func (t *T) Fatalf(format string, args ...any) {
+	if !t.capture {
+		t.T.Helper()
+		t.T.Fatalf(format, args...)
+		return
+	}
+	t.log(fmt.Sprintf(format, args...))
+	t.FailNow()
+}
+
+// Skip is Log followed by SkipNow.
+func (t *T) Skip(args ...any) {
+	if !t.capture {
+		t.T.Helper()
+		t.T.Skip(args...)
+		return
+	}
+	t.log(strings.TrimSuffix(fmt.Sprintln(args...), "\n"))
+	t.SkipNow()
+}
+
+// Skipf is Logf followed by SkipNow.
+func (t *T) Skipf(format string, args ...any) {
+	if !t.capture {
+		t.T.Helper()
+		t.T.Skipf(format, args...)
+		return
+	}
+	t.log(fmt.Sprintf(format, args...))
+	t.SkipNow()
+}
+
+// SkipNow ends the run as skipped: under Check, a case that is neither a
+// failure nor a pass, like one a Filter rejects.
+func (t *T) SkipNow() {
+	if !t.capture {
+		t.T.Helper()
+		t.T.SkipNow()
+		return
+	}
+	t.skipped = true
+	t.invalid = "skipped"
+	runtime.Goexit()
+}
+
+// Skipped reports whether the run was skipped.
+func (t *T) Skipped() bool {
+	if !t.capture {
+		return t.T.Skipped()
+	}
+	return t.skipped
+}
+
+// Cleanup registers f to run when the run of the property ends (each case
+// of Check, each input of a fuzz target).
+func (t *T) Cleanup(f func()) {
+	if !t.capture {
+		t.T.Cleanup(f)
+		return
+	}
+	t.cleanups = append(t.cleanups, f)
+}
+
+// runCaptured runs prop with t in capture mode, on a goroutine of its own
+// so that FailNow and SkipNow can end it, and records how it ended in t:
+// the failure signature (by the rules of internal/failure, as the
+// in-process session has them), or that it is not a valid case.
+func runCaptured(t *T, prop func(*T)) failure.Signature {
+	t.capture = true
+	var sig failure.Signature
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer t.runCleanups()
+		defer func() {
+			r := recover()
+			switch {
+			case r != nil:
+				var msg string
+				sig, msg = failure.Recovered(r)
+				if msg != "" {
+					// The choice sequence never stands in a message as
+					// such: no input to mask.
+					sig.Text = failure.Shape(msg, nil)
+				}
+				t.panicValue = r
+			case t.returned || t.invalid != "" || t.genErr != "":
+			case t.failed:
+				sig = t.logged()
+			default: // runtime.Goexit called by the property itself
+				sig = failure.Goexited()
+			}
+		}()
+		prop(t)
+		t.returned = true
+	}()
+	<-done
+	if !sig.Failed() && t.failed && t.invalid == "" {
+		sig = t.logged()
+	}
+	t.closeSpans()
+	return sig
+}
+
+// logged is the signature of a run that t.Error or t.Fatal failed, as the
+// command reads it from the test's output: the position and the shape of
+// the message of the last line logged.
+func (t *T) logged() failure.Signature {
+	if len(t.logs) == 0 {
+		return failure.Signature{Kind: failure.Fail}
+	}
+	pos, msg, _ := strings.Cut(t.logs[len(t.logs)-1], ": ")
+	return failure.Signature{Kind: failure.Fail, Text: failure.Shape(msg, nil), Pos: pos}
+}
+
+// runCleanups runs the functions Cleanup registered, last first.
+func (t *T) runCleanups() {
+	for i := len(t.cleanups) - 1; i >= 0; i-- {
+		t.cleanups[i]()
+	}
+	t.cleanups = nil
+}
+
+// describe returns the type of V for messages.
+func describe[V any]() string { return reflect.TypeFor[V]().String() }

@@ -1,0 +1,260 @@
+package fuzzshrink
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"unicode/utf8"
+
+	"github.com/fuzzmin/fuzzmin/internal/structured"
+)
+
+// Make returns a generator of values of type V derived from the type, as
+// [Fuzz] derives values from the arguments of a fuzz function: numbers,
+// bools and strings from the primitives of their kind (Int8 for int8, …,
+// String for strings), structs field by field (exported fields; the others
+// stay zero), slices, arrays and maps element by element, pointers nil or
+// not, and types that implement [Custom] from bytes through UnmarshalFuzz.
+// Pointers, slices and maps nested more than 8 deep are nil, so recursive
+// types are finite. It panics for a type Fuzz rejects (func, chan,
+// interface, complex, unsafe.Pointer, a struct with no exported fields).
+func Make[V any]() *Gen[V] {
+	t := reflect.TypeFor[V]()
+	if err := structured.CheckType(t); err != nil {
+		panic(fmt.Sprintf("fuzzshrink.Make[%v]: %v", t, err))
+	}
+	m := makerFor(t, map[reflect.Type]*maker{})
+	return newGen(fmt.Sprintf("Make[%v]()", t),
+		func(tt *T) V { return m.value(tt, 0).Interface().(V) },
+		func(tt *T, v V) error { return m.forceValue(tt, reflect.ValueOf(&v).Elem(), 0) })
+}
+
+// maxMakeDepth is how deep Make nests pointers, slices and maps.
+const maxMakeDepth = 8
+
+// A maker draws and forces values of one type.
+type maker struct {
+	t     reflect.Type
+	info  *genInfo // the spans of its values: one identity per type, so that a tree's subtrees are its descendants
+	elem  *genInfo // the spans of its elements, for slices and maps
+	draw  func(t *T, depth int) reflect.Value
+	force func(t *T, v reflect.Value, depth int) error
+}
+
+// value draws a value in a span of the maker's type.
+func (m *maker) value(t *T, depth int) reflect.Value {
+	if !t.recording {
+		return m.draw(t, depth)
+	}
+	i := t.begin(m.info, "")
+	v := m.draw(t, depth)
+	t.end(i)
+	return v
+}
+
+func (m *maker) forceValue(t *T, v reflect.Value, depth int) error { return m.force(t, v, depth) }
+
+// nests reports whether values of kind k count toward maxMakeDepth.
+func nests(k reflect.Kind) bool {
+	return k == reflect.Pointer || k == reflect.Slice || k == reflect.Map
+}
+
+func makerFor(t reflect.Type, seen map[reflect.Type]*maker) *maker {
+	if m := seen[t]; m != nil {
+		return m
+	}
+	m := &maker{t: t, info: &genInfo{name: "Make[" + t.String() + "]()"}}
+	seen[t] = m
+	zero := func() reflect.Value { return reflect.New(t).Elem() }
+	switch k := t.Kind(); {
+	case structured.IsCustom(t):
+		bs := Bytes()
+		m.draw = func(tt *T, _ int) reflect.Value { return structured.UnmarshalCustom(bs.value(tt), t) }
+		m.force = func(tt *T, v reflect.Value, _ int) error { return bs.force(tt, structured.MarshalCustom(v)) }
+	case k == reflect.Bool:
+		m.draw = func(tt *T, _ int) reflect.Value {
+			v := zero()
+			v.SetBool(tt.drawBool(0.5))
+			return v
+		}
+		m.force = func(tt *T, v reflect.Value, _ int) error {
+			tt.putRank(boolRange, boolRank(v.Bool()))
+			return nil
+		}
+	case reflect.Int <= k && k <= reflect.Int64:
+		bits := t.Bits()
+		r := signedRange(-1<<(bits-1), 1<<(bits-1)-1)
+		m.draw = func(tt *T, _ int) reflect.Value {
+			v := zero()
+			v.SetInt(int64(tt.drawInt(r, biased)))
+			return v
+		}
+		m.force = func(tt *T, v reflect.Value, _ int) error {
+			tt.putRank(r, r.rank(uint64(v.Int())))
+			return nil
+		}
+	case reflect.Uint <= k && k <= reflect.Uintptr:
+		r := unsignedRange(0, math.MaxUint64>>(64-t.Bits()))
+		m.draw = func(tt *T, _ int) reflect.Value {
+			v := zero()
+			v.SetUint(tt.drawInt(r, biased))
+			return v
+		}
+		m.force = func(tt *T, v reflect.Value, _ int) error {
+			tt.putRank(r, r.rank(v.Uint()))
+			return nil
+		}
+	case k == reflect.Float32 || k == reflect.Float64:
+		m.draw = func(tt *T, _ int) reflect.Value {
+			v := zero()
+			v.SetFloat(tt.drawFloat(anyFloat))
+			return v
+		}
+		m.force = func(tt *T, v reflect.Value, _ int) error {
+			tt.putFloat(anyFloat, v.Float())
+			return nil
+		}
+	case k == reflect.String:
+		s := String()
+		m.draw = func(tt *T, _ int) reflect.Value {
+			v := zero()
+			v.SetString(s.draw(tt))
+			return v
+		}
+		m.force = func(tt *T, v reflect.Value, _ int) error {
+			if !utf8.ValidString(v.String()) {
+				return fmt.Errorf("%q is not valid UTF-8", v.String())
+			}
+			return s.force(tt, v.String())
+		}
+	case k == reflect.Array:
+		e := makerFor(t.Elem(), seen)
+		m.draw = func(tt *T, depth int) reflect.Value {
+			v := zero()
+			for i := range v.Len() {
+				v.Index(i).Set(e.value(tt, depth))
+			}
+			return v
+		}
+		m.force = func(tt *T, v reflect.Value, depth int) error {
+			for i := range v.Len() {
+				if err := e.force(tt, v.Index(i), depth); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	case k == reflect.Struct:
+		var fields []int
+		for i := range t.NumField() {
+			if t.Field(i).IsExported() {
+				fields = append(fields, i)
+			}
+		}
+		fms := make([]*maker, len(fields))
+		for i, f := range fields {
+			fms[i] = makerFor(t.Field(f).Type, seen)
+		}
+		m.draw = func(tt *T, depth int) reflect.Value {
+			v := zero()
+			for i, f := range fields {
+				v.Field(f).Set(fms[i].value(tt, depth))
+			}
+			return v
+		}
+		m.force = func(tt *T, v reflect.Value, depth int) error {
+			for i, f := range fields {
+				if err := fms[i].force(tt, v.Field(f), depth); err != nil {
+					return fmt.Errorf("field %s: %w", t.Field(f).Name, err)
+				}
+			}
+			return nil
+		}
+	case k == reflect.Pointer:
+		e := makerFor(t.Elem(), seen)
+		m.draw = func(tt *T, depth int) reflect.Value {
+			v := zero()
+			if depth < maxMakeDepth && tt.drawBool(0.7) {
+				p := reflect.New(t.Elem())
+				p.Elem().Set(e.value(tt, depth+1))
+				v.Set(p)
+			}
+			return v
+		}
+		m.force = func(tt *T, v reflect.Value, depth int) error {
+			if depth >= maxMakeDepth {
+				if !v.IsNil() {
+					return fmt.Errorf("pointers nest deeper than %d", maxMakeDepth)
+				}
+				return nil
+			}
+			if v.IsNil() {
+				tt.putRank(boolRange, 0)
+				return nil
+			}
+			tt.putRank(boolRange, 1)
+			return e.force(tt, v.Elem(), depth+1)
+		}
+	case k == reflect.Slice:
+		e := makerFor(t.Elem(), seen)
+		m.elem = elementOf(m.info.name)
+		m.draw = func(tt *T, depth int) reflect.Value {
+			v := zero()
+			if depth >= maxMakeDepth {
+				return v
+			}
+			collect(tt, m.elem, 0, -1, func() bool {
+				v = reflect.Append(v, e.value(tt, depth+1))
+				return true
+			})
+			return v
+		}
+		m.force = func(tt *T, v reflect.Value, depth int) error {
+			if depth >= maxMakeDepth {
+				if v.Len() > 0 {
+					return fmt.Errorf("slices nest deeper than %d", maxMakeDepth)
+				}
+				return nil
+			}
+			return forceElems(tt, m.info.name, 0, -1, v.Len(), func(i int) error { return e.force(tt, v.Index(i), depth+1) })
+		}
+	case k == reflect.Map:
+		km, vm := makerFor(t.Key(), seen), makerFor(t.Elem(), seen)
+		m.elem = elementOf(m.info.name)
+		m.draw = func(tt *T, depth int) reflect.Value {
+			v := zero()
+			if depth >= maxMakeDepth {
+				return v
+			}
+			collect(tt, m.elem, 0, -1, func() bool {
+				key := km.value(tt, depth+1)
+				if v.IsNil() {
+					v.Set(reflect.MakeMap(t))
+				} else if v.MapIndex(key).IsValid() || (key.Kind() == reflect.Float32 || key.Kind() == reflect.Float64) && math.IsNaN(key.Float()) {
+					return false // a duplicate; NaN keys, never equal, would grow the map forever
+				}
+				v.SetMapIndex(key, vm.value(tt, depth+1))
+				return true
+			})
+			return v
+		}
+		m.force = func(tt *T, v reflect.Value, depth int) error {
+			if depth >= maxMakeDepth {
+				if v.Len() > 0 {
+					return fmt.Errorf("maps nest deeper than %d", maxMakeDepth)
+				}
+				return nil
+			}
+			keys := sortedKeys(v)
+			return forceElems(tt, m.info.name, 0, -1, len(keys), func(i int) error {
+				if err := km.force(tt, keys[i], depth+1); err != nil {
+					return err
+				}
+				return vm.force(tt, v.MapIndex(keys[i]), depth+1)
+			})
+		}
+	default:
+		panic(fmt.Sprintf("fuzzshrink.Make: unsupported type %v", t)) // CheckType rejects it first
+	}
+	return m
+}

@@ -1,0 +1,166 @@
+package fuzzshrink
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/failure"
+	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
+	"github.com/fuzzmin/fuzzmin/internal/session"
+)
+
+// The minimize session of a target of generators: the entry's one []byte
+// is a choice sequence, shrunk by the choice passes. Candidates are
+// recorded first, as in session.go, so that a crash is charged to the
+// candidate that caused it. They run as Check runs its cases, not as
+// subtests: the property reports through its T, which records what it
+// reports, so a candidate's failure does not fail the seed's test, and the
+// search runs at Check's speed.
+
+// runChoices runs the session inside the test of the seed fuzzmin wrote.
+func (s *minimizeSession) runChoices(f *testing.F, prop func(*T)) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if _, entry, _ := strings.Cut(t.Name(), "/"); entry != s.cfg.Entry {
+			t.SkipNow()
+		}
+		res := s.minimizeChoices(t, prop, data)
+		if err := s.writeResult(res); err != nil {
+			msg := fmt.Sprintf("writing %s: %v", session.ResultFile, err)
+			os.Stdout.Write(session.AppendEvent(nil, session.Event{Action: session.ActionError, Error: msg}))
+			t.Fatal(msg)
+		}
+	})
+}
+
+func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []byte) session.Result {
+	cur, err := session.NewRecorder(filepath.Join(s.dir, session.CurrentFile))
+	if err != nil {
+		return session.Result{Error: err.Error()}
+	}
+	defer cur.Close()
+	bestRec, err := session.NewRecorder(filepath.Join(s.dir, session.BestFile))
+	if err != nil {
+		return session.Result{Error: err.Error()}
+	}
+	defer bestRec.Close()
+	local := funcPackage(reflect.ValueOf(prop))
+	runs := s.cfg.Runs
+	var spare record // the memory of the last candidate's record, as in Check
+	o := &choiceOracle{
+		run: func(data []byte) (failure.Signature, *T) {
+			tt := runChoices(t, prop, data, s.cfg.Verbose, &spare)
+			spare = tt.rec
+			return tt.sig, tt
+		},
+		before: func(data []byte) error {
+			runs++
+			if err := cur.Write(runs, choiceTuple(data)); err != nil {
+				return fmt.Errorf("recording a candidate: %w", err)
+			}
+			return nil
+		},
+		known: func(data []byte) (failure.Verdict, bool) {
+			if len(s.cfg.Known) == 0 {
+				return 0, false
+			}
+			v, ok := s.cfg.Known[session.Key(choiceTuple(data))]
+			return v, ok
+		},
+	}
+	others := map[failure.Signature]*choiceSeq{} // the smallest candidate of each
+	o.other = func(sig failure.Signature, seq *choiceSeq) {
+		if b := others[sig]; b == nil || compareChoiceSeqs(seq, b) < 0 {
+			others[sig] = seq
+		}
+	}
+
+	var start *choiceSeq
+	if s.cfg.Want != nil {
+		// The original crashes the process: its record cannot be had by
+		// running it. Shrink on its tokens, whatever choices read them.
+		o.want, start = *s.cfg.Want, tokenSeq(data)
+	} else {
+		tt := runChoices(t, prop, data, false, nil)
+		if !tt.sig.Failed() || tt.invalid != "" {
+			return session.Result{Error: "the entry does not fail when run in the session"}
+		}
+		o.want, o.frozen = tt.sig, frozenTokens(&tt.rec)
+		norm, rec := tt.rec.normalize()
+		start = &choiceSeq{data: norm, rec: rec}
+	}
+	var recErr error
+	opts := []Option{Observe(func(ev Event) {
+		seq := ev.Args[0].(*choiceSeq)
+		if s.cfg.Verbose && ev.Kind != Done {
+			e := session.Event{Action: session.ActionPass, Pass: ev.Pass, Round: ev.Round, Runs: runs}
+			if ev.Kind == Accepted {
+				e.Action, e.Value = session.ActionAccept, formatDraws(seq.rec.draws, local, "; ")
+			}
+			os.Stdout.Write(session.AppendEvent(nil, e))
+		}
+		if ev.Kind == Accepted && recErr == nil {
+			recErr = bestRec.Write(runs, choiceTuple(seq.data))
+		}
+	})}
+	if s.cfg.MaxRuns > 0 {
+		opts = append(opts, MaxRuns(max(1, s.cfg.MaxRuns-s.cfg.Runs)))
+	}
+	if !s.cfg.Deadline.IsZero() {
+		opts = append(opts, Deadline(s.cfg.Deadline))
+	}
+	r, err := Shrink(context.Background(), []any{start}, o, opts...)
+	best, accepted := r.Args[0].(*choiceSeq).data, r.Stats.Accepted
+	if compareChoiceSeqs(&choiceSeq{data: best}, &choiceSeq{data: data}) >= 0 {
+		// Nothing smaller than the entry as it was (its normal form can be
+		// longer: a boundary token of the fuzzer takes one byte).
+		best, accepted = data, 0
+	}
+	res := session.Result{Want: o.want, Accepted: accepted, Runs: runs, Elapsed: r.Stats.Time, Stop: r.Stats.Stop.String(),
+		Value: gosyntax.Value(best, "")}
+	res.Add = "f.Add(" + res.Value + ")"
+	for sig, seq := range others {
+		res.Others = append(res.Others, session.Other{Want: sig, Tuple: choiceTuple(seq.data)})
+	}
+	switch {
+	case err != nil:
+		res.Error = err.Error()
+	case recErr != nil:
+		res.Error = fmt.Sprintf("recording the best candidate: %v", recErr)
+	}
+	if res.Best, err = encoding.Marshal(best); err != nil {
+		res.Error = err.Error()
+	}
+	if s.cfg.Want == nil || accepted == 0 {
+		// The draws of the result, from a last run (not of a crashing one).
+		if s.cfg.Want == nil {
+			last := runChoices(t, prop, best, true, nil)
+			res.Draws = formatDraws(last.rec.draws, local, "\n")
+		}
+	}
+	return res
+}
+
+// choiceTuple is the session tuple of a choice sequence: one []byte.
+func choiceTuple(data []byte) []byte {
+	tuple, _ := session.AppendTuple(nil, []any{data}) // a []byte always encodes
+	return tuple
+}
+
+// runChoices replays data through prop in capture mode, with t the T it
+// embeds, and returns the T, whose sig says how it failed. The record
+// reuses the memory of spare, if not nil.
+func runChoices(t *testing.T, prop func(*T), data []byte, keepDraws bool, spare *record) *T {
+	tt := newT(t, data, nil)
+	tt.recording, tt.keepDraws = true, keepDraws
+	if spare != nil {
+		tt.rec.choices, tt.rec.spans = spare.choices[:0], spare.spans[:0]
+	}
+	tt.sig = runCaptured(tt, prop)
+	return tt
+}

@@ -1,0 +1,332 @@
+package fuzzshrink
+
+import (
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+)
+
+// A T draws its choices from one of two sources: it replays a choice
+// sequence (the fuzz input, a persisted file, a shrink candidate), or it
+// generates one (Check), picking each choice with a biased distribution and
+// writing the choice's canonical token, so that the sequence written
+// replays to the same values. The record of a run lists the choices drawn
+// and the spans of the draws that made them; the shrink passes work on it.
+
+// A record is what a run of a property drew.
+type record struct {
+	choices []choice
+	spans   []span
+	draws   []drawn // the values of top-level draws, when kept
+}
+
+// A choice is one typed choice and where its token lies in the sequence.
+type choice struct {
+	kind       choiceKind
+	signed     bool   // kindInt: the range is signed
+	nan        bool   // kindFloat: NaN is allowed
+	lo, hi     uint64 // kindInt: the range; kindFloat: the bounds' bits
+	val        uint64 // kindInt: the rank; kindFloat: the value's bits
+	start, end int32  // the token, data[start:end], clipped to the data
+}
+
+func (c *choice) intRange() intRange { return intRange{c.signed, c.lo, c.hi} }
+
+func (c *choice) floatRange() floatRange {
+	return floatRange{math.Float64frombits(c.lo), math.Float64frombits(c.hi), c.nan}
+}
+
+func (c *choice) float() float64 { return math.Float64frombits(c.val) }
+
+// appendToken appends the canonical token of the choice's value.
+func (c *choice) appendToken(b []byte) []byte {
+	if c.kind == kindFloat {
+		return appendFloatToken(b, c.float())
+	}
+	return appendIntToken(b, c.val)
+}
+
+// simplest reports whether the choice has the simplest value of its
+// domain, whose canonical token is a zero byte or, for floats out of 0's
+// reach, whatever reading past the end gives.
+func (c *choice) simplest() bool {
+	if c.kind == kindFloat {
+		return c.val == math.Float64bits(c.floatRange().simplest())
+	}
+	return c.val == 0
+}
+
+// A span is the choices that one draw made: [first, last) in
+// record.choices, nested in its parent span (-1 at the top).
+type span struct {
+	gen         *genInfo
+	label       string
+	first, last int32
+	parent      int32
+	flagged     bool // an element of a collection whose first choice is its continue flag
+}
+
+// drawn is the value of a top-level draw, for reports.
+type drawn struct {
+	label string
+	value any
+}
+
+// The limits on a run, which keep generation and replay bounded whatever
+// the generators do.
+const (
+	maxGenBytes = 8 << 10 // generation: past this many bytes, every choice is the simplest
+	maxPastEnd  = 100_000 // replay: choices drawn past the end of the data before the case is invalid
+	maxDepth    = 100     // nested draws of one recursive generator before OneOf takes its first branch
+)
+
+// A dist is how generation picks a choice: the default, biased toward the
+// target and the bounds; uniformly; or a flag, 1 with probability p.
+type dist struct {
+	kind distKind
+	p    float64
+}
+
+type distKind uint8
+
+const (
+	distBiased distKind = iota
+	distUniform
+	distFlag
+	distFirst // 0 with probability p, else uniform
+	distRunes // rune indexes: printable ASCII most often
+)
+
+var (
+	biased  = dist{}
+	uniform = dist{kind: distUniform}
+)
+
+func flagDist(p float64) dist { return dist{kind: distFlag, p: p} }
+
+// A generator picks the choices of a generated case.
+type generator struct {
+	rng  *rand.Rand
+	size int  // 0 to 100: how large collections and numbers tend to be
+	zero bool // forcing (AddDraws): every choice not forced is the simplest
+}
+
+func newGenerator(seed uint64, size int) *generator {
+	return &generator{rng: rand.New(rand.NewPCG(seed, seed^0x9E3779B97F4A7C15)), size: size}
+}
+
+// rank picks the rank of an integer choice in r.
+func (g *generator) rank(r intRange, d dist) uint64 {
+	n := r.size()
+	switch d.kind {
+	case distUniform:
+		return g.below(n)
+	case distFlag:
+		if n >= 1 && g.rng.Float64() < d.p {
+			return 1
+		}
+		return 0
+	case distFirst:
+		if g.rng.Float64() < d.p {
+			return 0
+		}
+		return g.below(n)
+	case distRunes:
+		switch x := g.rng.IntN(100); {
+		case x < 65:
+			return g.below(min(n, uint64(len(printableASCII)-1)))
+		case x < 70:
+			return g.below(min(n, asciiIndexes-1))
+		case x < 90:
+			return g.below(min(n, 0xFFFF))
+		}
+		return g.below(n)
+	}
+	switch x := g.rng.IntN(100); {
+	case x < 5: // a bound: "exact bounds often"
+		if g.rng.IntN(2) == 0 {
+			return r.rank(r.hi)
+		}
+		return r.rank(r.lo)
+	case x < 10: // another boundary value
+		bs := r.boundaries()
+		return r.rank(bs[g.rng.IntN(len(bs))])
+	case x < 50: // small: near the target, more spread at larger sizes
+		k := g.rng.IntN(5 + g.size/20)
+		return g.below(min(n, 1<<k-1))
+	case x < 80: // log-uniform over the whole range
+		b := g.rng.IntN(bits.Len64(n) + 1)
+		if b == 0 {
+			return 0
+		}
+		lo := uint64(1) << (b - 1)
+		return min(n, lo+g.below(lo-1))
+	}
+	return g.below(n)
+}
+
+// below picks uniformly in [0, n].
+func (g *generator) below(n uint64) uint64 {
+	if n == math.MaxUint64 {
+		return g.rng.Uint64()
+	}
+	return g.rng.Uint64N(n + 1)
+}
+
+// float picks a float in r.
+func (g *generator) float(r floatRange) float64 {
+	var f float64
+	switch x := g.rng.IntN(100); {
+	case x < 10: // a special value
+		if r.lo > math.Inf(-1) && x < 2 {
+			return r.lo
+		}
+		if r.hi < math.Inf(1) && x < 4 {
+			return r.hi
+		}
+		f = floatSpecials[g.rng.IntN(len(floatSpecials))]
+	case x < 50: // a small integer
+		k := g.rng.IntN(5 + g.size/20)
+		f = float64(g.rng.Int64N(1 << k))
+		if g.rng.IntN(2) == 0 {
+			f = -f + 0 // -f + 0 is +0 for 0: -0 is a special value
+		}
+	case x < 70: // a simple fraction
+		f = float64(g.rng.Int64N(1<<10)-1<<9) / float64(uint64(2)<<g.rng.IntN(8))
+	default: // any bits
+		f = math.Float64frombits(g.rng.Uint64())
+	}
+	if r.contains(f) {
+		return f
+	}
+	if w := r.hi - r.lo; !math.IsInf(w, 0) && !math.IsNaN(w) {
+		return r.clamp(r.lo + w*g.rng.Float64())
+	}
+	return r.simplest()
+}
+
+// floatSpecials are the values generation picks for floats often.
+var floatSpecials = []float64{0, math.Copysign(0, -1), 1, -1, 0.5, math.Inf(1), math.Inf(-1), math.NaN(),
+	math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, 0x1p-1022,
+	math.Float64frombits(0x000FFFFFFFFFFFFF), math.Nextafter(1, 2), 1e-300, 1e300}
+
+// drawRank draws an integer choice in r and returns its rank.
+func (t *T) drawRank(r intRange, d dist) uint64 {
+	if t.gen != nil {
+		var k uint64
+		if len(t.data) < maxGenBytes && !t.gen.zero {
+			k = t.gen.rank(r, d)
+		} else {
+			t.overrun() // the simplest choice: a zero token
+		}
+		return t.putRank(r, k)
+	}
+	start := t.pos
+	if start >= len(t.data) {
+		t.overrun()
+	}
+	var tk token
+	tk, t.pos = readToken(t.data, t.pos)
+	k := decodeInt(r, tk)
+	t.noteInt(r, k, start)
+	return k
+}
+
+// putRank writes the canonical token of rank k of r (generation and
+// forcing).
+func (t *T) putRank(r intRange, k uint64) uint64 {
+	start := len(t.data)
+	t.data = appendIntToken(t.data, k)
+	t.pos = len(t.data)
+	t.noteInt(r, k, start)
+	return k
+}
+
+func (t *T) noteInt(r intRange, k uint64, start int) {
+	if t.recording {
+		n := len(t.data)
+		t.rec.choices = append(t.rec.choices, choice{kind: kindInt, signed: r.signed, lo: r.lo, hi: r.hi, val: k,
+			start: int32(min(start, n)), end: int32(min(t.pos, n))})
+	}
+}
+
+// overrun counts a choice drawn past the end of the data (or of
+// generation's budget), which is the simplest, and makes the case invalid
+// when there are too many: a property that loops until a choice is not the
+// simplest would never end.
+func (t *T) overrun() {
+	if t.pastEnd++; t.pastEnd > maxPastEnd {
+		t.invalidate("the property drew more than %d choices past the end of its input", maxPastEnd)
+	}
+}
+
+// drawInt draws an integer choice in r and returns its value.
+func (t *T) drawInt(r intRange, d dist) uint64 { return r.value(t.drawRank(r, d)) }
+
+// drawBool draws a bool that generation makes true with probability p.
+func (t *T) drawBool(p float64) bool { return t.drawRank(boolRange, flagDist(p)) == 1 }
+
+// drawFloat draws a float choice in r.
+func (t *T) drawFloat(r floatRange) float64 {
+	if t.gen != nil {
+		f := r.simplest()
+		if len(t.data) < maxGenBytes && !t.gen.zero {
+			f = t.gen.float(r)
+		} else {
+			t.overrun()
+		}
+		return t.putFloat(r, f)
+	}
+	start := t.pos
+	if start >= len(t.data) {
+		t.overrun()
+	}
+	var tk token
+	tk, t.pos = readToken(t.data, t.pos)
+	f := r.clamp(decodeFloat(tk))
+	t.noteFloat(r, f, start)
+	return f
+}
+
+// putFloat writes the canonical token of f, which must lie in r.
+func (t *T) putFloat(r floatRange, f float64) float64 {
+	if math.IsNaN(f) {
+		f = math.NaN() // one NaN, whose token replays to it: payloads are not choices
+	}
+	start := len(t.data)
+	t.data = appendFloatToken(t.data, f)
+	t.pos = len(t.data)
+	t.noteFloat(r, f, start)
+	return f
+}
+
+func (t *T) noteFloat(r floatRange, f float64, start int) {
+	if t.recording {
+		n := len(t.data)
+		t.rec.choices = append(t.rec.choices, choice{kind: kindFloat, nan: r.nan,
+			lo: math.Float64bits(r.lo), hi: math.Float64bits(r.hi), val: math.Float64bits(f),
+			start: int32(min(start, n)), end: int32(min(t.pos, n))})
+	}
+}
+
+// normalize returns the normal form of a run's sequence: the canonical
+// tokens of the choices it drew, and its record with the tokens' new
+// positions, in memory of its own. The unconsumed rest of the data is gone. It replays to the
+// same choices, so to the same run.
+//
+// Trailing simplest choices stay: replay would read them past the end
+// anyway, but dropped, they would cost nothing in the order, and the
+// shrinker would prefer [2 9 0] to [0 2 9], and never sort a set whose
+// smallest element comes last. Every choice counts, as in Hypothesis.
+func (rec *record) normalize() ([]byte, *record) {
+	out := &record{choices: make([]choice, len(rec.choices)), spans: slices.Clone(rec.spans), draws: slices.Clone(rec.draws)}
+	var data []byte
+	for i, c := range rec.choices {
+		start := len(data)
+		data = c.appendToken(data)
+		c.start, c.end = int32(start), int32(len(data))
+		out.choices[i] = c
+	}
+	return data[:len(data):len(data)], out
+}
