@@ -307,7 +307,11 @@ func (c *checker) report(f *checkFailure) string {
 	if f.lastSig != f.want {
 		fmt.Fprintf(&b, "    (the last run failed as %v, the search kept %v: is the property deterministic?)\n", f.lastSig, f.want)
 	}
-	fmt.Fprintf(&b, "Shrunk from %s in %d runs, %d accepted, %d rounds of passes", f.origin, f.runs, f.shrink.Accepted, f.shrink.Rounds)
+	rounds := "rounds"
+	if f.shrink.Rounds == 1 {
+		rounds = "round"
+	}
+	fmt.Fprintf(&b, "Shrunk from %s in %d runs, %d accepted, %d %s of passes", f.origin, f.runs, f.shrink.Accepted, f.shrink.Rounds, rounds)
 	if f.shrink.Stop != StopDone {
 		fmt.Fprintf(&b, " (stopped: %v)", f.shrink.Stop)
 	}

@@ -203,7 +203,7 @@ func TestCheck_Report(t *testing.T) {
     s = "z"
     check_external_test.go:\d+: n = 1
     check_external_test.go:\d+: "z" has a z
-Shrunk from case \d+ \(size \d+\) of seed 7 in \d+ runs, \d+ accepted, \d+ rounds of passes; the original:
+Shrunk from case \d+ \(size \d+\) of seed 7 in \d+ runs, \d+ accepted, \d+ rounds? of passes; the original:
     n = \d+
     s = ".*"
 Choice sequence: \[\]byte\("\\x00#"\)

@@ -128,7 +128,7 @@ type EventKind int
 
 // The kinds of events.
 const (
-	PassStart EventKind = iota // a pass starts; Args is the best tuple
+	PassStart EventKind = iota // a pass proposes its first candidate of a round; Args is the best tuple
 	Accepted                   // a candidate was accepted; Args is the new best
 	Done                       // the search ended; Args is the result
 )
@@ -236,6 +236,7 @@ type engine struct {
 	keys       []cacheKey
 	cursors    []cursor
 	batchLimit int
+	started    bool // the running pass has proposed a candidate
 }
 
 func (e *engine) run() {
@@ -262,8 +263,8 @@ func (e *engine) run() {
 // runPass runs pass i from its zero cursor to its end, resuming after every
 // accepted candidate at that candidate's cursor on the new best.
 func (e *engine) runPass(i int) (accepted, stop bool) {
-	p, ps := &passes[i], &e.stats.Passes[i]
-	e.emit(PassStart, p.name)
+	ps := &e.stats.Passes[i]
+	e.started = false // PassStart is emitted at the pass's first candidate
 	start := time.Now()
 	defer func() { ps.Time += time.Since(start) }()
 	from := cursor{}
@@ -284,6 +285,10 @@ func (e *engine) runPass(i int) (accepted, stop bool) {
 // cursor to resume from), the pass is exhausted, or the search must stop.
 func (e *engine) search(i int, from cursor) (ok bool, next cursor, stop bool) {
 	for c, v := range passes[i].candidates(e.best, from) {
+		if !e.started {
+			e.started = true
+			e.emit(PassStart, passes[i].name)
+		}
 		if e.interrupted() {
 			e.discard(0)
 			return false, cursor{}, true

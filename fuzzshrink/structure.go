@@ -371,7 +371,7 @@ func splitSpace[S byteString](s S, in1 int, segs []rng) []rng {
 			}
 		}
 		if gi+1 < len(segs) && start < 0 {
-			start = g.end // a child textSpan starts an item
+			start = g.end // a child span starts an item
 		}
 	}
 	if start >= 0 {

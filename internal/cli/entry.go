@@ -47,6 +47,7 @@ type entryJob struct {
 type shrinkOutcome struct {
 	data     []byte // the smallest failing input, as a corpus file
 	value    string // it, as a line of Go to paste into the fuzz test
+	draws    string // for a target of generators, the values it draws: "label = value" lines
 	accepted bool   // data is smaller than the original
 	runs     int
 	stop     string   // why the search stopped
@@ -235,7 +236,7 @@ func (c *command) finish(ctx context.Context, j *entryJob, out shrinkOutcome, re
 		return res, ctx.Err()
 	}
 	res.After = len(out.data)
-	res.Value = out.value
+	res.Value, res.Draws = out.value, out.draws
 	res.Elapsed = seconds(time.Since(j.start))
 	if !j.isFound() {
 		res.Rerun = rerun(j, j.entry.Name)

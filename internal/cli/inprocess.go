@@ -63,7 +63,7 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 				others[o.Want.String()] = true
 				j.tj.others.addTuple(o.Want, o.Tuple)
 			}
-			out := outcome(shrinkOutcome{data: res.Best, value: res.Add, accepted: res.Accepted > 0, runs: res.Runs, stop: res.Stop})
+			out := outcome(shrinkOutcome{data: res.Best, value: res.Add, draws: res.Draws, accepted: res.Accepted > 0, runs: res.Runs, stop: res.Stop})
 			if res.Error != "" {
 				return out, fmt.Errorf("in the test process: %s", res.Error)
 			}

@@ -262,6 +262,11 @@ func paragraph(res result) string {
 		} else {
 			fmt.Fprintf(&b, "%s: %s %d → %d bytes, %d runs, %v: %v\n", res.Test, verb, res.Before, res.After, res.Runs, elapsed, res.Signature)
 		}
+		for _, d := range strings.Split(res.Draws, "\n") {
+			if d != "" {
+				fmt.Fprintf(&b, "\t%s\n", d)
+			}
+		}
 		fmt.Fprintf(&b, "\t%s\n", res.Value)
 		if res.Stop != "" && res.Stop != fuzzshrink.StopDone.String() {
 			fmt.Fprintf(&b, "\tsearch stopped early (%s): the result may not be minimal\n", res.Stop)

@@ -46,6 +46,7 @@ type result struct {
 	Elapsed   float64   `json:",omitempty"` // seconds
 	Stop      string    `json:",omitempty"` // why the search stopped
 	Value     string    `json:",omitempty"` // the result as a line of Go: f.Add(...)
+	Draws     string    `json:",omitempty"` // for a target of generators, what the result draws: label = value lines
 	Path      string    `json:",omitempty"` // the file written
 	Removed   string    `json:",omitempty"`
 	Others    []string  `json:",omitempty"` // distinct failures met on the way
