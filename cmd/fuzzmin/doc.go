@@ -7,6 +7,7 @@ Usage:
 
 	fuzzmin [flags] [packages]
 	fuzzmin check [flags] [packages]
+	fuzzmin cmin [flags] [packages]
 	fuzzmin demo
 	fuzzmin help
 
@@ -45,7 +46,8 @@ With -fuzz, fuzzmin first runs go test -fuzz on one target (without the
 toolchain's own minimization) and then minimizes the failing entries the
 fuzzer wrote: one step from fuzzing to an entry to commit.
 
-"fuzzmin check" is for CI; see below. "fuzzmin demo" minimizes a crasher of
+"fuzzmin check" is for CI, "fuzzmin cmin" distills generated corpora; see
+below. "fuzzmin demo" minimizes a crasher of
 an embedded example package in a temporary directory and shows the corpus
 before and after. "fuzzmin help" prints this manual.
 
@@ -191,6 +193,52 @@ request. Its exit status is 0 when nothing was found, 1 when something was,
 	-timeout duration
 		With -minimal, the time budget of the search of an entry. The
 		default is 30s.
+
+# Cmin
+
+"fuzzmin cmin" distills the generated corpus of each fuzz target, the
+inputs go test -fuzz keeps in $GOCACHE/fuzz because each covered something
+new, to a small subset that covers as much, as libFuzzer's -merge=1 and
+afl-cmin do. It builds the test binary for coverage (go test -cover), runs
+each entry alone and reads the blocks it covered, then keeps, greedily, the
+entry that covers the most blocks not yet covered (the smaller first among
+equals) until every block any entry covers is, and removes the others.
+Failing entries are always kept, and so is an entry whose coverage could
+not be read. Its flags:
+
+	-C dir
+		Change to dir before doing anything.
+	-exec-timeout duration
+		Time one input may run before it counts as hanging. The default
+		is 10s.
+	-fuzzcache dir
+		Distill the generated corpora under dir (as <import
+		path>/<Target>) instead of $GOCACHE/fuzz: a fuzz cache kept by
+		CI, say.
+	-json
+		Print one JSON object per event, as go test -json does (see
+		Output).
+	-n
+		Measure and choose, but remove nothing: show what would be
+		removed.
+	-p n
+		Run up to n test processes at once, as go test -p: the
+		candidates of a batch are dealt out to them. The result does not
+		depend on n. The default is GOMAXPROCS.
+	-run regexp
+		Distill only the targets and entries matching regexp, as go test
+		-run selects tests and subtests: FuzzParse, or
+		FuzzParse/9e16f0a1 for one entry.
+	-seed
+		Distill the seed corpus too: its passing entries that git does
+		not track may go; the committed ones stay.
+	-shard i/n
+		Do only shard i/n of the work: the entries are split into n
+		shards by a hash of package, target and entry, so that n jobs of
+		a CI matrix, given 1/n to n/n, do each entry exactly once. The
+		default is 1/1.
+	-tags list
+		Build tags, a comma-separated list as for go test.
 
 # Exit status
 

@@ -35,8 +35,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	m := modeMinimize
-	if len(args) > 0 && args[0] == string(modeCheck) {
-		m, args = modeCheck, args[1:]
+	if len(args) > 0 && (args[0] == string(modeCheck) || args[0] == string(modeCmin)) {
+		m, args = mode(args[0]), args[1:]
 	}
 	o := defaultOptions(m)
 	fs := o.flagSet()

@@ -20,6 +20,7 @@ type command struct {
 	env        []string // of the go command and the test binaries
 	goroot     string
 	gomodcache string
+	gocache    string
 	disk, ram  *scratch          // removed at the end; ram may be disk
 	matched    int               // entries selected
 	written    map[string]string // files written, with the entry whose result each is
@@ -43,7 +44,7 @@ func (c *command) main(ctx context.Context, patterns []string) int {
 	envErr := make(chan error, 1)
 	go func() {
 		var err error
-		goEnv, err = c.goOutput(ctx, "env", "GOROOT", "GOMODCACHE")
+		goEnv, err = c.goOutput(ctx, "env", "GOROOT", "GOMODCACHE", "GOCACHE")
 		envErr <- err
 	}()
 	pkgs, err := loadPackages(c.opts.dir, c.env, c.opts.tags, patterns)
@@ -55,8 +56,8 @@ func (c *command) main(ctx context.Context, patterns []string) int {
 		c.rep.errorf("%v", err)
 		return exitUsage
 	}
-	vars := append(strings.SplitN(goEnv, "\n", 3), "", "") // one line each, empty ones too
-	c.goroot, c.gomodcache = vars[0], vars[1]
+	vars := append(strings.SplitN(goEnv, "\n", 4), "", "", "") // one line each, empty ones too
+	c.goroot, c.gomodcache, c.gocache = vars[0], vars[1], vars[2]
 	if refused := c.refuse(pkgs); refused {
 		return exitUsage
 	}
@@ -78,9 +79,12 @@ func (c *command) main(ctx context.Context, patterns []string) int {
 			break
 		}
 		tmp := filepath.Join(c.disk.path, fmt.Sprint(i))
-		if c.opts.mode == modeCheck {
+		switch c.opts.mode {
+		case modeCheck:
 			c.checkPackage(ctx, p, tmp)
-		} else {
+		case modeCmin:
+			c.cminPackage(ctx, p, tmp)
+		default:
 			c.minimizePackage(ctx, p, tmp)
 		}
 	}
@@ -90,9 +94,10 @@ func (c *command) main(ctx context.Context, patterns []string) int {
 	} else if c.matched == 0 && c.opts.run != "" && c.exit == exitOK {
 		c.rep.infof("fuzzmin: no fuzz target or corpus entry matches -run=%s", c.opts.run)
 	}
-	if c.opts.mode == modeCheck {
+	switch c.opts.mode {
+	case modeCheck:
 		c.rep.checkSummary(c.matched)
-	} else {
+	case modeMinimize:
 		c.rep.summary()
 	}
 	return c.exit

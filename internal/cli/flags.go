@@ -33,6 +33,8 @@ type options struct {
 	fuzztime    string
 	minimal     bool // check -minimal
 	github      bool // check -github
+	seed        bool   // cmin -seed
+	fuzzcache   string // cmin -fuzzcache: instead of $GOCACHE/fuzz
 	mode        mode
 }
 
@@ -42,6 +44,7 @@ type mode string
 const (
 	modeMinimize mode = ""
 	modeCheck    mode = "check"
+	modeCmin     mode = "cmin"
 )
 
 // The values of -others.
@@ -74,10 +77,7 @@ func defaultOptions(m mode) options {
 func (o *options) flagSet() *flag.FlagSet {
 	check := o.mode == modeCheck
 	fs := flag.NewFlagSet(strings.TrimSpace("fuzzmin "+string(o.mode)), flag.ContinueOnError)
-	verb := "Minimize"
-	if check {
-		verb = "Check"
-	}
+	verb := map[mode]string{modeMinimize: "Minimize", modeCheck: "Check", modeCmin: "Distill"}[o.mode]
 	fs.StringVar(&o.run, "run", o.run, verb+" only the targets and entries matching `regexp`, as go test -run selects tests and subtests: FuzzParse, or FuzzParse/9e16f0a1 for one entry.")
 	fs.StringVar(&o.tags, "tags", o.tags, "Build tags, a comma-separated `list` as for go test.")
 	fs.StringVar(&o.dir, "C", o.dir, "Change to `dir` before doing anything.")
@@ -85,6 +85,12 @@ func (o *options) flagSet() *flag.FlagSet {
 	fs.BoolVar(&o.json, "json", o.json, "Print one JSON object per event, as go test -json does (see Output).")
 	fs.DurationVar(&o.execTimeout, "exec-timeout", o.execTimeout, "Time one input may run before it counts as hanging.")
 	fs.IntVar(&o.procs, "p", o.procs, "Run up to `n` test processes at once, as go test -p: the candidates of a batch are dealt out to them. The result does not depend on n.")
+	if o.mode == modeCmin {
+		fs.BoolVar(&o.dryRun, "n", o.dryRun, "Measure and choose, but remove nothing: show what would be removed.")
+		fs.BoolVar(&o.seed, "seed", o.seed, "Distill the seed corpus too: its passing entries that git does not track may go; the committed ones stay.")
+		fs.StringVar(&o.fuzzcache, "fuzzcache", o.fuzzcache, "Distill the generated corpora under `dir` (as <import path>/<Target>) instead of $GOCACHE/fuzz: a fuzz cache kept by CI, say.")
+		return fs
+	}
 	if check {
 		fs.BoolVar(&o.minimal, "minimal", o.minimal, "Also run a bounded search on each failing entry, and report those it can shrink. Nothing is written.")
 		fs.BoolVar(&o.github, "github", o.github, "Also print each finding as a GitHub Actions annotation (::error or ::warning), as when GITHUB_ACTIONS is true.")

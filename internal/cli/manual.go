@@ -15,7 +15,7 @@ var manualText string
 // test keeps the two equal).
 func Manual() string {
 	text := manualText
-	for _, m := range []mode{modeMinimize, modeCheck} {
+	for _, m := range []mode{modeMinimize, modeCheck, modeCmin} {
 		var flags strings.Builder
 		o := defaultOptions(m)
 		writeFlags(&flags, o.flagSet())

@@ -46,7 +46,7 @@ func TestReadme_Flags(t *testing.T) {
 func TestManual_Flags(t *testing.T) {
 	m := Manual()
 	words := strings.Join(strings.Fields(m), " ") // as wrapped or not
-	for _, md := range []mode{modeMinimize, modeCheck} {
+	for _, md := range []mode{modeMinimize, modeCheck, modeCmin} {
 		testManualFlags(t, m, words, md)
 	}
 }

@@ -150,6 +150,11 @@ func (c *command) selectEntries(ctx context.Context, p *pkg) []*targetJob {
 		if !c.match.matchTarget(t.Name) {
 			continue
 		}
+		if c.opts.mode == modeCmin && !c.opts.seed {
+			// The generated corpus only: the seed corpus is not read.
+			jobs = append(jobs, &targetJob{target: t, dir: corpus.SeedCorpus(p.Dir, t.Name), seen: map[signature]bool{}})
+			continue
+		}
 		tj := &targetJob{target: t, dir: corpus.SeedCorpus(p.Dir, t.Name), seen: map[signature]bool{}}
 		all, err := corpus.Read(tj.dir)
 		if err == nil && len(all) > 0 {
@@ -171,7 +176,7 @@ func (c *command) selectEntries(ctx context.Context, p *pkg) []*targetJob {
 		}
 		c.matched += len(tj.entries)
 		switch {
-		case len(tj.entries) > 0:
+		case len(tj.entries) > 0 || c.opts.mode == modeCmin:
 			jobs = append(jobs, tj)
 		case len(all) > 0 && c.opts.shard.n > 1:
 			// Another shard's work.

@@ -45,7 +45,8 @@ type runner struct {
 	corpus string // work/testdata/fuzz/<Target>
 	target string
 
-	written int // input files in corpus
+	written int      // input files in corpus
+	extra   []string // more arguments for the test binary
 	// slowest is the longest a passing input has run: inputs that run
 	// much longer hang (see limit).
 	slowest time.Duration
@@ -194,7 +195,7 @@ func (r *runner) run(ctx context.Context, inputs [][]byte, shape func(i int, msg
 		return shape(i, msg)
 	}
 	mu.Lock() // proc is set before a line can stop it
-	proc, err := r.startTest([]string{"-test.run=^" + r.target + "$/^c[0-9]+$", "-test.v=test2json", "-test.paniconexit0"},
+	proc, err := r.startTest(append([]string{"-test.run=^" + r.target + "$/^c[0-9]+$", "-test.v=test2json", "-test.paniconexit0"}, r.extra...),
 		session.Env+"="+session.Probe, func(line []byte) {
 			mu.Lock()
 			defer mu.Unlock()
