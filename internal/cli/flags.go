@@ -31,8 +31,8 @@ type options struct {
 	shard       shard
 	fuzz        string // -fuzz: a target to fuzz with go test -fuzz first
 	fuzztime    string
-	minimal     bool // check -minimal
-	github      bool // check -github
+	minimal     bool   // check -minimal
+	github      bool   // check -github
 	seed        bool   // cmin -seed
 	fuzzcache   string // cmin -fuzzcache: instead of $GOCACHE/fuzz
 	mode        mode
