@@ -125,21 +125,7 @@ func versus(b *testing.B, m versusModule) {
 	}
 	write := func(b *testing.B, modPath string) string {
 		dir := b.TempDir()
-		files := map[string]string{"go.mod": "module " + modPath + "\n\ngo 1.26\n"}
-		for name, content := range m.files {
-			files[name] = content
-		}
-		for name, content := range files {
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o666); err != nil {
-				b.Fatal(err)
-			}
-		}
-		// Warm the build cache for this module path, as a user's is.
-		cmd := exec.Command("go", "test", "-count=1", "-run=^$", ".")
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.Fatalf("go test: %v\n%s", err, out)
-		}
+		writeModule(b, dir, modPath, m.files)
 		return dir
 	}
 	b.Run("fuzzmin", func(b *testing.B) {

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
@@ -44,6 +45,7 @@ func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
 		return
 	}
 	defer s.finish(ctx, nil)
+	runners := make([]*runner, len(jobs))
 	for i, tj := range jobs {
 		r, err := bin.runner(tj.target.Name, filepath.Join(tmp, fmt.Sprint("work", i)))
 		if err != nil {
@@ -51,15 +53,31 @@ func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
 			c.fail(exitFailure)
 			return
 		}
-		fs, err := c.checkTarget(ctx, p, tj, r)
-		if err != nil {
-			if ctx.Err() == nil {
-				c.rep.errorf("%s %s: %v", p.ImportPath, tj.target.Name, err)
-				c.fail(exitFailure)
+		runners[i] = r
+	}
+	// Replay the targets' corpora on -p processes at once, then judge
+	// them in order.
+	replays := make([]replay, len(jobs))
+	var wg sync.WaitGroup
+	w := max(1, min(c.opts.procs, len(jobs)))
+	for k := range w {
+		wg.Go(func() {
+			for i := k; i < len(jobs) && ctx.Err() == nil; i += w {
+				replays[i] = c.replayAll(ctx, runners[i], validEntries(jobs[i].entries))
 			}
+		})
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return
+	}
+	for i, tj := range jobs {
+		if err := replays[i].err; err != nil {
+			c.rep.errorf("%s %s: %v", p.ImportPath, tj.target.Name, err)
+			c.fail(exitFailure)
 			return
 		}
-		for _, f := range fs {
+		for _, f := range c.checkTarget(ctx, p, tj, runners[i], replays[i]) {
 			c.rep.finding(p.ImportPath, f, c.github())
 			c.fail(exitFailure)
 		}
@@ -71,37 +89,31 @@ func (c *command) github() bool {
 	return c.opts.github || envValue(os.Environ(), "GITHUB_ACTIONS") == "true"
 }
 
-// checkTarget replays the entries of one target and returns its findings,
-// in the order of the entries' names.
-func (c *command) checkTarget(ctx context.Context, p *pkg, tj *targetJob, r *runner) ([]finding, error) {
+// checkTarget returns the findings of one target, whose valid entries
+// replayed as rep, in the order of the entries' names.
+func (c *command) checkTarget(ctx context.Context, p *pkg, tj *targetJob, r *runner, rep replay) []finding {
 	byName := map[string][]finding{}
 	add := func(name string, f finding) {
 		f.test = tj.target.Name + "/" + name
 		byName[name] = append(byName[name], f)
 	}
-	var valid []corpus.Entry
 	for _, e := range tj.entries {
 		if e.Err != nil {
 			path, line, msg := splitEntryErr(e)
 			add(e.Name, finding{Path: c.rel(path), Line: line, Level: "error", Message: "malformed: " + msg})
-			continue
 		}
-		valid = append(valid, e)
 	}
+	valid := validEntries(tj.entries)
 	for _, group := range corpus.Duplicates(valid) {
 		for _, e := range group[1:] {
 			add(e.Name, finding{Path: c.rel(e.Path), Line: 1, Level: "warning", Message: "duplicate: the same values as " + group[0].Name})
 		}
 	}
-	sigs, stale, err := c.replayAll(ctx, r, valid)
-	if err != nil {
-		return nil, err
-	}
 	for _, e := range valid {
 		j := &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: r, runners: []*runner{r}}
-		switch sig, ok := sigs[e.Name]; {
-		case stale[e.Name] != "":
-			add(e.Name, c.staleFinding(stale[e.Name], j))
+		switch sig, ok := rep.sigs[e.Name]; {
+		case rep.stale[e.Name] != "":
+			add(e.Name, c.staleFinding(rep.stale[e.Name], j))
 		case ok && sig.Failed():
 			f := finding{Path: c.rel(e.Path), Line: 1, Level: "error", Message: "fails: " + sig.String()}
 			if c.opts.minimal {
@@ -114,7 +126,18 @@ func (c *command) checkTarget(ctx context.Context, p *pkg, tj *targetJob, r *run
 	for _, e := range tj.entries {
 		out = append(out, byName[e.Name]...)
 	}
-	return out, nil
+	return out
+}
+
+// validEntries returns the entries that are not malformed.
+func validEntries(entries []corpus.Entry) []corpus.Entry {
+	var valid []corpus.Entry
+	for _, e := range entries {
+		if e.Err == nil {
+			valid = append(valid, e)
+		}
+	}
+	return valid
 }
 
 // splitEntryErr splits the error of a malformed entry, "path:line: reason"
@@ -157,10 +180,16 @@ func (c *command) couldShrink(ctx context.Context, j *entryJob) string {
 	return ""
 }
 
-// replayAll runs the entries in as few processes as crashes allow, and
-// returns how each fails, or why the toolchain refused it.
-func (c *command) replayAll(ctx context.Context, r *runner, entries []corpus.Entry) (sigs map[string]signature, stale map[string]string, err error) {
-	sigs, stale = map[string]signature{}, map[string]string{}
+// A replay is how the entries of a target ran.
+type replay struct {
+	sigs  map[string]signature // by entry name: how it fails
+	stale map[string]string    // by entry name: why the toolchain refused it
+	err   error
+}
+
+// replayAll runs the entries in as few processes as crashes allow.
+func (c *command) replayAll(ctx context.Context, r *runner, entries []corpus.Entry) replay {
+	sigs, stale := map[string]signature{}, map[string]string{}
 	todo := entries
 	for len(todo) > 0 {
 		files := make([][]byte, len(todo))
@@ -174,14 +203,14 @@ func (c *command) replayAll(ctx context.Context, r *runner, entries []corpus.Ent
 		}
 		res, err := r.run(ctx, files, shape, never)
 		if err != nil {
-			return nil, nil, err
+			return replay{err: err}
 		}
 		if len(res.outcomes) == 0 {
 			// The toolchain refused files of the batch: name them, and
 			// run the others again.
 			refused := r.refused(res.stales)
 			if len(refused) == 0 {
-				return nil, nil, fmt.Errorf("the test binary ran no entry; it said:\n%s", res.tail)
+				return replay{err: fmt.Errorf("the test binary ran no entry; it said:\n%s", res.tail)}
 			}
 			var rest []corpus.Entry
 			for i, e := range todo {
@@ -199,7 +228,7 @@ func (c *command) replayAll(ctx context.Context, r *runner, entries []corpus.Ent
 		}
 		todo = todo[len(res.outcomes):]
 	}
-	return sigs, stale, nil
+	return replay{sigs: sigs, stale: stale}
 }
 
 // refused maps the inputs the toolchain named in its complaints (as in

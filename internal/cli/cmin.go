@@ -160,13 +160,11 @@ func (c *command) measure(ctx context.Context, target string, bin *testBinary, w
 		}
 		profile := filepath.Join(r.ram, fmt.Sprint("cover-", k))
 		r.extra = []string{"-test.coverprofile=" + profile}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := k; i < len(entries) && errs[k] == nil; i += w {
 				errs[k] = measureOne(ctx, r, profile, entries[i], intern)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	for _, err := range errs {
