@@ -32,6 +32,29 @@ func (c *command) fail(code int) {
 }
 
 func (c *command) main(ctx context.Context, patterns []string) int {
+	return c.withPackages(ctx, patterns, func(pkgs []*pkg) {
+		for i, p := range pkgs {
+			if ctx.Err() != nil {
+				break
+			}
+			c.minimizePackage(ctx, p, filepath.Join(c.disk.path, fmt.Sprint(i)))
+		}
+		if ctx.Err() != nil {
+			c.rep.errorf("interrupted; the entry being minimized was left as it was")
+			c.fail(exitFailure)
+		} else if c.matched == 0 && c.opts.run != "" && c.exit == exitOK {
+			c.rep.infof("fuzzmin: no fuzz target or corpus entry matches -run=%s", c.opts.run)
+		}
+		c.rep.summary()
+	})
+}
+
+// withPackages does what every run of the command does around its work
+// (the subcommands' too): it makes the scratch directories, loads the
+// packages matching patterns while it asks the go command for its
+// directories, refuses packages that are not fuzzmin's to write, and then
+// calls work with the packages. It returns the exit code.
+func (c *command) withPackages(ctx context.Context, patterns []string, work func(pkgs []*pkg)) int {
 	c.written = map[string]string{}
 	if err := c.makeScratch(envValue(c.env, "GOTMPDIR")); err != nil {
 		c.rep.errorf("%v", err)
@@ -60,19 +83,7 @@ func (c *command) main(ctx context.Context, patterns []string) int {
 	if refused := c.refuse(pkgs); refused {
 		return exitUsage
 	}
-	for i, p := range pkgs {
-		if ctx.Err() != nil {
-			break
-		}
-		c.minimizePackage(ctx, p, filepath.Join(c.disk.path, fmt.Sprint(i)))
-	}
-	if ctx.Err() != nil {
-		c.rep.errorf("interrupted; the entry being minimized was left as it was")
-		c.fail(exitFailure)
-	} else if c.matched == 0 && c.opts.run != "" && c.exit == exitOK {
-		c.rep.infof("fuzzmin: no fuzz target or corpus entry matches -run=%s", c.opts.run)
-	}
-	c.rep.summary()
+	work(pkgs)
 	return c.exit
 }
 
