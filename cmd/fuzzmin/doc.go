@@ -6,6 +6,7 @@ way, and writes it back as a seed corpus file that go test replays.
 Usage:
 
 	fuzzmin [flags] [packages]
+	fuzzmin import -run Target [-pkg package] [-format format] [flags] file...
 	fuzzmin demo
 	fuzzmin help
 
@@ -40,7 +41,8 @@ SHA-256 of the file), "go test -run=Target/entry" checks that it fails the
 same way, and only then is the original removed: at every moment the
 directory holds the original or a verified replacement.
 
-"fuzzmin demo" minimizes a crasher of an embedded example package in a
+"fuzzmin import" turns crashes found elsewhere into minimized entries; it
+has a section below. "fuzzmin demo" minimizes a crasher of an embedded example package in a
 temporary directory and shows the corpus before and after. "fuzzmin help"
 prints this manual.
 
@@ -95,6 +97,100 @@ prints this manual.
 
 GOFLAGS and the rest of the environment reach the go command as they would
 for go test.
+
+# Importing crashes
+
+	fuzzmin import -run Target [-pkg package] [-format format] [flags] file...
+
+Import turns crash testcases found elsewhere (a CI artifact, a bug report,
+an OSS-Fuzz or ClusterFuzzLite testcase) into entries of a fuzz target's
+seed corpus and minimizes them. It decodes each file into the values of
+the target's arguments, writes them into testdata/fuzz/<Target> under the
+name go test would give the file, and takes the new entries through the
+command's pipeline: replayed, minimized against their own failure,
+checked with go test, and the imported entry removed once its minimized
+replacement is verified (-keep keeps it). With -n nothing is written: the
+report shows the values each file decodes to, where it would go, and what
+minimizing it would give.
+
+The target's argument types are those of the function its f.Fuzz
+receives, which import asks the package's test binary for: go test names
+them when a seed corpus file does not fit. For a target wrapped by
+fuzzshrink.Fuzz each composite argument is one []byte, which the wrapper
+decodes into the value, as under go test: import fills that []byte as the
+build fills any []byte argument.
+
+-format says how to read the files. A raw testcase carries no mark of the
+build that found it, and the two OSS-Fuzz builds read the same bytes
+differently, so fuzzmin never guesses:
+
+	gofuzz
+		A go test fuzz v1 file, as go test -fuzz and CI artifacts
+		hold them (the default): its first line says so, a file
+		without that line is refused, and the file is imported as it
+		is if its values fit the target.
+	v1
+		A raw libFuzzer testcase of a build made with OSS-Fuzz's
+		compile_native_go_fuzzer (go-118-fuzz-build's testing
+		package, which reads the arguments in order with
+		go-fuzz-headers): a string or []byte has a 4-byte big-endian
+		length first (a []byte's is taken modulo the bytes left, and 0
+		means 30), a bool is true if its byte is even, int8 and uint8
+		take a byte, 16-bit integers two bytes and an endianness byte
+		(even: little-endian), 32-bit integers four bytes big-endian,
+		int, uint, 64-bit integers and floats their bytes and an
+		endianness byte. If the bytes run out, the build does not call
+		the fuzz function at all, so such a file cannot be the crash:
+		it is refused.
+	v2
+		A raw libFuzzer testcase of a build made with
+		compile_native_go_fuzzer_v2 (go-118-fuzz-build's v2 line): the
+		fixed-size arguments first, big-endian, a bool true if its
+		byte is odd; then a weight byte per string or []byte, which
+		share the bytes left in proportion to their weights, the last
+		one taking the rest. Every testcase decodes; missing bytes are
+		zeros, as the build reads them.
+	raw
+		The bytes are the value of the target's one []byte or string
+		argument: a testcase of a plain libFuzzer harness, or an input
+		from a bug report.
+
+Neither OSS-Fuzz build passes a testcase unchanged to a lone []byte
+argument: v1 reads a length first, v2 a weight byte. ClusterFuzzLite uses
+the same builds. The README gives the rules with their sources.
+
+Import reports each file: the entry it became, with its values as an
+f.Add line, or why it was not imported; then the minimizing of each new
+entry, as the command reports it. An imported entry that does not fail
+is left in the corpus and reported, as the bug may be fixed, or the file
+read with the wrong -format. Exit status: 0 when every file was imported
+and minimized; 1 when a file could not be imported, an imported entry
+does not fail, or it could not be minimized or verified; 2 for a usage
+error, a target that is not in the package, or a package that does not
+build.
+
+Import's flags:
+
+	-format gofuzz
+		How to read each file: gofuzz, a go test fuzz v1 file, as go
+		test, CI artifacts and bug reports hold them; v1 or v2, a raw
+		libFuzzer testcase of an OSS-Fuzz or ClusterFuzzLite build made
+		with compile_native_go_fuzzer (v1) or
+		compile_native_go_fuzzer_v2 (v2); raw, the bytes as the value of
+		the target's one []byte or string argument. Nothing in a raw
+		testcase tells which build made it, so fuzzmin never guesses: a
+		file that is not a go test fuzz v1 file needs -format. The
+		default is gofuzz.
+	-pkg package
+		The package of the target, as go test names it. The default is
+		".".
+	-run name
+		The fuzz target the files are crashes of, by its name
+		(required).
+
+and the command's flags -C, -tags, -n, -keep, -json, -v, -timeout,
+-max-runs, -exec-timeout, -flaky, -p and -others, which mean what they
+mean above.
 
 # Output
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	_ "embed"
+	"flag"
 	"strings"
 )
 
@@ -9,7 +10,7 @@ import (
 var manualText string
 
 // Manual returns fuzzmin's manual, which -help and "fuzzmin help" print:
-// manual.txt with the flags section made from the flags themselves, so
+// manual.txt with the flags sections made from the flags themselves, so
 // that their defaults are written in one place, the code. The command's
 // doc.go holds the same text as its package documentation, for go doc (a
 // test keeps the two equal).
@@ -17,5 +18,41 @@ func Manual() string {
 	var flags strings.Builder
 	o := defaultOptions()
 	writeFlags(&flags, o.flagSet())
-	return strings.Replace(manualText, "{{flags}}\n", flags.String(), 1)
+	m := strings.Replace(manualText, "{{flags}}\n", flags.String(), 1)
+	for name, fs := range subcommandFlags() {
+		var b strings.Builder
+		writeFlags(&b, fs)
+		m = strings.Replace(m, "{{"+name+" flags}}\n", b.String(), 1)
+	}
+	return m
+}
+
+// subcommandFlags returns the flags of each subcommand that has its own,
+// without those it shares with the command, which the manual describes
+// once.
+func subcommandFlags() map[string]*flag.FlagSet {
+	io := defaultImportOptions()
+	ifs := flag.NewFlagSet("import", flag.ContinueOnError)
+	io.ownFlags(ifs)
+	return map[string]*flag.FlagSet{"import": ifs}
+}
+
+// subcommandSections are the headings of the subcommands' sections of the
+// manual, which "fuzzmin <subcommand> -help" prints.
+var subcommandSections = map[string]string{
+	"import": "# Importing crashes",
+}
+
+// manualSection returns the section of the manual about a subcommand.
+func manualSection(name string) string {
+	m := Manual()
+	i := strings.Index(m, "\n"+subcommandSections[name]+"\n")
+	if i < 0 {
+		return m
+	}
+	section := m[i+1:]
+	if j := strings.Index(section, "\n# "); j >= 0 {
+		section = section[:j+1]
+	}
+	return section
 }
