@@ -7,6 +7,7 @@ Usage:
 
 	fuzzmin [flags] [packages]
 	fuzzmin import -run Target [-pkg package] [-format format] [flags] file...
+	fuzzmin migrate -run Target -arg source... [-from types] [flags] [package]
 	fuzzmin demo
 	fuzzmin help
 
@@ -41,8 +42,9 @@ SHA-256 of the file), "go test -run=Target/entry" checks that it fails the
 same way, and only then is the original removed: at every moment the
 directory holds the original or a verified replacement.
 
-"fuzzmin import" turns crashes found elsewhere into minimized entries; it
-has a section below. "fuzzmin demo" minimizes a crasher of an embedded example package in a
+"fuzzmin import" turns crashes found elsewhere into minimized entries, and
+"fuzzmin migrate" rewrites a target's entries after its arguments changed;
+each has a section below. "fuzzmin demo" minimizes a crasher of an embedded example package in a
 temporary directory and shows the corpus before and after. "fuzzmin help"
 prints this manual.
 
@@ -191,6 +193,72 @@ Import's flags:
 and the command's flags -C, -tags, -n, -keep, -json, -v, -timeout,
 -max-runs, -exec-timeout, -flaky, -p and -others, which mean what they
 mean above.
+
+# Migrating entries
+
+	fuzzmin migrate -run Target -arg source... [-from types] [flags] [package]
+
+When a fuzz target's arguments change, go test refuses its old entries
+("mismatched types in corpus entry", go.dev/issue/48717). Migrate rewrites
+them by an explicit mapping: one -arg per argument of the target's new
+signature, in order, each one of
+
+	@N
+		The old argument N (from 1). If its type is not the new
+		argument's, it converts only where every value of its type is
+		one of the new type: a wider integer of the same signedness,
+		an unsigned integer to a wider signed one, float32 to float64,
+		string to []byte and back.
+	T(@N)
+		The old argument N converted to the native type T: between
+		integer types, between float types, or between string and
+		[]byte. An entry whose value does not fit exactly, as 300 in
+		int8(@2), is reported and left unchanged.
+	value
+		A constant, as a corpus file spells it: int64(0), string(""),
+		[]byte("\x00"), bool(true).
+
+Old arguments that no -arg names are dropped, and migrate says which.
+The old signature is -from if given, else that of the entries go test
+refuses, if they all have the same one. Only entries of the old signature
+are rewritten: one that fits the target already is left alone, and one of
+neither signature is reported. (-from lets migrate rewrite entries that go
+test does not refuse, as when two arguments of one type swap places.)
+
+The target's signature comes from the package's test binary, as for
+import. Before any file changes, the mapping is checked against it: a
+mapping that does not give exactly the target's argument types is a usage
+error, and so is a conversion that cannot be made. Then the test binary
+reads every new entry, as go test does, before any is written; each is
+written atomically under the name go test would give it, and the old file
+is removed only after the new one is written. Entries git tracks are
+migrated too, since they are the ones that go stale; the report says so,
+for you to commit the change. -n shows what would change.
+
+Migrate reports the mapping, then each entry: its new values as an f.Add
+line and the files written and removed, or why it was left alone; then
+the counts. Exit status: 0 when every entry fits the target now; 1 when
+an entry was left malformed, stale or unchanged because a value does not
+fit, or a file could not be written; 2 for a usage error, a mapping that
+does not fit the target, or a package that does not build.
+
+Migrate's flags:
+
+	-arg source
+		Where an argument of the target's new signature comes from: one
+		-arg per argument, in order (required). A source is @N, the old
+		argument N (from 1); T(@N), the old argument N converted to the
+		native type T; or a value, as a corpus file spells it: int64(0),
+		string(""), []byte("").
+	-from types
+		The old signature, Go types separated by commas, as string,int.
+		Without it the old signature is that of the target's stale
+		entries, if they all have one.
+	-run name
+		The fuzz target whose entries to migrate, by its name
+		(required).
+
+and the command's flags -C, -tags and -n.
 
 # Output
 

@@ -29,6 +29,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			return runDemo(args[1:], stdout, stderr)
 		case "import":
 			return runImport(args[1:], stdout, stderr)
+		case "migrate":
+			return runMigrate(args[1:], stdout, stderr)
 		case "help":
 			fmt.Fprint(stdout, Manual())
 			return exitOK

@@ -31,16 +31,18 @@ func Manual() string {
 // without those it shares with the command, which the manual describes
 // once.
 func subcommandFlags() map[string]*flag.FlagSet {
-	io := defaultImportOptions()
-	ifs := flag.NewFlagSet("import", flag.ContinueOnError)
+	io, mo := defaultImportOptions(), defaultMigrateOptions()
+	ifs, mfs := flag.NewFlagSet("import", flag.ContinueOnError), flag.NewFlagSet("migrate", flag.ContinueOnError)
 	io.ownFlags(ifs)
-	return map[string]*flag.FlagSet{"import": ifs}
+	mo.ownFlags(mfs)
+	return map[string]*flag.FlagSet{"import": ifs, "migrate": mfs}
 }
 
 // subcommandSections are the headings of the subcommands' sections of the
 // manual, which "fuzzmin <subcommand> -help" prints.
 var subcommandSections = map[string]string{
-	"import": "# Importing crashes",
+	"import":  "# Importing crashes",
+	"migrate": "# Migrating entries",
 }
 
 // manualSection returns the section of the manual about a subcommand.
