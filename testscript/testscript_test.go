@@ -1,6 +1,7 @@
 package testscript_test
 
 import (
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -60,6 +61,7 @@ func TestScripts(t *testing.T) {
 		"usefuzzmin": cmdUseFuzzmin,
 		"ls":         cmdLs,
 		"status":     cmdStatus,
+		"unhex":      cmdUnhex,
 		"waitfile":   cmdWaitfile,
 		"within":     cmdWithin,
 	}
@@ -110,6 +112,24 @@ func cmdLs(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		fmt.Fprintln(out, name)
 	}
+}
+
+// cmdUnhex writes a binary file from hex: "unhex in out" reads in, hex
+// digits separated by white space, with comments from # to the end of a
+// line, and writes the bytes to out, so that a script can hold a raw
+// testcase and say what each of its bytes is for.
+func cmdUnhex(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: unhex in out")
+	}
+	var digits strings.Builder
+	for _, line := range strings.Split(ts.ReadFile(args[0]), "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		digits.WriteString(strings.Join(strings.Fields(line), ""))
+	}
+	data, err := hex.DecodeString(digits.String())
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o666))
 }
 
 // cmdWithin is exec with a time limit: "within 20s prog args..." runs prog

@@ -8,6 +8,8 @@ Usage:
 	fuzzmin [flags] [packages]
 	fuzzmin check [flags] [packages]
 	fuzzmin cmin [flags] [packages]
+	fuzzmin import -run Target [-pkg package] [-format format] [flags] file...
+	fuzzmin migrate -run Target -arg source... [-from types] [flags] [package]
 	fuzzmin demo
 	fuzzmin help
 
@@ -46,9 +48,11 @@ With -fuzz, fuzzmin first runs go test -fuzz on one target (without the
 toolchain's own minimization) and then minimizes the failing entries the
 fuzzer wrote: one step from fuzzing to an entry to commit.
 
-"fuzzmin check" is for CI, "fuzzmin cmin" distills generated corpora; see
-below. "fuzzmin demo" minimizes a crasher of
-an embedded example package in a temporary directory and shows the corpus
+"fuzzmin check" is for CI; "fuzzmin cmin" distills generated corpora;
+"fuzzmin import" turns crashes found elsewhere into minimized entries, and
+"fuzzmin migrate" rewrites a target's entries after its arguments changed.
+Each has a section below. "fuzzmin demo" minimizes a crasher of an
+embedded example package in a temporary directory and shows the corpus
 before and after. "fuzzmin help" prints this manual.
 
 # Flags
@@ -239,6 +243,166 @@ not be read. Its flags:
 		default is 1/1.
 	-tags list
 		Build tags, a comma-separated list as for go test.
+
+# Importing crashes
+
+	fuzzmin import -run Target [-pkg package] [-format format] [flags] file...
+
+Import turns crash testcases found elsewhere (a CI artifact, a bug report,
+an OSS-Fuzz or ClusterFuzzLite testcase) into entries of a fuzz target's
+seed corpus and minimizes them. It decodes each file into the values of
+the target's arguments, writes them into testdata/fuzz/<Target> under the
+name go test would give the file, and takes the new entries through the
+command's pipeline: replayed, minimized against their own failure,
+checked with go test, and the imported entry removed once its minimized
+replacement is verified (-keep keeps it). With -n nothing is written: the
+report shows the values each file decodes to, where it would go, and what
+minimizing it would give.
+
+The target's argument types are those of the function its f.Fuzz
+receives, which import asks the package's test binary for: go test names
+them when a seed corpus file does not fit. For a target wrapped by
+fuzzshrink.Fuzz each composite argument is one []byte, which the wrapper
+decodes into the value, as under go test: import fills that []byte as the
+build fills any []byte argument.
+
+-format says how to read the files. A raw testcase carries no mark of the
+build that found it, and the two OSS-Fuzz builds read the same bytes
+differently, so fuzzmin never guesses:
+
+	gofuzz
+		A go test fuzz v1 file, as go test -fuzz and CI artifacts
+		hold them (the default): its first line says so, a file
+		without that line is refused, and the file is imported as it
+		is if its values fit the target.
+	v1
+		A raw libFuzzer testcase of a build made with OSS-Fuzz's
+		compile_native_go_fuzzer (go-118-fuzz-build's testing
+		package, which reads the arguments in order with
+		go-fuzz-headers): a string or []byte has a 4-byte big-endian
+		length first (a []byte's is taken modulo the bytes left, and 0
+		means 30), a bool is true if its byte is even, int8 and uint8
+		take a byte, 16-bit integers two bytes and an endianness byte
+		(even: little-endian), 32-bit integers four bytes big-endian,
+		int, uint, 64-bit integers and floats their bytes and an
+		endianness byte. If the bytes run out, the build does not call
+		the fuzz function at all, so such a file cannot be the crash:
+		it is refused.
+	v2
+		A raw libFuzzer testcase of a build made with
+		compile_native_go_fuzzer_v2 (go-118-fuzz-build's v2 line): the
+		fixed-size arguments first, big-endian, a bool true if its
+		byte is odd; then a weight byte per string or []byte, which
+		share the bytes left in proportion to their weights, the last
+		one taking the rest. Every testcase decodes; missing bytes are
+		zeros, as the build reads them.
+	raw
+		The bytes are the value of the target's one []byte or string
+		argument: a testcase of a plain libFuzzer harness, or an input
+		from a bug report.
+
+Neither OSS-Fuzz build passes a testcase unchanged to a lone []byte
+argument: v1 reads a length first, v2 a weight byte. ClusterFuzzLite uses
+the same builds. The README gives the rules with their sources.
+
+Import reports each file: the entry it became, with its values as an
+f.Add line, or why it was not imported; then the minimizing of each new
+entry, as the command reports it. An imported entry that does not fail
+is left in the corpus and reported, as the bug may be fixed, or the file
+read with the wrong -format. Exit status: 0 when every file was imported
+and minimized; 1 when a file could not be imported, an imported entry
+does not fail, or it could not be minimized or verified; 2 for a usage
+error, a target that is not in the package, or a package that does not
+build.
+
+Import's flags:
+
+	-format gofuzz
+		How to read each file: gofuzz, a go test fuzz v1 file, as go
+		test, CI artifacts and bug reports hold them; v1 or v2, a raw
+		libFuzzer testcase of an OSS-Fuzz or ClusterFuzzLite build made
+		with compile_native_go_fuzzer (v1) or
+		compile_native_go_fuzzer_v2 (v2); raw, the bytes as the value of
+		the target's one []byte or string argument. Nothing in a raw
+		testcase tells which build made it, so fuzzmin never guesses: a
+		file that is not a go test fuzz v1 file needs -format. The
+		default is gofuzz.
+	-pkg package
+		The package of the target, as go test names it. The default is
+		".".
+	-run name
+		The fuzz target the files are crashes of, by its name
+		(required).
+
+and the command's flags -C, -tags, -n, -keep, -json, -v, -timeout,
+-max-runs, -exec-timeout, -flaky, -p and -others, which mean what they
+mean above.
+
+# Migrating entries
+
+	fuzzmin migrate -run Target -arg source... [-from types] [flags] [package]
+
+When a fuzz target's arguments change, go test refuses its old entries
+("mismatched types in corpus entry", go.dev/issue/48717). Migrate rewrites
+them by an explicit mapping: one -arg per argument of the target's new
+signature, in order, each one of
+
+	@N
+		The old argument N (from 1). If its type is not the new
+		argument's, it converts only where every value of its type is
+		one of the new type: a wider integer of the same signedness,
+		an unsigned integer to a wider signed one, float32 to float64,
+		string to []byte and back.
+	T(@N)
+		The old argument N converted to the native type T: between
+		integer types, between float types, or between string and
+		[]byte. An entry whose value does not fit exactly, as 300 in
+		int8(@2), is reported and left unchanged.
+	value
+		A constant, as a corpus file spells it: int64(0), string(""),
+		[]byte("\x00"), bool(true).
+
+Old arguments that no -arg names are dropped, and migrate says which.
+The old signature is -from if given, else that of the entries go test
+refuses, if they all have the same one. Only entries of the old signature
+are rewritten: one that fits the target already is left alone, and one of
+neither signature is reported. (-from lets migrate rewrite entries that go
+test does not refuse, as when two arguments of one type swap places.)
+
+The target's signature comes from the package's test binary, as for
+import. Before any file changes, the mapping is checked against it: a
+mapping that does not give exactly the target's argument types is a usage
+error, and so is a conversion that cannot be made. Then the test binary
+reads every new entry, as go test does, before any is written; each is
+written atomically under the name go test would give it, and the old file
+is removed only after the new one is written. Entries git tracks are
+migrated too, since they are the ones that go stale; the report says so,
+for you to commit the change. -n shows what would change.
+
+Migrate reports the mapping, then each entry: its new values as an f.Add
+line and the files written and removed, or why it was left alone; then
+the counts. Exit status: 0 when every entry fits the target now; 1 when
+an entry was left malformed, stale or unchanged because a value does not
+fit, or a file could not be written; 2 for a usage error, a mapping that
+does not fit the target, or a package that does not build.
+
+Migrate's flags:
+
+	-arg source
+		Where an argument of the target's new signature comes from: one
+		-arg per argument, in order (required). A source is @N, the old
+		argument N (from 1); T(@N), the old argument N converted to the
+		native type T; or a value, as a corpus file spells it: int64(0),
+		string(""), []byte("").
+	-from types
+		The old signature, Go types separated by commas, as string,int.
+		Without it the old signature is that of the target's stale
+		entries, if they all have one.
+	-run name
+		The fuzz target whose entries to migrate, by its name
+		(required).
+
+and the command's flags -C, -tags and -n.
 
 # Exit status
 

@@ -40,14 +40,14 @@ func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
 	for _, tj := range jobs {
 		targets = append(targets, tj.target.Name)
 	}
-	s, bin, ok := c.build(ctx, p, tmp, targets)
+	b, ok := c.build(ctx, p, tmp, targets)
 	if !ok {
 		return
 	}
-	defer s.finish(ctx, nil)
+	defer b.s.finish(ctx, nil)
 	runners := make([]*runner, len(jobs))
 	for i, tj := range jobs {
-		r, err := bin.runner(tj.target.Name, filepath.Join(tmp, fmt.Sprint("work", i)))
+		r, err := b.bin.runner(tj.target.Name, filepath.Join(tmp, fmt.Sprint("work", i)))
 		if err != nil {
 			c.rep.errorf("%s: %v", p.ImportPath, err)
 			c.fail(exitFailure)

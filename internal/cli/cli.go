@@ -27,6 +27,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "demo":
 			return runDemo(args[1:], stdout, stderr)
+		case "import":
+			return runImport(args[1:], stdout, stderr)
+		case "migrate":
+			return runMigrate(args[1:], stdout, stderr)
 		case "help":
 			fmt.Fprint(stdout, Manual())
 			return exitOK
@@ -65,12 +69,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageErr(err)
 	}
-	if o.dir != "" {
-		if fi, err := os.Stat(o.dir); err != nil {
-			return usageErr(fmt.Errorf("-C %s: %w", o.dir, errors.Unwrap(err)))
-		} else if !fi.IsDir() {
-			return usageErr(fmt.Errorf("-C %s: not a directory", o.dir))
-		}
+	if err := o.checkDir(); err != nil {
+		return usageErr(err)
 	}
 	patterns := fs.Args()
 	if len(patterns) == 0 {
@@ -84,6 +84,19 @@ func Main(args []string, stdout, stderr io.Writer) int {
 }
 
 const usageHint = "Run 'fuzzmin -help' for usage."
+
+// checkDir checks that -C names a directory.
+func (o *options) checkDir() error {
+	if o.dir == "" {
+		return nil
+	}
+	if fi, err := os.Stat(o.dir); err != nil {
+		return fmt.Errorf("-C %s: %w", o.dir, errors.Unwrap(err))
+	} else if !fi.IsDir() {
+		return fmt.Errorf("-C %s: not a directory", o.dir)
+	}
+	return nil
+}
 
 // version is fuzzmin's module version as the build recorded it: a release
 // for go install …@version, "(devel)" and the commit for a build from a

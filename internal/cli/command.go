@@ -33,6 +33,57 @@ func (c *command) fail(code int) {
 }
 
 func (c *command) main(ctx context.Context, patterns []string) int {
+	return c.withPackages(ctx, patterns, func(pkgs []*pkg) {
+		if c.opts.fuzz != "" {
+			more, err := c.fuzzFirst(ctx, pkgs)
+			if err != nil {
+				c.rep.errorf("%v", err)
+				if _, ok := err.(usageError); ok {
+					c.fail(exitUsage)
+				} else {
+					c.fail(exitFailure)
+				}
+				return
+			}
+			if !more {
+				return
+			}
+		}
+		for i, p := range pkgs {
+			if ctx.Err() != nil {
+				break
+			}
+			tmp := filepath.Join(c.disk.path, fmt.Sprint(i))
+			switch c.opts.mode {
+			case modeCheck:
+				c.checkPackage(ctx, p, tmp)
+			case modeCmin:
+				c.cminPackage(ctx, p, tmp)
+			default:
+				c.minimizePackage(ctx, p, tmp)
+			}
+		}
+		if ctx.Err() != nil {
+			c.rep.errorf("interrupted; the entry being minimized was left as it was")
+			c.fail(exitFailure)
+		} else if c.matched == 0 && c.opts.run != "" && c.exit == exitOK {
+			c.rep.infof("fuzzmin: no fuzz target or corpus entry matches -run=%s", c.opts.run)
+		}
+		switch c.opts.mode {
+		case modeCheck:
+			c.rep.checkSummary(c.matched)
+		case modeMinimize:
+			c.rep.summary()
+		}
+	})
+}
+
+// withPackages does what every run of the command does around its work
+// (the subcommands' too): it makes the scratch directories, loads the
+// packages matching patterns while it asks the go command for its
+// directories, refuses packages that are not fuzzmin's to write, and then
+// calls work with the packages. It returns the exit code.
+func (c *command) withPackages(ctx context.Context, patterns []string, work func(pkgs []*pkg)) int {
 	c.written = map[string]string{}
 	if err := c.makeScratch(envValue(c.env, "GOTMPDIR")); err != nil {
 		c.rep.errorf("%v", err)
@@ -61,45 +112,7 @@ func (c *command) main(ctx context.Context, patterns []string) int {
 	if refused := c.refuse(pkgs); refused {
 		return exitUsage
 	}
-	if c.opts.fuzz != "" {
-		more, err := c.fuzzFirst(ctx, pkgs)
-		if err != nil {
-			c.rep.errorf("%v", err)
-			if _, ok := err.(usageError); ok {
-				return exitUsage
-			}
-			return exitFailure
-		}
-		if !more {
-			return c.exit
-		}
-	}
-	for i, p := range pkgs {
-		if ctx.Err() != nil {
-			break
-		}
-		tmp := filepath.Join(c.disk.path, fmt.Sprint(i))
-		switch c.opts.mode {
-		case modeCheck:
-			c.checkPackage(ctx, p, tmp)
-		case modeCmin:
-			c.cminPackage(ctx, p, tmp)
-		default:
-			c.minimizePackage(ctx, p, tmp)
-		}
-	}
-	if ctx.Err() != nil {
-		c.rep.errorf("interrupted; the entry being minimized was left as it was")
-		c.fail(exitFailure)
-	} else if c.matched == 0 && c.opts.run != "" && c.exit == exitOK {
-		c.rep.infof("fuzzmin: no fuzz target or corpus entry matches -run=%s", c.opts.run)
-	}
-	switch c.opts.mode {
-	case modeCheck:
-		c.rep.checkSummary(c.matched)
-	case modeMinimize:
-		c.rep.summary()
-	}
+	work(pkgs)
 	return c.exit
 }
 

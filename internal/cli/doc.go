@@ -17,4 +17,12 @@
 //     go test itself, and only then remove the original;
 //   - result (result.go): the entry's status, which report.go prints for
 //     people or as -json events.
+//
+// The subcommands that work on one target (subcommand.go) share the setup
+// of a run (withPackages) and ask the test binary for the target's
+// argument types (argtypes.go, on natives.go). import (import.go) decodes
+// crash files (ossfuzz.go: the OSS-Fuzz builds' decoders), writes them into
+// the seed corpus and hands the new entries to the pipeline above
+// (minimizeJobs); migrate (migrate.go, migrate_entries.go) rewrites a
+// target's entries by a mapping (mapping.go) after its arguments changed.
 package cli

@@ -184,6 +184,8 @@ func defaultText(f *flag.Flag) string {
 		return "GOMAXPROCS" // the machine's, not the one the manual was made on
 	case def == "" || def == "false":
 		return ""
+	case def == ".": // a package
+		return `"."`
 	case strings.HasSuffix(def, "m0s"): // 2m0s reads 2m
 		return strings.TrimSuffix(def, "0s")
 	default:

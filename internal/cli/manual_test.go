@@ -8,57 +8,116 @@ import (
 	"testing"
 )
 
-// TestReadme_Flags checks that the README's flag table lists every flag,
-// with its argument and default as the code has them, and no other flag.
-// (The manual is made from the flags themselves.)
+// readmeFlagSections are the sections of the README whose flag tables
+// list a flag set: the command's flags, and each subcommand's own.
+func readmeFlagSections() map[string]*flag.FlagSet {
+	o := defaultOptions(modeMinimize)
+	sub := subcommandFlags()
+	return map[string]*flag.FlagSet{
+		"Flags":             o.flagSet(),
+		"Importing crashes": sub["import"],
+		"Migrating entries after a signature change": sub["migrate"],
+	}
+}
+
+// TestReadme_Flags checks that each flag table of the README lists every
+// flag of its command or subcommand, with its argument and default as the
+// code has them, and no other flag. (The manual is made from the flags
+// themselves.)
 func TestReadme_Flags(t *testing.T) {
 	b, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := map[string]string{} // flag name → row
-	for _, m := range regexp.MustCompile("(?m)^\\| `-([a-zA-Z-]+)( [a-z/]+)?` \\|(.*)$").FindAllStringSubmatch(string(b), -1) {
-		rows[m[1]] = m[0]
+	sets := readmeFlagSections()
+	for _, section := range regexp.MustCompile("(?m)^## ").Split(string(b), -1)[1:] {
+		title, body, _ := strings.Cut(section, "\n")
+		rows := map[string]string{} // flag name → row
+		for _, m := range regexp.MustCompile("(?m)^\\| `-([a-zA-Z-]+)( [a-z/]+)?` \\|(.*)$").FindAllStringSubmatch(body, -1) {
+			rows[m[1]] = m[0]
+		}
+		fs := sets[title]
+		if fs == nil {
+			for name := range rows {
+				t.Errorf("README: %s: a row for -%s, in a section without flags", title, name)
+			}
+			continue
+		}
+		delete(sets, title)
+		fs.VisitAll(func(f *flag.Flag) {
+			row, ok := rows[f.Name]
+			if !ok {
+				t.Errorf("README: %s: no row for -%s", title, f.Name)
+				return
+			}
+			delete(rows, f.Name)
+			if arg, _ := flag.UnquoteUsage(f); arg != "" && !strings.HasPrefix(row, "| `-"+f.Name+" "+arg+"`") {
+				t.Errorf("README: %s: -%s: want the argument %q: %s", title, f.Name, arg, row)
+			}
+			if def := defaultText(f); def != "" && !strings.Contains(row, "default "+def) {
+				t.Errorf("README: %s: -%s: want its default, %s: %s", title, f.Name, def, row)
+			}
+		})
+		for name := range rows {
+			t.Errorf("README: %s: a row for -%s, which is no flag", title, name)
+		}
 	}
-	o := defaultOptions(modeMinimize)
-	fs := o.flagSet()
-	fs.VisitAll(func(f *flag.Flag) {
-		row, ok := rows[f.Name]
-		if !ok {
-			t.Errorf("README: no row for -%s", f.Name)
-			return
-		}
-		delete(rows, f.Name)
-		if arg, _ := flag.UnquoteUsage(f); arg != "" && !strings.HasPrefix(row, "| `-"+f.Name+" "+arg+"`") {
-			t.Errorf("README: -%s: want the argument %q: %s", f.Name, arg, row)
-		}
-		if def := defaultText(f); def != "" && !strings.Contains(row, "default "+def) {
-			t.Errorf("README: -%s: want its default, %s: %s", f.Name, def, row)
-		}
-	})
-	for name := range rows {
-		t.Errorf("README: a row for -%s, which is no flag", name)
+	for title := range sets {
+		t.Errorf("README: no section %q", title)
 	}
 }
 
 // TestManual_Flags checks that the manual documents every flag and its
-// default.
+// default, the subcommands' own flags in their sections.
 func TestManual_Flags(t *testing.T) {
-	m := Manual()
-	words := strings.Join(strings.Fields(m), " ") // as wrapped or not
-	for _, md := range []mode{modeMinimize, modeCheck, modeCmin} {
-		testManualFlags(t, m, words, md)
+	for _, m := range []mode{modeMinimize, modeCheck, modeCmin} {
+		o := defaultOptions(m)
+		checkManual(t, Manual(), o.flagSet())
+	}
+	for name, fs := range subcommandFlags() {
+		section := manualSection(name)
+		if section == Manual() {
+			t.Errorf("the manual has no section %s", subcommandSections[name])
+			continue
+		}
+		checkManual(t, section, fs)
 	}
 }
 
-func testManualFlags(t *testing.T, m, words string, md mode) {
-	o := defaultOptions(md)
-	o.flagSet().VisitAll(func(f *flag.Flag) {
+func checkManual(t *testing.T, m string, fs *flag.FlagSet) {
+	t.Helper()
+	words := strings.Join(strings.Fields(m), " ") // as wrapped or not
+	fs.VisitAll(func(f *flag.Flag) {
 		if !strings.Contains(m, "\n\t-"+f.Name+"\n") && !strings.Contains(m, "\n\t-"+f.Name+" ") {
-			t.Errorf("the manual does not document -%s", f.Name)
+			t.Errorf("the manual does not document -%s (%s)", f.Name, fs.Name())
 		}
 		if def := defaultText(f); def != "" && !strings.Contains(words, "The default is "+def+".") {
-			t.Errorf("the manual does not give the default of -%s, %s", f.Name, def)
+			t.Errorf("the manual does not give the default of -%s (%s), %s", f.Name, fs.Name(), def)
 		}
 	})
+}
+
+// TestSubcommands_SharedFlags checks that the flags a subcommand shares with
+// the command are flags of the command, so that "which mean what they mean
+// above" holds.
+func TestSubcommands_SharedFlags(t *testing.T) {
+	o := defaultOptions(modeMinimize)
+	all := o.flagSet()
+	for _, name := range append(append([]string{}, importShared...), migrateShared...) {
+		if all.Lookup(name) == nil {
+			t.Errorf("-%s is shared, but the command has no such flag", name)
+		}
+	}
+	for _, m := range []string{"import", "migrate"} {
+		section := strings.Join(strings.Fields(manualSection(m)), " ")
+		shared := importShared
+		if m == "migrate" {
+			shared = migrateShared
+		}
+		for _, name := range shared {
+			if !strings.Contains(section, "-"+name+",") && !strings.Contains(section, "-"+name+" ") {
+				t.Errorf("the manual's section on %s does not name the shared flag -%s", m, name)
+			}
+		}
+	}
 }

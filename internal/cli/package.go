@@ -41,10 +41,20 @@ func (c *command) minimizePackage(ctx context.Context, p *pkg, tmp string) {
 	for _, tj := range jobs {
 		targets = append(targets, tj.target.Name)
 	}
-	s, bin, ok := c.build(ctx, p, tmp, targets)
+	b, ok := c.build(ctx, p, tmp, targets)
 	if !ok {
 		return
 	}
+	for _, res := range c.minimizeJobs(ctx, p, b, jobs) {
+		c.report(res)
+	}
+}
+
+// minimizeJobs minimizes the entries of jobs, targets of p, with the test
+// binary b, has go test check what was written, which ends b's go test
+// run, and returns what became of each entry, for the caller to report
+// (nothing if ctx was canceled).
+func (c *command) minimizeJobs(ctx context.Context, p *pkg, b *built, jobs []*targetJob) []result {
 	var results []result
 	for i, tj := range jobs {
 		if ctx.Err() != nil {
@@ -53,7 +63,7 @@ func (c *command) minimizePackage(ctx context.Context, p *pkg, tmp string) {
 		runners := make([]*runner, c.opts.procs)
 		var err error
 		for k := range runners {
-			if runners[k], err = bin.runner(tj.target.Name, filepath.Join(tmp, fmt.Sprintf("work%d-%d", i, k))); err != nil {
+			if runners[k], err = b.bin.runner(tj.target.Name, filepath.Join(b.dir, fmt.Sprintf("work%d-%d", i, k))); err != nil {
 				break
 			}
 		}
@@ -64,13 +74,11 @@ func (c *command) minimizePackage(ctx context.Context, p *pkg, tmp string) {
 		}
 		results = append(results, c.minimizeTarget(ctx, p, tj, runners)...)
 	}
-	c.finalCheck(ctx, s, results)
+	c.finalCheck(ctx, b.s, results)
 	if ctx.Err() != nil {
-		return
+		return nil
 	}
-	for _, res := range results {
-		c.report(res)
-	}
+	return results
 }
 
 // minimizeTarget minimizes the entries of one target, then the other
@@ -189,15 +197,23 @@ func (c *command) selectEntries(ctx context.Context, p *pkg) []*targetJob {
 	return jobs
 }
 
+// A built package: its test binary, and the go test run that built it,
+// which checks the results when the package is done (see exec.go).
+type built struct {
+	s   *execSession
+	bin *testBinary
+	dir string // for the files of the package's run, which the caller removes
+}
+
 // build has go test build the package's test binary (see exec.go), with
 // dir for its files.
-func (c *command) build(ctx context.Context, p *pkg, dir string, targets []string) (*execSession, *testBinary, bool) {
+func (c *command) build(ctx context.Context, p *pkg, dir string, targets []string) (*built, bool) {
 	start := time.Now()
 	ctl := filepath.Join(dir, "exec")
 	if err := os.MkdirAll(ctl, 0o777); err != nil {
 		c.rep.errorf("%v", err)
 		c.fail(exitFailure)
-		return nil, nil, false
+		return nil, false
 	}
 	c.rep.phase("building " + p.ImportPath)
 	s, err := c.startExec(ctx, p, ctl, targets)
@@ -210,12 +226,12 @@ func (c *command) build(ctx context.Context, p *pkg, dir string, targets []strin
 			c.rep.errorf("%s: %v", p.ImportPath, err)
 			c.fail(exitFailure)
 		}
-		return nil, nil, false
+		return nil, false
 	}
 	c.rep.built(p.ImportPath, time.Since(start))
 	bin := &testBinary{
 		path: s.ready.Binary, args: s.ready.Args, modDir: p.ModuleDir, pkgDir: p.Dir,
 		goroot: c.goroot, timeout: c.opts.execTimeout, env: c.env, ram: c.ram.path,
 	}
-	return s, bin, true
+	return &built{s: s, bin: bin, dir: dir}, true
 }

@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"reflect"
+	"strings"
+)
+
+// What the subcommands that work on one fuzz target (import, migrate)
+// share: their flags, and finding, building and asking the target.
+
+// shareFlags adds to fs the command's flags of those names, bound to o: a
+// subcommand takes them with the meaning they have for the command.
+func (o *options) shareFlags(fs *flag.FlagSet, names ...string) {
+	all := o.flagSet()
+	for _, name := range names {
+		f := all.Lookup(name)
+		fs.Var(f.Value, f.Name, f.Usage)
+	}
+}
+
+// parseFlags parses the arguments of subcommand name. It returns false,
+// with the exit code, if the command ends there: -help prints the
+// subcommand's section of the manual, a bad flag is a usage error.
+func parseFlags(fs *flag.FlagSet, name string, args []string, stdout, stderr io.Writer) (int, bool) {
+	fs.SetOutput(stderr)
+	fs.Usage = func() {} // a bad flag gets one line and the hint, not the manual
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, manualSection(name))
+			return exitOK, false
+		}
+		fmt.Fprintln(stderr, subUsageHint(name))
+		return exitUsage, false
+	}
+	return exitOK, true
+}
+
+// subUsage reports a usage error of subcommand name.
+func subUsage(stderr io.Writer, name string, err error) int {
+	fmt.Fprintf(stderr, "fuzzmin %s: %v\n%s\n", name, err, subUsageHint(name))
+	return exitUsage
+}
+
+func subUsageHint(name string) string {
+	return fmt.Sprintf("Run 'fuzzmin %s -help' for usage.", name)
+}
+
+// checkTargetName checks the -run of a subcommand: the name of one fuzz
+// target, not a pattern.
+func checkTargetName(name, what string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("-run: want the name of the fuzz target %s", what)
+	case !isFuzzName(name) || !isIdent(name):
+		return fmt.Errorf("-run %q: want the name of one fuzz target, such as FuzzParse", name)
+	}
+	return nil
+}
+
+func isIdent(s string) bool {
+	for i, r := range s {
+		if r != '_' && !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || i > 0 && '0' <= r && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// findTarget returns the package of pkgs that has the fuzz target name,
+// which must be exactly one.
+func findTarget(pkgs []*pkg, name string) (*pkg, *target, error) {
+	var found []*pkg
+	var paths []string
+	for _, p := range pkgs {
+		paths = append(paths, p.ImportPath)
+		if p.target(name) != nil {
+			found = append(found, p)
+		}
+	}
+	switch {
+	case len(found) == 1:
+		return found[0], found[0].target(name), nil
+	case len(found) > 1:
+		var in []string
+		for _, p := range found {
+			in = append(in, p.ImportPath)
+		}
+		return nil, nil, fmt.Errorf("%s is a fuzz target of %d packages (%s): name one", name, len(found), strings.Join(in, ", "))
+	case len(pkgs) == 1:
+		var names []string
+		for _, t := range pkgs[0].Targets {
+			names = append(names, t.Name)
+		}
+		has := "it has no fuzz targets"
+		if len(names) > 0 {
+			has = "its fuzz targets: " + strings.Join(names, ", ")
+		}
+		return nil, nil, fmt.Errorf("%s has no fuzz target %s (%s)", pkgs[0].ImportPath, name, has)
+	}
+	return nil, nil, fmt.Errorf("no package of %s has a fuzz target %s", strings.Join(paths, ", "), name)
+}
+
+// targetTypes asks the test binary b for the argument types of target t
+// (see argtypes.go).
+func (c *command) targetTypes(ctx context.Context, b *built, t *target) ([]reflect.Type, error) {
+	r, err := b.bin.runner(t.Name, filepath.Join(b.dir, "probe"))
+	if err != nil {
+		return nil, err
+	}
+	return r.argTypes(ctx)
+}
