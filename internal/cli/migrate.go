@@ -36,7 +36,9 @@ func (a *argList) Set(s string) error { *a = append(*a, s); return nil }
 
 var migrateShared = []string{"C", "tags", "n"}
 
-func defaultMigrateOptions() migrateOptions { return migrateOptions{options: defaultOptions(modeMinimize)} }
+func defaultMigrateOptions() migrateOptions {
+	return migrateOptions{options: defaultOptions(modeMinimize)}
+}
 
 // ownFlags adds migrate's own flags to fs; the manual lists them.
 func (o *migrateOptions) ownFlags(fs *flag.FlagSet) {
