@@ -114,6 +114,12 @@ before and after. "fuzzmin help" prints this manual.
 		candidate.
 	-version
 		Print fuzzmin's version and exit.
+	-worker
+		Run the candidates of an entry inside a test process that stays
+		up, in the test binary's fuzz worker mode (as go test -fuzz runs
+		inputs), when the original fails there exactly as in a process
+		of its own; -worker=false runs every batch of candidates in a
+		fresh process. The default is true.
 
 GOFLAGS and the rest of the environment reach the go command as they would
 for go test.

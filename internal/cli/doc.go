@@ -12,13 +12,18 @@
 //     test process for a wrapped target (inprocess.go, the protocol of
 //     internal/session), falling back to shrinking its encoded arguments
 //     from here, as for any other target (oracle.go, which runs candidates
-//     through the test binary as a private seed corpus: runner.go);
+//     in a test process that stays up in the toolchain's fuzz worker mode,
+//     worker.go, when the original fails there as in a process of its own,
+//     and otherwise through the test binary as a private seed corpus:
+//     runner.go);
 //   - write back (writeback.go): write the result atomically, verify it with
 //     go test itself, and only then remove the original;
 //   - result (result.go): the entry's status, which report.go prints for
 //     people or as -json events.
 //
-// The subcommands that work on one target (subcommand.go) share the setup
+// check (check.go) replays the seed corpora and reports what it finds; cmin
+// (cmin.go) distills generated corpora by coverage. The subcommands that
+// work on one target (subcommand.go) share the setup
 // of a run (withPackages) and ask the test binary for the target's
 // argument types (argtypes.go, on natives.go). import (import.go) decodes
 // crash files (ossfuzz.go: the OSS-Fuzz builds' decoders), writes them into

@@ -104,14 +104,53 @@ func (c *command) minimizeEntry(ctx context.Context, j *entryJob) result {
 		// target.
 		res.Note = join(res.Note, fmt.Sprintf("the in-process search gave no usable result (%v); the arguments were shrunk as encoded bytes instead", err))
 	}
-	out, err := c.shrinkOutOfProcess(ctx, j)
-	if err != nil {
-		res.Status, res.Error = statusFailed, err.Error()
-		res.Runs, res.Stop, res.Others = out.runs, out.stop, out.others
-		return res
+	inWorker := c.workerAgrees(ctx, j)
+	for {
+		out, err := c.shrinkOutOfProcess(ctx, j, inWorker)
+		if err != nil {
+			res.Status, res.Error = statusFailed, err.Error()
+			res.Runs, res.Stop, res.Others = out.runs, out.stop, out.others
+			return res
+		}
+		final, err := c.finish(ctx, j, out, res)
+		var mm *mismatchError
+		if !inWorker || !errors.As(err, &mm) || ctx.Err() != nil {
+			return final
+		}
+		// The worker judged a candidate otherwise than a process does.
+		res.Note = join(res.Note, fmt.Sprintf("the search in a fuzz worker gave a result that fails under go test with %v; it was searched again with candidates run in processes", mm.got))
+		inWorker = false
 	}
-	res, _ = c.finish(ctx, j, out, res)
-	return res
+}
+
+// workerAgrees reports whether the candidates of the entry can run in fuzz
+// workers (worker.go): its failure is one that a worker survives, and the
+// original fails in a worker exactly as in a process of its own.
+func (c *command) workerAgrees(ctx context.Context, j *entryJob) bool {
+	if !c.opts.worker || j.want.Crash() {
+		return false
+	}
+	r := j.runner
+	if r.worker == nil {
+		w, err := r.startWorker(max(64<<10, 2*len(j.entry.Data)))
+		if err != nil {
+			return false
+		}
+		r.worker = w
+	}
+	out, err := r.worker.run(ctx, j.entry.Data, r.timeout)
+	if err != nil {
+		r.closeWorker()
+		return false
+	}
+	sig, msg, ok := workerFailure(out, r.goroot)
+	if !ok {
+		return false
+	}
+	if sig.Kind == kindFail || msg != "" {
+		sig.Text = j.shaper.Shape(msg, j.entry.Values)
+	}
+	return sig == j.want
 }
 
 func (j *entryJob) isFound() bool { return j.found.Failed() }

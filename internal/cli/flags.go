@@ -35,6 +35,7 @@ type options struct {
 	github      bool   // check -github
 	seed        bool   // cmin -seed
 	fuzzcache   string // cmin -fuzzcache: instead of $GOCACHE/fuzz
+	worker      bool   // run candidates in fuzz workers (worker.go)
 	mode        mode
 }
 
@@ -62,6 +63,7 @@ func defaultOptions(m mode) options {
 		procs:       runtime.GOMAXPROCS(0),
 		fuzztime:    "1m",
 		shard:       shard{1, 1},
+		worker:      true,
 		mode:        m,
 	}
 	if m == modeCheck {
@@ -108,6 +110,7 @@ func (o *options) flagSet() *flag.FlagSet {
 	fs.StringVar(&o.others, "others", o.others, "What to do with the other failures met while shrinking, each kept with the smallest input that showed it: `write` minimizes each against its own failure and writes it as an entry of its own; report only reports them.")
 	fs.StringVar(&o.fuzz, "fuzz", o.fuzz, "First fuzz the target matching `regexp` with go test -fuzz (one package), then minimize the failing entries it wrote.")
 	fs.StringVar(&o.fuzztime, "fuzztime", o.fuzztime, "With -fuzz, how long to fuzz: a `duration` or a number of runs (100x), as for go test -fuzztime.")
+	fs.BoolVar(&o.worker, "worker", o.worker, "Run the candidates of an entry inside a test process that stays up, in the test binary's fuzz worker mode (as go test -fuzz runs inputs), when the original fails there exactly as in a process of its own; -worker=false runs every batch of candidates in a fresh process.")
 	fs.BoolVar(&o.version, "version", o.version, "Print fuzzmin's version and exit.")
 	return fs
 }

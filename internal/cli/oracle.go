@@ -16,8 +16,8 @@ import (
 
 // shrinkOutOfProcess runs the search here, with candidates run in batches
 // by the test binary, on the target's runners at once.
-func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob) (shrinkOutcome, error) {
-	o := &oracle{runners: j.runners, want: j.want, shaper: j.shaper, runs: &j.runs, met: map[string]bool{}, pool: &j.tj.others}
+func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker bool) (shrinkOutcome, error) {
+	o := &oracle{runners: j.runners, inWorker: inWorker, want: j.want, shaper: j.shaper, runs: &j.runs, met: map[string]bool{}, pool: &j.tj.others}
 	opts := []fuzzshrink.Option{
 		fuzzshrink.Timeout(c.opts.timeout),
 		fuzzshrink.BatchSize(batchSize(len(j.entry.Data)) * len(j.runners)),
@@ -62,12 +62,13 @@ func batchSize(size int) int {
 // batch would return, so the search does not depend on -p. (What runners
 // judged beyond it is dropped, other failures too, for the same reason.)
 type oracle struct {
-	runners []*runner
-	want    signature
-	shaper  failure.Shaper
-	runs    *atomic.Int64   // for the progress line
-	met     map[string]bool // distinct failures met, for the report
-	pool    *pool           // and the smallest candidate of each
+	runners  []*runner
+	inWorker bool // run candidates in the runners' fuzz workers (worker.go)
+	want     signature
+	shaper   failure.Shaper
+	runs     *atomic.Int64   // for the progress line
+	met      map[string]bool // distinct failures met, for the report
+	pool     *pool           // and the smallest candidate of each
 }
 
 func (o *oracle) Run(ctx context.Context, batch [][]any) ([]fuzzshrink.Verdict, error) {
@@ -135,7 +136,11 @@ func (o *oracle) deal(ctx context.Context, r *runner, k, w int, files [][]byte, 
 			}
 			return i+1 < len(mine) && int64(mine[i+1]) > first.Load()
 		}
-		res, err := r.run(ctx, in, shape, stop)
+		run := r.run
+		if o.inWorker {
+			run = r.runInWorker
+		}
+		res, err := run(ctx, in, shape, stop)
 		if err != nil {
 			return err
 		}

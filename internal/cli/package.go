@@ -73,6 +73,9 @@ func (c *command) minimizeJobs(ctx context.Context, p *pkg, b *built, jobs []*ta
 			break
 		}
 		results = append(results, c.minimizeTarget(ctx, p, tj, runners)...)
+		for _, r := range runners {
+			r.closeWorker()
+		}
 	}
 	c.finalCheck(ctx, b.s, results)
 	if ctx.Err() != nil {

@@ -45,8 +45,9 @@ type runner struct {
 	corpus string // work/testdata/fuzz/<Target>
 	target string
 
-	written int      // input files in corpus
-	extra   []string // more arguments for the test binary
+	written int         // input files in corpus
+	extra   []string    // more arguments for the test binary
+	worker  *fuzzWorker // a test process in fuzz worker mode, if one runs (worker.go)
 	// slowest is the longest a passing input has run: inputs that run
 	// much longer hang (see limit).
 	slowest time.Duration

@@ -209,7 +209,7 @@ func TestRunner_AdaptiveLimit(t *testing.T) {
 // TestOracle_IndependentOfProcs checks that the search gives the same
 // result, in the same number of runs, and meets the same other failures,
 // whatever the number of runners, candidates that crash the process
-// included.
+// included, and whether candidates run in fuzz workers or in processes.
 func TestOracle_IndependentOfProcs(t *testing.T) {
 	dir, bin := buildProbe(t)
 	orig := []any{"xzazqaqzbzaqqza", 123456}
@@ -224,24 +224,85 @@ func TestOracle_IndependentOfProcs(t *testing.T) {
 			}
 			runners = append(runners, r)
 		}
-		var runs atomic.Int64
-		var others pool
-		o := &oracle{runners: runners, want: want, runs: &runs, met: map[string]bool{}, pool: &others}
-		res, err := fuzzshrink.Shrink(context.Background(), orig, o, fuzzshrink.BatchSize(16*procs))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := fmt.Sprintf("%q in %d runs, others %v", res.Args, res.Stats.Runs, others)
-		if procs == 1 {
-			first = got
-			if res.Args[0] != "aaa" || res.Args[1] != 8 || len(others) == 0 {
-				t.Errorf("with 1 runner: %s, want aaa and 8, and another failure", got)
+		for _, inWorker := range []bool{false, true} {
+			var runs atomic.Int64
+			var others pool
+			o := &oracle{runners: runners, inWorker: inWorker, want: want, runs: &runs, met: map[string]bool{}, pool: &others}
+			res, err := fuzzshrink.Shrink(context.Background(), orig, o, fuzzshrink.BatchSize(16*procs))
+			if err != nil {
+				t.Fatal(err)
 			}
-			continue
+			got := fmt.Sprintf("%q in %d runs, others %v", res.Args, res.Stats.Runs, others)
+			if first == "" {
+				first = got
+				if res.Args[0] != "aaa" || res.Args[1] != 8 || len(others) == 0 {
+					t.Errorf("with 1 runner: %s, want aaa and 8, and another failure", got)
+				}
+				continue
+			}
+			if got != first {
+				t.Errorf("with %d runners, in workers %v: %s\nwith 1, in processes: %s", procs, inWorker, got, first)
+			}
 		}
-		if got != first {
-			t.Errorf("with %d runners: %s\nwith 1: %s", procs, got, first)
+		for _, r := range runners {
+			r.closeWorker()
 		}
+	}
+}
+
+// TestWorker_Outcomes checks that a fuzz worker judges every failure it
+// survives exactly as a process of its own does, and that runInWorker gives
+// the outcomes run gives, failures that end the worker included.
+func TestWorker_Outcomes(t *testing.T) {
+	dir, bin := buildProbe(t)
+	r, err := testRunner(t, bin, dir, "FuzzProbe", 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.closeWorker()
+	shape := func(_ int, msg string) string { return failure.Shape(msg, nil) }
+	for n := range 10 {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			inputs := [][]byte{probeInput(0), probeInput(n), probeInput(0)}
+			want, err := r.run(context.Background(), inputs, shape, never)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := r.runInWorker(context.Background(), inputs, shape, never)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A panic ends a process, not a worker: the input after it
+			// runs there.
+			if len(got.outcomes) < len(want.outcomes) || fmt.Sprint(got.outcomes[:len(want.outcomes)]) != fmt.Sprint(want.outcomes) ||
+				fmt.Sprint(got.outcomes[len(want.outcomes):]) != fmt.Sprint(make([]signature, len(got.outcomes)-len(want.outcomes))) ||
+				fmt.Sprint(got.msgs) != fmt.Sprint(want.msgs) {
+				t.Errorf("in a worker: %v %v\nin a process: %v %v", got.outcomes, got.msgs, want.outcomes, want.msgs)
+			}
+			if want.outcomes[1].Crash() {
+				return
+			}
+			// Judged by the worker itself, not by a process it fell back on.
+			if r.worker == nil {
+				t.Fatal("no worker runs")
+			}
+			out, err := r.worker.run(context.Background(), probeInput(n), time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sig signature
+			var msg string
+			ok := true
+			if out != "" {
+				sig, msg, ok = workerFailure(out, r.goroot)
+			}
+			if sig.Kind == kindFail || msg != "" {
+				sig.Text = shape(0, msg)
+			}
+			if !ok || sig != want.outcomes[1] {
+				t.Errorf("the worker's own judgment: %v (ok %v), want %v; it said:\n%s", sig, ok, want.outcomes[1], out)
+			}
+		})
 	}
 }
 

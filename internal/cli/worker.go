@@ -1,0 +1,342 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"github.com/fuzzmin/fuzzmin/internal/failure"
+)
+
+// Candidates of a native fuzz target run, when they can, inside one test
+// process that stays up: the test binary's fuzz worker mode
+// (-test.fuzzworker), which go test -fuzz runs inputs in, and in which its
+// own minimizer shrinks them. A worker takes calls from its parent as JSON
+// over two pipes (its file descriptors 3 and 4) and reads each input, a
+// corpus file, from a file both map into memory (descriptor 5) behind a
+// small header. A "warmup" fuzz call runs the input once, as is, and
+// answers with the output of the run if it failed: a t.Error, t.Fatal or
+// panic is reported as the failed test's output (the panic as a t.Error
+// with the stack), and the process lives on. A fatal error, os.Exit or a
+// hang ends it.
+//
+// That is thousands of candidates per second where a process per batch
+// runs hundreds, and it needs no cooperation from the test. Nothing of it
+// is trusted blindly: the original must fail in the worker exactly as in a
+// process of its own, or the entry's search runs candidates in processes
+// as before; a candidate the worker cannot judge (it died, hung, or
+// answered in a way not understood) is run again in a process, which
+// judges it; and the result is checked by go test as always (see
+// entry.go, which searches again without the worker if the check
+// disagrees).
+
+// The messages of the worker protocol, as the toolchain's internal/fuzz
+// defines them (worker.go): a call has one non-nil member.
+type workerCall struct {
+	Ping *struct{}       `json:",omitempty"`
+	Fuzz *workerFuzzArgs `json:",omitempty"`
+}
+
+type workerFuzzArgs struct {
+	Timeout time.Duration
+	Limit   int64
+	Warmup  bool
+}
+
+type workerResponse struct {
+	Err         string // the output of the failed run
+	InternalErr string
+}
+
+// memHeader is the header of the shared memory (internal/fuzz/mem.go); the
+// input follows it. Both processes are built by the same toolchain for the
+// same platform, so the layout is the same; a worker that disagrees fails
+// the check of the original.
+type memHeader struct {
+	count              int64
+	valueLen           int
+	randState, randInc uint64
+	rawInMem           bool
+}
+
+const memHeaderSize = int(unsafe.Sizeof(memHeader{}))
+
+// A fuzzWorker is a running test process in fuzz worker mode.
+type fuzzWorker struct {
+	cmd   *exec.Cmd
+	calls *os.File // our end of its descriptor 3
+	enc   *json.Encoder
+	resps chan workerResponse // read from its descriptor 4
+	dead  chan struct{}       // closed when the process has exited
+	mem   []byte
+	size  int // the largest input the memory holds
+}
+
+// errWorkerLost says that a worker died or hung on an input: the input is
+// judged in a process of its own.
+var errWorkerLost = errors.New("the fuzz worker process ended")
+
+// startWorker starts a fuzz worker for the runner's target whose memory
+// holds inputs of up to size bytes.
+func (r *runner) startWorker(size int) (w *fuzzWorker, err error) {
+	if !workerSupported {
+		return nil, errors.New("fuzz worker mode is not supported on this system")
+	}
+	f, err := os.CreateTemp(r.ram, "worker-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(f.Name()) // the processes keep it open
+	defer f.Close()
+	if err := f.Truncate(int64(memHeaderSize + size)); err != nil {
+		return nil, err
+	}
+	mem, err := mapShared(f, memHeaderSize+size)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			unmap(mem)
+		}
+	}()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	defer inR.Close()
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inW.Close()
+		return nil, err
+	}
+	defer outW.Close()
+	cache := filepath.Join(r.ram, "fuzzcache")
+	cmd := exec.Command(r.path, "-test.fuzzworker", "-test.run=^$", "-test.fuzz=^"+r.target+"$",
+		"-test.fuzzcachedir="+cache, "-test.paniconexit0")
+	cmd.Dir, cmd.Env = r.work, r.env
+	cmd.ExtraFiles = []*os.File{inR, outW, f}
+	setProcessGroup(cmd)
+	dieWithParent(cmd, syscall.SIGKILL)
+	if err := cmd.Start(); err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, fmt.Errorf("starting the test binary as a fuzz worker: %w", err)
+	}
+	w = &fuzzWorker{cmd: cmd, calls: inW, enc: json.NewEncoder(inW), resps: make(chan workerResponse),
+		dead: make(chan struct{}), mem: mem, size: size}
+	go func() {
+		defer outR.Close()
+		dec := json.NewDecoder(bufio.NewReader(outR))
+		for {
+			var resp workerResponse
+			if dec.Decode(&resp) != nil {
+				return
+			}
+			select {
+			case w.resps <- resp:
+			case <-w.dead:
+				return
+			}
+		}
+	}()
+	go func() {
+		cmd.Wait()
+		close(w.dead)
+	}()
+	if _, err := w.call(context.Background(), workerCall{Ping: &struct{}{}}, r.timeout); err != nil {
+		w.close()
+		return nil, fmt.Errorf("the test binary did not answer as a fuzz worker: %w", err)
+	}
+	return w, nil
+}
+
+// call makes a call and waits for its answer, for at most limit.
+func (w *fuzzWorker) call(ctx context.Context, c workerCall, limit time.Duration) (workerResponse, error) {
+	if err := w.enc.Encode(c); err != nil {
+		return workerResponse{}, errWorkerLost
+	}
+	t := time.NewTimer(limit)
+	defer t.Stop()
+	select {
+	case resp := <-w.resps:
+		if resp.InternalErr != "" {
+			return resp, errors.New(resp.InternalErr)
+		}
+		return resp, nil
+	case <-w.dead:
+		return workerResponse{}, errWorkerLost
+	case <-t.C:
+		return workerResponse{}, errWorkerLost
+	case <-ctx.Done():
+		return workerResponse{}, ctx.Err()
+	}
+}
+
+// run runs one input (a corpus file) and returns the output of its run if
+// it failed, "" if it passed.
+func (w *fuzzWorker) run(ctx context.Context, input []byte, limit time.Duration) (string, error) {
+	h := (*memHeader)(unsafe.Pointer(&w.mem[0]))
+	h.count, h.valueLen = 0, len(input)
+	copy(w.mem[memHeaderSize:], input)
+	resp, err := w.call(ctx, workerCall{Fuzz: &workerFuzzArgs{Warmup: true}}, limit)
+	return resp.Err, err
+}
+
+// close ends the worker, which has nothing to save, and waits for it.
+func (w *fuzzWorker) close() {
+	w.calls.Close()
+	killProcessGroup(w.cmd)
+	<-w.dead
+	unmap(w.mem)
+}
+
+// runInWorker runs inputs in order, as run does, in the runner's fuzz
+// worker, starting one if needed. An input the worker cannot judge, and
+// those after it, run in a process (run), which judges them; so do all
+// inputs if no worker starts.
+func (r *runner) runInWorker(ctx context.Context, inputs [][]byte, shape func(i int, msg string) string, stop func(i int, sig signature) bool) (runResult, error) {
+	res := runResult{msgs: map[int]string{}}
+	for i, in := range inputs {
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+		if r.worker != nil && len(in) > r.worker.size {
+			r.closeWorker()
+		}
+		if r.worker == nil {
+			w, err := r.startWorker(max(64<<10, 2*len(in)))
+			if err != nil {
+				return r.runRest(ctx, res, inputs, i, shape, stop)
+			}
+			r.worker = w
+		}
+		start := time.Now()
+		out, err := r.worker.run(ctx, in, r.limit())
+		if err == context.Canceled || err == context.DeadlineExceeded {
+			return res, err
+		}
+		if err != nil {
+			r.closeWorker()
+			return r.runRest(ctx, res, inputs, i, shape, stop)
+		}
+		sig := signature{}
+		if out != "" {
+			var msg string
+			var ok bool
+			if sig, msg, ok = workerFailure(out, r.goroot); !ok {
+				return r.runRest(ctx, res, inputs, i, shape, stop)
+			}
+			if sig.Kind == kindFail || msg != "" {
+				res.msgs[i] = msg
+				sig.Text = shape(i, msg)
+			}
+		} else {
+			r.slowest = max(r.slowest, time.Since(start))
+		}
+		res.outcomes = append(res.outcomes, sig)
+		if stop(i, sig) {
+			break
+		}
+	}
+	return res, nil
+}
+
+// runRest runs inputs[i:] in a process and adds what it made of them to
+// res, the outcomes of inputs[:i].
+func (r *runner) runRest(ctx context.Context, res runResult, inputs [][]byte, i int, shape func(int, string) string, stop func(int, signature) bool) (runResult, error) {
+	rest, err := r.run(ctx, inputs[i:],
+		func(k int, msg string) string { return shape(i+k, msg) },
+		func(k int, sig signature) bool { return stop(i+k, sig) })
+	for k, msg := range rest.msgs {
+		res.msgs[i+k] = msg
+	}
+	res.outcomes = append(res.outcomes, rest.outcomes...)
+	res.stale, res.stales, res.tail = rest.stale, rest.stales, rest.tail
+	return res, err
+}
+
+// closeWorker ends the runner's worker, if it has one.
+func (r *runner) closeWorker() {
+	if r.worker != nil {
+		r.worker.close()
+		r.worker = nil
+	}
+}
+
+// workerFailure reads how a run failed from the output the worker gave for
+// it, as the output parser reads a failure from a process's output: a
+// panic by its message and the first frame of the user's code below it, a
+// t.Error or t.Fatal by its last log line. msg is the user's message, to
+// be shaped: the last log line's, or a panic's if it is of the user's
+// value. It returns ok false if it cannot tell.
+func workerFailure(out, goroot string) (sig signature, msg string, ok bool) {
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "--- FAIL: ") {
+		return signature{}, "", false
+	}
+	// A panic is reported as a log line of the testing package's, "panic:
+	// " and the first line of the message, and then the stack, indented as
+	// the line's continuation.
+	for g := 1; g < len(lines); g++ {
+		if !goroutineRE.MatchString(lines[g]) {
+			continue
+		}
+		for k := g - 1; k > 0; k-- {
+			m := logPosRE.FindStringSubmatchIndex(lines[k])
+			if m == nil {
+				continue
+			}
+			text, isPanic := strings.CutPrefix(lines[k][m[1]:], "panic: ")
+			if !isPanic {
+				break
+			}
+			sig = signature{Kind: kindPanic, Text: failure.PanicText(text)}
+			if failure.UserPanic(text) {
+				msg = text
+			}
+			sig.Pos = panicPos(lines[g+1:], goroot)
+			return sig, msg, true
+		}
+		return signature{}, "", false // runtime.Goexit, or what we do not know
+	}
+	var logPos, logMsg string
+	for _, l := range lines[1:] {
+		if m := logPosRE.FindStringSubmatchIndex(l); m != nil {
+			logPos, logMsg = l[m[2]:m[3]], l[m[1]:]
+		}
+	}
+	return signature{Kind: kindFail, Pos: logPos}, logMsg, true
+}
+
+var goroutineRE = regexp.MustCompile(`^\s+goroutine \d+ \[running\]:$`)
+
+// panicPos returns the position of the first frame of the user's code
+// below the panic in a stack, as the output parser finds it.
+func panicPos(stack []string, goroot string) string {
+	fn, below := "", false
+	for _, l := range stack {
+		l = strings.TrimPrefix(l, "        ") // the indentation of a log line's continuation
+		switch {
+		case !below:
+			below = strings.HasPrefix(l, "panic(")
+		case !strings.HasPrefix(l, "\t"):
+			fn = l
+		default:
+			if m := framePath.FindStringSubmatch(l); m != nil && failure.UserFrame(goroot, fn, m[1]) {
+				return filepath.Base(m[1]) + ":" + m[2]
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,18 @@
+//go:build darwin || freebsd || linux || openbsd
+
+package cli
+
+import (
+	"os"
+	"syscall"
+)
+
+// workerSupported says whether fuzz workers run here: where the toolchain
+// shares their memory by mapping a file, as fuzzmin does.
+const workerSupported = true
+
+func mapShared(f *os.File, size int) ([]byte, error) {
+	return syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_FILE|syscall.MAP_SHARED)
+}
+
+func unmap(b []byte) { syscall.Munmap(b) }

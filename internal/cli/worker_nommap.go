@@ -1,0 +1,17 @@
+//go:build !(darwin || freebsd || linux || openbsd)
+
+package cli
+
+import (
+	"errors"
+	"os"
+)
+
+// workerSupported says whether fuzz workers run here: where the toolchain
+// shares their memory by mapping a file, as fuzzmin does. (On Windows it
+// maps a file too, by other calls; candidates run in processes there.)
+const workerSupported = false
+
+func mapShared(*os.File, int) ([]byte, error) { return nil, errors.New("not supported") }
+
+func unmap([]byte) {}
