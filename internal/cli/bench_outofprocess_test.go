@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -17,12 +18,16 @@ import (
 )
 
 // BenchmarkOutOfProcess measures the out-of-process evaluation rate on a
-// target that passes everything: candidates run as seed entries, many per
-// process, against one process per candidate.
+// target that passes everything: candidates run in a fuzz worker, as seed
+// entries many per process, and one process per candidate.
 func BenchmarkOutOfProcess(b *testing.B) {
 	dir, bin := buildProbe(b)
-	for _, perProcess := range []int{64, 1} {
-		b.Run(fmt.Sprintf("per-process=%d", perProcess), func(b *testing.B) {
+	for _, perProcess := range []int{0, 64, 1} {
+		name := fmt.Sprintf("per-process=%d", perProcess)
+		if perProcess == 0 {
+			name, perProcess = "worker", 64
+		}
+		b.Run(name, func(b *testing.B) {
 			r, err := testRunner(b, bin, dir, "FuzzTrivial", 10*time.Second)
 			if err != nil {
 				b.Fatal(err)
@@ -35,8 +40,13 @@ func BenchmarkOutOfProcess(b *testing.B) {
 			b.ResetTimer()
 			start := time.Now()
 			n := 0
+			run := r.run
+			if name == "worker" {
+				run = r.runInWorker
+				defer r.closeWorker()
+			}
 			for b.Loop() {
-				res, err := r.run(context.Background(), inputs, shape, never)
+				res, err := run(context.Background(), inputs, shape, never)
 				if err != nil || len(res.outcomes) != len(inputs) {
 					b.Fatalf("ran %d of %d: %v", len(res.outcomes), len(inputs), err)
 				}
@@ -45,6 +55,73 @@ func BenchmarkOutOfProcess(b *testing.B) {
 			b.ReportMetric(float64(n)/time.Since(start).Seconds(), "candidates/s")
 		})
 	}
+}
+
+// BenchmarkProcs measures what -p and -worker do to the search of entries
+// with many passing candidates: the markup and JSON shapes, whose parsers
+// reject most candidates, and 64 KiB of letters of which a panic needs the
+// 4 bytes "FUZZ" (build and verification excluded).
+func BenchmarkProcs(b *testing.B) {
+	if testing.Short() {
+		b.Skip("runs the go command")
+	}
+	modules := map[string]func(i int) (dir, target string, entry []byte){
+		"needle": func(i int) (string, string, []byte) {
+			dir, entry := needleModule(b, fmt.Sprintf("example.com/procs%d", i), 64<<10)
+			return dir, "FuzzNeedle", entry
+		},
+	}
+	for _, name := range []string{"markup", "json"} {
+		modules[name] = func(i int) (string, string, []byte) {
+			m := shapeModule(b, name)
+			dir := b.TempDir()
+			writeModule(b, dir, fmt.Sprintf("example.com/procs%s%d", name, i), m.files)
+			return dir, m.target, m.entry
+		}
+	}
+	for _, name := range []string{"markup", "json", "needle"} {
+		for _, worker := range []bool{true, false} {
+			for _, procs := range []int{1, 2} {
+				b.Run(fmt.Sprintf("%s/worker=%v/p=%d", name, worker, procs), func(b *testing.B) {
+					var searching time.Duration
+					var runs int
+					for i := 0; b.Loop(); i++ {
+						b.StopTimer()
+						dir, target, entry := modules[name](i)
+						if _, err := corpus.WriteFile(corpus.SeedCorpus(dir, target), entry); err != nil {
+							b.Fatal(err)
+						}
+						b.StartTimer()
+						var out bytes.Buffer
+						args := []string{"-C", dir, "-json", fmt.Sprintf("-p=%d", procs), fmt.Sprintf("-worker=%v", worker), "."}
+						if code := Main(args, &out, &out); code != 0 {
+							b.Fatalf("fuzzmin exited %d:\n%s", code, out.String())
+						}
+						res := jsonResult(b, out.String())
+						searching += time.Duration(res.Elapsed * float64(time.Second))
+						runs = res.Runs
+					}
+					b.ReportMetric(searching.Seconds()/float64(b.N), "search-s/op")
+					b.ReportMetric(float64(runs), "runs")
+				})
+			}
+		}
+	}
+}
+
+// jsonResult returns the last result event of fuzzmin's -json output.
+func jsonResult(b *testing.B, out string) (res struct {
+	Runs    int
+	Elapsed float64
+}) {
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, `"Action":"result"`) {
+			if err := json.Unmarshal([]byte(line), &res); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	return res
 }
 
 // needleModule writes a module whose fuzz target panics when a []byte

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -144,15 +143,7 @@ func versus(b *testing.B, m versusModule) {
 			}
 			b.StopTimer()
 			size = valueSize(b, onlyEntry(b, corpus.SeedCorpus(dir, m.target)))
-			var res struct {
-				Runs    int
-				Elapsed float64
-			}
-			for _, line := range strings.Split(out.String(), "\n") {
-				if strings.Contains(line, `"Action":"result"`) {
-					json.Unmarshal([]byte(line), &res)
-				}
-			}
+			res := jsonResult(b, out.String())
 			runs = res.Runs
 			searching += time.Duration(res.Elapsed * float64(time.Second))
 			b.StartTimer()
