@@ -81,10 +81,12 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 	}
 
 	var start *choiceSeq
+	var floor []byte // the original's normal form: the result must be smaller
 	if s.cfg.Want != nil {
 		// The original crashes the process: its record cannot be had by
 		// running it. Shrink on its tokens, whatever choices read them.
 		o.want, start = *s.cfg.Want, tokenSeq(data)
+		floor = start.data
 	} else {
 		tt := runChoices(t, prop, data, false, nil)
 		if !tt.sig.Failed() || tt.invalid != "" {
@@ -92,7 +94,7 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 		}
 		o.want, o.frozen = tt.sig, frozenTokens(&tt.rec)
 		norm, rec := tt.rec.normalize()
-		start = &choiceSeq{data: norm, rec: rec}
+		start, floor = &choiceSeq{data: norm, rec: rec}, norm
 	}
 	var recErr error
 	opts := []Option{Observe(func(ev Event) {
@@ -116,9 +118,10 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 	}
 	r, err := Shrink(context.Background(), []any{start}, o, opts...)
 	best, accepted := r.Args[0].(*choiceSeq).data, r.Stats.Accepted
-	if compareChoiceSeqs(&choiceSeq{data: best}, &choiceSeq{data: data}) >= 0 {
-		// Nothing smaller than the entry as it was (its normal form can be
-		// longer: a boundary token of the fuzzer takes one byte).
+	if compareChoiceSeqs(&choiceSeq{data: best}, &choiceSeq{data: floor}) >= 0 {
+		// Nothing simpler than the entry: keep it as it was (its normal
+		// form can be longer, as a boundary token of the fuzzer takes one
+		// byte). A simpler result is kept even if its bytes are more.
 		best, accepted = data, 0
 	}
 	res := session.Result{Want: o.want, Accepted: accepted, Runs: runs, Elapsed: r.Stats.Time, Stop: r.Stats.Stop.String(),

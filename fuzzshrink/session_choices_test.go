@@ -59,6 +59,19 @@ func TestSession_Choices(t *testing.T) {
 		t.Errorf("current record: %v", err)
 	}
 
+	// An entry as go test -fuzz saves one, shorter than its normal form
+	// (its list ends where the bytes do): [110] in 2 bytes. Its result,
+	// [101], is simpler, though 3 bytes long.
+	res = s.minimizeChoices(t, sumProp(true), []byte("1\xdb"))
+	if res.Error != "" || res.Accepted == 0 || res.Draws != "xs = []int{101}" {
+		t.Errorf("an entry shorter than its normal form: %+v", res)
+	}
+	// One that is as simple as can be stays as it was.
+	res = s.minimizeChoices(t, sumProp(true), want)
+	if res.Error != "" || res.Accepted != 0 || res.Value != `[]byte("\x01\xc9\x00")` {
+		t.Errorf("a minimal entry: %+v", res)
+	}
+
 	// An entry that does not fail.
 	res = s.minimizeChoices(t, sumProp(false), []byte{0})
 	if res.Error != "the entry does not fail when run in the session" {

@@ -186,9 +186,8 @@ request. Its exit status is 0 when nothing was found, 1 when something was,
 		Also run a bounded search on each failing entry, and report
 		those it can shrink. Nothing is written.
 	-p n
-		Run up to n test processes at once, as go test -p: the
-		candidates of a batch are dealt out to them. The result does not
-		depend on n. The default is GOMAXPROCS.
+		Run up to n test processes at once, as go test -p: one target's
+		entries each. The default is GOMAXPROCS.
 	-run regexp
 		Check only the targets and entries matching regexp, as go test
 		-run selects tests and subtests: FuzzParse, or
@@ -232,9 +231,8 @@ not be read. Its flags:
 		Measure and choose, but remove nothing: show what would be
 		removed.
 	-p n
-		Run up to n test processes at once, as go test -p: the
-		candidates of a batch are dealt out to them. The result does not
-		depend on n. The default is GOMAXPROCS.
+		Run up to n test processes at once, as go test -p: each
+		measuring one entry at a time. The default is GOMAXPROCS.
 	-run regexp
 		Distill only the targets and entries matching regexp, as go test
 		-run selects tests and subtests: FuzzParse, or

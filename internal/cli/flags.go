@@ -86,7 +86,12 @@ func (o *options) flagSet() *flag.FlagSet {
 	fs.Var(&o.shard, "shard", "Do only shard `i/n` of the work: the entries are split into n shards by a hash of package, target and entry, so that n jobs of a CI matrix, given 1/n to n/n, do each entry exactly once.")
 	fs.BoolVar(&o.json, "json", o.json, "Print one JSON object per event, as go test -json does (see Output).")
 	fs.DurationVar(&o.execTimeout, "exec-timeout", o.execTimeout, "Time one input may run before it counts as hanging.")
-	fs.IntVar(&o.procs, "p", o.procs, "Run up to `n` test processes at once, as go test -p: the candidates of a batch are dealt out to them. The result does not depend on n.")
+	procs := map[mode]string{
+		modeMinimize: "the candidates of a batch are dealt out to them. The result does not depend on n.",
+		modeCheck:    "one target's entries each.",
+		modeCmin:     "each measuring one entry at a time.",
+	}[o.mode]
+	fs.IntVar(&o.procs, "p", o.procs, "Run up to `n` test processes at once, as go test -p: "+procs)
 	if o.mode == modeCmin {
 		fs.BoolVar(&o.dryRun, "n", o.dryRun, "Measure and choose, but remove nothing: show what would be removed.")
 		fs.BoolVar(&o.seed, "seed", o.seed, "Distill the seed corpus too: its passing entries that git does not track may go; the committed ones stay.")

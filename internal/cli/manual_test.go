@@ -13,9 +13,11 @@ import (
 func readmeFlagSections() map[string]*flag.FlagSet {
 	o := defaultOptions(modeMinimize)
 	sub := subcommandFlags()
+	cmin := defaultOptions(modeCmin)
 	return map[string]*flag.FlagSet{
-		"Flags":             o.flagSet(),
-		"Importing crashes": sub["import"],
+		"Flags": o.flagSet(),
+		"Distilling the generated corpus: `fuzzmin cmin`": cmin.flagSet(),
+		"Importing crashes":                          sub["import"],
 		"Migrating entries after a signature change": sub["migrate"],
 	}
 }

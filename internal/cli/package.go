@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
@@ -152,7 +153,9 @@ func (c *command) selectEntries(ctx context.Context, p *pkg) []*targetJob {
 		return nil
 	}
 	for _, t := range seedTargets {
-		if p.target(t) == nil && c.match.matchTarget(t) {
+		// testdata/fuzz/TestXxx holds the failures fuzzshrink.Check
+		// saved for test TestXxx: no fuzz target's, and not orphaned.
+		if p.target(t) == nil && c.match.matchTarget(t) && !strings.HasPrefix(t, "Test") {
 			c.rep.infof("%s: %s has no fuzz target %s; left alone", p.ImportPath, c.rel(corpus.SeedCorpus(p.Dir, t)), t)
 		}
 	}
