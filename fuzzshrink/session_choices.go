@@ -81,18 +81,32 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 	}
 
 	var start *choiceSeq
+	var orig *T // the original's run
 	if s.cfg.Want != nil {
 		// The original crashes the process: its record cannot be had by
 		// running it. Shrink on its tokens, whatever choices read them.
 		o.want, start = *s.cfg.Want, tokenSeq(data)
 	} else {
-		tt := runChoices(t, prop, data, false, nil)
+		orig = runChoices(t, prop, data, true, nil)
+		tt := orig
 		if !tt.sig.Failed() || tt.invalid != "" {
 			return session.Result{Error: "the entry does not fail when run in the session"}
 		}
 		o.want, o.frozen = tt.sig, frozenTokens(&tt.rec)
 		norm, rec := tt.rec.normalize()
 		start = &choiceSeq{data: norm, rec: rec}
+		if tt.short != nil {
+			// It fails in a Repeat before the minimum of steps (statemachine.go).
+			long, err := o.lengthen(start, tt.short)
+			switch {
+			case err != nil:
+				return session.Result{Error: err.Error()}
+			case long != nil:
+				start = long
+			default:
+				o.short = true
+			}
+		}
 	}
 	var recErr error
 	opts := []Option{Observe(func(ev Event) {
@@ -140,7 +154,7 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 		// The draws of the result, from a last run (not of a crashing one).
 		if s.cfg.Want == nil {
 			last := runChoices(t, prop, best, true, nil)
-			res.Draws = formatDraws(last.rec.draws, local, "\n")
+			res.Draws = strings.Join(drawLines(last, orig, accepted, last.sig.Failed(), local), "\n")
 		}
 	}
 	return res
