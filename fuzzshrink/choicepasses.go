@@ -162,10 +162,12 @@ func splice(data []byte, start, end int, repl ...[]byte) []byte {
 	return append(c, data[end:]...)
 }
 
-// deleteSpans deletes blocks of sibling spans: sizes n, n/2, …, 1, each at
-// every offset. The cursor is (node, i, j) = (group, size, offset); after a
-// deletion the pass stays at that size and offset, where the next siblings
-// have moved in.
+// deleteSpans deletes blocks of sibling spans: sizes n, n/2, …, 1, those
+// above smallBlock at aligned offsets, the others at every offset, as
+// [blocks] yields them for bytes, so that isolating one span of n (a step
+// of a sequence of commands) takes O(log n) runs. The cursor is (node, i,
+// j) = (group, size, offset); after a deletion the pass stays at that size
+// and offset, where the next siblings have moved in.
 func deleteSpans(s *choiceSeq, from pos, yield func(pos, []byte) bool) {
 	an := s.analysis()
 	for gi := from.node; gi < len(an.groups); gi++ {
@@ -174,41 +176,40 @@ func deleteSpans(s *choiceSeq, from pos, yield func(pos, []byte) bool) {
 			continue
 		}
 		ch := an.kids(g)
-		size, off := len(ch), 0
-		if gi == from.node && from.i > 0 {
-			size, off = min(from.i, len(ch)), from.j
+		start := pos{}
+		if gi == from.node {
+			start = from
 		}
-		for ; size > 0; size, off = size/2, 0 {
-			for ; off+size <= len(ch); off++ {
-				block := ch[off : off+size]
-				if slices.ContainsFunc(block, func(c int32) bool { return an.frozenSpan[c] }) {
-					continue
-				}
-				start, end := an.start[block[0]], an.stop[block[size-1]]
-				if start >= end {
-					continue
-				}
-				p := pos{node: gi, i: size, j: off}
-				if !yield(p, splice(s.data, start, end)) {
+		for bp, b := range blocks(len(ch), start) {
+			off, size := b[0], b[1]-b[0]
+			block := ch[off : off+size]
+			if slices.ContainsFunc(block, func(c int32) bool { return an.frozenSpan[c] }) {
+				continue
+			}
+			start, end := an.start[block[0]], an.stop[block[size-1]]
+			if start >= end {
+				continue
+			}
+			p := pos{node: gi, i: bp.i, j: bp.j}
+			if !yield(p, splice(s.data, start, end)) {
+				return
+			}
+			// Elements among a collection's first min have no flag: to
+			// delete them, the elements that take their places lose
+			// theirs.
+			if c := shiftedDeletion(s, an, ch, off, size); c != nil {
+				if !yield(p, c) {
 					return
 				}
-				// Elements among a collection's first min have no flag: to
-				// delete them, the elements that take their places lose
-				// theirs.
-				if c := shiftedDeletion(s, an, ch, off, size); c != nil {
-					if !yield(p, c) {
+			}
+			// The same with the choice just before the block one lower:
+			// the length of a collection whose elements follow it, as
+			// in FlatMap(IntRange(1, 5), n → SliceOfN(g, n, n)), which
+			// must shrink with the elements (minithesis' trick).
+			if ci := s.rec.spans[block[0]].first - 1; ci >= 0 && !an.frozen[ci] {
+				if c := &s.rec.choices[ci]; c.kind == kindInt && c.val > 0 && int(c.end) == start {
+					if !yield(p, splice(s.data, int(c.start), end, appendIntToken(nil, c.val-1))) {
 						return
-					}
-				}
-				// The same with the choice just before the block one lower:
-				// the length of a collection whose elements follow it, as
-				// in FlatMap(IntRange(1, 5), n → SliceOfN(g, n, n)), which
-				// must shrink with the elements (minithesis' trick).
-				if ci := s.rec.spans[block[0]].first - 1; ci >= 0 && !an.frozen[ci] {
-					if c := &s.rec.choices[ci]; c.kind == kindInt && c.val > 0 && int(c.end) == start {
-						if !yield(p, splice(s.data, int(c.start), end, appendIntToken(nil, c.val-1))) {
-							return
-						}
 					}
 				}
 			}
