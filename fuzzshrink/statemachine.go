@@ -268,7 +268,9 @@ func (t *T) forceStep(seq *cmdSeq, cmds []command, names *[]string, minLen, maxL
 			t.rec.spans[ei].flagged = true
 		}
 	}
-	t.putRank(unsignedRange(0, uint64(len(cmds)-1)), uint64(k))
+	if len(cmds) > 1 {
+		t.putRank(unsignedRange(0, uint64(len(cmds)-1)), uint64(k))
+	}
 	ok := t.runStep(seq, &cmds[k], minLen, ei)
 	if ei >= 0 {
 		t.end(ei)
@@ -303,13 +305,17 @@ func (t *T) drawContinue(p float64) bool {
 }
 
 // drawCommand draws the index of a step's command in r, all of cmds, and
-// reports whether the step runs. Generation picks among the commands
+// reports whether the step runs; there is no choice if there is one
+// command. Generation picks among the commands
 // enabled (first is the first of them). Replay skips a command that is not
 // enabled; past the end of the data, where every index reads 0 and a skip
 // would read the same again, it takes the first command enabled instead,
 // and records that index, so that the normal form replays the same way.
 func (t *T) drawCommand(r intRange, cmds []command, first int) (int, bool) {
-	if t.gen != nil {
+	switch {
+	case len(cmds) == 1:
+		return 0, true // no choice to draw: the command is enabled
+	case t.gen != nil:
 		k := first
 		if len(t.data) < maxGenBytes && !t.gen.zero {
 			var en []int
