@@ -18,10 +18,13 @@ import (
 // No pass changes a choice drawn inside a NoShrink span; a span and all of
 // its choices can go only with an enclosing span.
 //
-//   - delete spans: blocks of sibling spans, of halving sizes at every
-//     offset (elements of collections, draws of a property, filter
-//     attempts), alone and with the choice before them one lower (a
-//     length they depend on);
+//   - delete spans: blocks of sibling spans (elements of collections,
+//     steps of a sequence of commands, draws of a property, filter
+//     attempts) of halving sizes at aligned offsets, then of every size
+//     from 8 down at every offset; alone, with the choice before them one
+//     lower (a length they depend on), and with the later choices at the
+//     top of their ranges lower by the block's size (indexes of a last
+//     element);
 //   - descendants: a span replaced by a descendant of the same generator (a
 //     subtree for its tree), and a collection replaced by one of its
 //     elements (100 elements collapse to 1 in one move);
@@ -162,12 +165,10 @@ func splice(data []byte, start, end int, repl ...[]byte) []byte {
 	return append(c, data[end:]...)
 }
 
-// deleteSpans deletes blocks of sibling spans: sizes n, n/2, …, 1, those
-// above smallBlock at aligned offsets, the others at every offset, as
-// [blocks] yields them for bytes, so that isolating one span of n (a step
-// of a sequence of commands) takes O(log n) runs. The cursor is (node, i,
-// j) = (group, size, offset); after a deletion the pass stays at that size
-// and offset, where the next siblings have moved in.
+// deleteSpans deletes blocks of sibling spans as [spanBlocks] yields them.
+// The cursor is (node, i, j) = (group, size, offset); after a deletion the
+// pass stays at that size and offset, where the next siblings have moved
+// in.
 func deleteSpans(s *choiceSeq, from pos, yield func(pos, []byte) bool) {
 	an := s.analysis()
 	for gi := from.node; gi < len(an.groups); gi++ {
@@ -180,7 +181,7 @@ func deleteSpans(s *choiceSeq, from pos, yield func(pos, []byte) bool) {
 		if gi == from.node {
 			start = from
 		}
-		for bp, b := range blocks(len(ch), start) {
+		for bp, b := range spanBlocks(len(ch), start) {
 			off, size := b[0], b[1]-b[0]
 			block := ch[off : off+size]
 			if slices.ContainsFunc(block, func(c int32) bool { return an.frozenSpan[c] }) {
@@ -213,6 +214,74 @@ func deleteSpans(s *choiceSeq, from pos, yield func(pos, []byte) bool) {
 					}
 				}
 			}
+			// The same with the later choices at the top of their ranges
+			// lower by the block's size: indexes of the last element of a
+			// collection that the block's spans added to, as in the step
+			// Remove(2) of a list after three steps Append, whose range
+			// shrinks with the list (a sequence of commands,
+			// statemachine.go).
+			if lowered := atTopLowered(s, an, s.rec.spans[block[size-1]].last, size); lowered != nil {
+				if !yield(p, splice(lowered, start, end)) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// atTopLowered returns the data with the integer choices from first on
+// that are at the top of their ranges (of three values or more, above
+// their targets) lowered by n, to their targets if below n; or nil if
+// there are none.
+func atTopLowered(s *choiceSeq, an *analysis, first int32, n int) []byte {
+	var parts [][]byte
+	prev := 0
+	for ci := int(first); ci < len(s.rec.choices); ci++ {
+		c := &s.rec.choices[ci]
+		r := c.intRange()
+		if c.kind != kindInt || an.frozen[ci] || r.size() < 2 || r.target() != r.lo || c.val != r.size() {
+			continue
+		}
+		parts = append(parts, s.data[prev:c.start], appendIntToken(nil, c.val-min(c.val, uint64(n))))
+		prev = int(c.end)
+	}
+	if parts == nil {
+		return nil
+	}
+	return splice(s.data, 0, prev, parts...)
+}
+
+// spanBlocks yields the [start, end) blocks of n sibling spans that
+// deleteSpans tries: sizes n, n/2, n/4, … above smallBlock at aligned
+// offsets, as [blocks] does for bytes, so that isolating one span of n (a
+// step of a sequence of commands) takes O(log n) runs; then every size
+// from there down to 1 at every offset, not only the halves: spans often
+// go in pairs or threes that only go together (a Push and the Pop that
+// takes it back, an Open and its Close), and halving sizes from 7 or 12
+// never try 2. The cursor is (pos.i, pos.j) = (size, offset).
+func spanBlocks(n int, from pos) iter.Seq2[pos, [2]int] {
+	return func(yield func(pos, [2]int) bool) {
+		size, off := from.i, from.j
+		if size == 0 {
+			size, off = n, 0
+		}
+		size = min(size, n)
+		for size > 0 {
+			step := size
+			if size <= smallBlock {
+				step = 1
+			}
+			for ; off < n && (step == size || off+size <= n); off += step {
+				if !yield(pos{i: size, j: off}, [2]int{off, min(off+size, n)}) {
+					return
+				}
+			}
+			if size > smallBlock {
+				size /= 2
+			} else {
+				size--
+			}
+			off = 0
 		}
 	}
 }

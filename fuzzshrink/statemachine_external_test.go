@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -281,4 +282,147 @@ func TestAcceptance_MinLength(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d generated failures failed before their third step", short, seeds)
+}
+
+// TestRepeat_SkippedStepsDoNotCount: a persisted failure whose first Pop
+// cannot run (a candidate in which the Push it relied on was deleted) is
+// replayed without it: the Original line, and the step of the failure,
+// count only the steps that ran.
+func TestRepeat_SkippedStepsDoNotCount(t *testing.T) {
+	t.Parallel()
+	// Pop(), Push(5), Push(1), Pop(): the first Pop is skipped.
+	data := []byte{1, 0, 5, 1, 0, 1, 1, 1, 0}
+	report := checkFrom(t, stackProp, data, fuzzshrink.ShrinkRuns(1))
+	orig, shrunk, fail := sequence(t, report)
+	if orig != "[Push(5), Push(1), Pop()]" {
+		t.Errorf("original %s\n%s", orig, report)
+	}
+	// One run: the normal form, without the skipped step, is the best.
+	if shrunk != "[Push(5), Push(1), Pop()] (0 shrink steps)" || fail != "postcondition failed at step 3, Pop(): got 5, want 1" {
+		t.Errorf("shrunk %s, failure %s\n%s", shrunk, fail, report)
+	}
+}
+
+// TestRepeat_NoArguments: commands without arguments shrink as steps: a
+// counter whose Dec fails when it comes down from 2.
+func TestRepeat_NoArguments(t *testing.T) {
+	t.Parallel()
+	prop := func(t *fuzzshrink.T) {
+		got, want := 0, 0
+		fuzzshrink.Repeat(t, 0, 30, &want,
+			fuzzshrink.Command[int]{Name: "Inc", Run: func(t *fuzzshrink.T, m *int) { got++; *m++ }},
+			fuzzshrink.Command[int]{Name: "Dec", Pre: func(m *int) bool { return *m > 0 }, Run: func(t *fuzzshrink.T, m *int) {
+				if got == 2 {
+					got-- // forgets to go down twice
+				}
+				got--
+				*m--
+				if got != *m {
+					t.Fatalf("counter %d, want %d", got, *m)
+				}
+			}},
+			fuzzshrink.Command[int]{Name: "Reset", Run: func(t *fuzzshrink.T, m *int) { got, *m = 0, 0 }},
+		)
+	}
+	for seed := uint64(1); seed <= seeds; seed++ {
+		report := check(t, prop, fuzzshrink.Seed(seed))
+		_, shrunk, fail := sequence(t, report)
+		if shrinkSteps.ReplaceAllString(shrunk, "") != "[Inc(), Inc(), Dec()]" || fail != "postcondition failed at step 3, Dec(): counter 0, want 1" {
+			t.Errorf("seed %d: shrunk %s, failure %s\n%s", seed, shrunk, fail, report)
+		}
+	}
+}
+
+// TestRepeat_ArgumentsFromTheModel: the arguments of a step may depend on
+// the model: Remove(i) draws an index into the list the model holds, and
+// after the steps before it are deleted, it reads an index in a shorter
+// list.
+func TestRepeat_ArgumentsFromTheModel(t *testing.T) {
+	t.Parallel()
+	prop := func(t *fuzzshrink.T) {
+		var list, model []int
+		fuzzshrink.Repeat(t, 0, 40, &model,
+			fuzzshrink.Command[[]int]{Name: "Append", Run: func(t *fuzzshrink.T, m *[]int) {
+				v := fuzzshrink.IntRange(0, 9).Draw(t, "v")
+				list = append(list, v)
+				*m = append(*m, v)
+			}},
+			fuzzshrink.Command[[]int]{Name: "Remove", Pre: func(m *[]int) bool { return len(*m) > 0 }, Run: func(t *fuzzshrink.T, m *[]int) {
+				i := fuzzshrink.IntRange(0, len(*m)-1).Draw(t, "i")
+				j := i
+				if j > 0 {
+					j-- // the bug: removes the element before
+				}
+				list = append(list[:j:j], list[j+1:]...)
+				*m = append((*m)[:i:i], (*m)[i+1:]...)
+				if !slices.Equal(list, *m) {
+					t.Fatalf("got %v, want %v", list, *m)
+				}
+			}},
+		)
+	}
+	for seed := uint64(1); seed <= seeds; seed++ {
+		report := check(t, prop, fuzzshrink.Seed(seed))
+		_, shrunk, fail := sequence(t, report)
+		if shrinkSteps.ReplaceAllString(shrunk, "") != "[Append(0), Append(1), Remove(1)]" || fail != "postcondition failed at step 3, Remove(1): got [1], want [0]" {
+			t.Errorf("seed %d: shrunk %s, failure %s\n%s", seed, shrunk, fail, report)
+		}
+	}
+}
+
+// TestRepeat_FailureIdentity: a candidate that fails another way (Push(0)
+// panics, another bug) is never accepted; the report names it.
+func TestRepeat_FailureIdentity(t *testing.T) {
+	t.Parallel()
+	prop := func(t *fuzzshrink.T) {
+		s := &queueStack{}
+		var model []int
+		fuzzshrink.Repeat(t, 1, 50, &model,
+			fuzzshrink.Command[[]int]{Name: "Push", Run: func(t *fuzzshrink.T, m *[]int) {
+				v := fuzzshrink.IntRange(0, 100).Draw(t, "v")
+				if v == 0 {
+					panic("zero")
+				}
+				s.Push(v)
+				*m = append(*m, v)
+			}},
+			fuzzshrink.Command[[]int]{Name: "Pop", Pre: func(m *[]int) bool { return len(*m) > 0 }, Run: func(t *fuzzshrink.T, m *[]int) {
+				got, want := s.Pop(), (*m)[len(*m)-1]
+				*m = (*m)[:len(*m)-1]
+				if got != want {
+					t.Fatalf("got %d, want %d", got, want)
+				}
+			}},
+		)
+	}
+	data := force(t, prop, fuzzshrink.StepsLabel, []string{"Push", "Pop", "Push", "Push", "Pop"}, "v", 3, "v", 5, "v", 1)
+	report := checkFrom(t, prop, data)
+	_, shrunk, fail := sequence(t, report)
+	if shrinkSteps.ReplaceAllString(shrunk, "") != "[Push(1), Push(2), Pop()]" || fail != "postcondition failed at step 3, Pop(): got 1, want 2" ||
+		!strings.Contains(report, "Other failures met while shrinking") || !strings.Contains(report, "panic: zero at statemachine_external_test.go:") {
+		t.Errorf("shrunk %s, failure %s\n%s", shrunk, fail, report)
+	}
+}
+
+// TestRepeat_Panic: a step that panics is reported as such.
+func TestRepeat_Panic(t *testing.T) {
+	t.Parallel()
+	prop := func(t *fuzzshrink.T) {
+		var xs []int
+		fuzzshrink.Repeat(t, 0, 20, &xs,
+			fuzzshrink.Command[[]int]{Name: "Push", Run: func(t *fuzzshrink.T, m *[]int) {
+				*m = append(*m, fuzzshrink.IntRange(0, 9).Draw(t, "v"))
+			}},
+			fuzzshrink.Command[[]int]{Name: "Get", Run: func(t *fuzzshrink.T, m *[]int) {
+				_ = (*m)[fuzzshrink.IntRange(0, 3).Draw(t, "i")] // no Pre, no bounds check
+			}},
+		)
+	}
+	for seed := uint64(1); seed <= seeds; seed++ {
+		report := check(t, prop, fuzzshrink.Seed(seed))
+		_, shrunk, fail := sequence(t, report)
+		if shrinkSteps.ReplaceAllString(shrunk, "") != "[Get(0)]" || fail != "panic at step 1, Get(0): runtime error: index out of range [0] with length 0" {
+			t.Errorf("seed %d: shrunk %s, failure %s\n%s", seed, shrunk, fail, report)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -310,8 +311,8 @@ func TestRepeat_OneStepOfMany(t *testing.T) {
 			t.Errorf("n = %d: shrunk to %v, want [Write(50)]", n, best)
 		}
 		t.Logf("step %d of %d: %d runs of block removal to isolate it, %d runs in all", n*7/12, n, deleteRuns, runs)
-		if n == 12 && deleteRuns > 12 {
-			t.Errorf("%d runs of block removal for 12 steps", deleteRuns)
+		if limit := 4*bits.Len(uint(n)) + 8; deleteRuns > limit {
+			t.Errorf("%d runs of block removal for %d steps, want at most %d", deleteRuns, n, limit)
 		}
 	}
 }
