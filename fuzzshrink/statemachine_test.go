@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fuzzmin/fuzzmin/internal/failure"
+	"github.com/fuzzmin/fuzzmin/internal/session"
 )
 
 // stackSM is a stack checked against a model; buggy makes Pop return the
@@ -314,5 +315,26 @@ func TestRepeat_OneStepOfMany(t *testing.T) {
 		if limit := 4*bits.Len(uint(n)) + 8; deleteRuns > limit {
 			t.Errorf("%d runs of block removal for %d steps, want at most %d", deleteRuns, n, limit)
 		}
+	}
+}
+
+// TestSession_Repeat: fuzzmin's session of a target of generators that
+// runs a state machine reports the result as the sequence of commands,
+// with the original and the failure, in Result.Draws, which the command
+// prints under the entry and in -json.
+func TestSession_Repeat(t *testing.T) {
+	// Push(3), Pop(), Push(5), Push(1), Pop(), Pop(), as a fuzzer might
+	// find it.
+	data := []byte{0, 3, 1, 1, 1, 0, 5, 1, 0, 1, 1, 1, 1, 1, 0}
+	s := &minimizeSession{dir: t.TempDir(), cfg: session.Config{Target: "FuzzStack", Entry: "e"}}
+	res := s.minimizeChoices(t, stackSM(true), data)
+	want := "Original: [Push(3), Pop(), Push(5), Push(1), Pop()]\n" +
+		"Shrunk:   [Push(0), Push(1), Pop()] (" + fmt.Sprint(res.Accepted) + " shrink steps)\n" +
+		"Failure:  postcondition failed at step 3, Pop(): got 0, want 1"
+	if res.Error != "" || res.Draws != want || res.Value != `[]byte("\x00\x00\x01\x00\x01\x01\x01")` {
+		t.Fatalf("result %+v, want draws\n%s", res, want)
+	}
+	if res.Want.Kind != failure.Fail || !strings.HasPrefix(res.Want.Pos, "statemachine_test.go:") {
+		t.Errorf("signature %v", res.Want)
 	}
 }
