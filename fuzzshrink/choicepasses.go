@@ -41,7 +41,7 @@ import (
 //   - redistribute pairs: value moved from one integer to a later one,
 //     keeping their sum ([51 50] → [0 101]);
 //   - common offset: several integers moved by the same amount, keeping
-//     their differences.
+//     their differences (and equal values equal).
 
 // The choice passes, registered in the passes table.
 var (
@@ -738,8 +738,9 @@ func redistributePairs(s *choiceSeq, from pos, yield func(pos, []byte) bool) {
 // those below toward them, then each pair of consecutive ones on one side,
 // then each pair whose first is not at its target, both moved the way the
 // first goes to its target (lo = -10, hi = 0 becomes -1, 9 when hi - lo
-// matters); by the largest amount that the first can go, then halves of
-// it. The cursor is (node, j) = (group, step).
+// matters), then all those of one value, if three or more; by the largest
+// amount that the first can go, then halves of it. The cursor is (node,
+// j) = (group, step).
 func commonOffset(s *choiceSeq, from pos, yield func(pos, []byte) bool) {
 	an, rec := s.analysis(), s.rec
 	type group struct {
@@ -767,6 +768,30 @@ func commonOffset(s *choiceSeq, from pos, yield func(pos, []byte) bool) {
 	for i := 0; i+1 < len(an.numeric); i++ {
 		if rec.choices[an.numeric[i]].val != 0 {
 			groups = append(groups, group{members: an.numeric[i : i+2], pair: true})
+		}
+	}
+	// The choices of equal values, three or more (two are a pair above):
+	// a key that a Put, another Put and a Get of a sequence of commands
+	// share (Hypothesis' duplicated blocks).
+	same := map[[2]uint64][]int32{}
+	var values [][2]uint64 // in order of first appearance
+	for _, ci := range an.numeric {
+		c := &rec.choices[ci]
+		if c.val == 0 {
+			continue
+		}
+		k := [2]uint64{c.intRange().value(c.val), 0}
+		if c.signed {
+			k[1] = 1
+		}
+		if same[k] == nil {
+			values = append(values, k)
+		}
+		same[k] = append(same[k], ci)
+	}
+	for _, k := range values {
+		if len(same[k]) >= 3 {
+			groups = append(groups, group{members: same[k]})
 		}
 	}
 	for gi := from.node; gi < len(groups); gi++ {
