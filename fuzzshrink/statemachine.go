@@ -358,6 +358,7 @@ type cmdSeq struct {
 	steps int          // the steps that ran
 	fail  int          // the step that failed, from 1; 0 if none did
 	msg   string       // the last message the failing step logged (in capture mode)
+	step  cmdStep      // the step running
 }
 
 // ranCommand is a step that ran: its command and the values its Run drew.
@@ -381,7 +382,8 @@ func (t *T) runStep(seq *cmdSeq, c *command, minLen int, ei int32) (ok bool) {
 	if seq.keep {
 		seq.cmds = append(seq.cmds, ranCommand{cmd: c})
 	}
-	st := &cmdStep{seq: seq}
+	st := &seq.step
+	*st = cmdStep{seq: seq}
 	prev, logs := t.step, len(t.logs)
 	t.step = st
 	returned := false
