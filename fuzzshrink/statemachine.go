@@ -38,7 +38,8 @@ type Command[M any] struct {
 
 	// Pre tells whether the command can run in the state the model
 	// describes (nil: always). It must only read the model: Repeat calls
-	// it when it picks a command, and again when it replays a step.
+	// it, any number of times, to pick a command, to replay a step, and to
+	// learn whether any command can run.
 	Pre func(m *M) bool
 
 	// Run draws the command's arguments from t with the generators' Draw
@@ -75,22 +76,32 @@ type Command[M any] struct {
 // run. So does a state in which no command's Pre holds, even before min
 // steps.
 //
-// A failure shrinks as a sequence: blocks of steps are removed, of halving
-// sizes at every offset, never below min, then the arguments of each
-// remaining step shrink through their generators, one step at a time, and
-// each step's command toward the first of cmds (put the simplest first).
-// A shrunk sequence that fails in its first steps, before min of them ran,
-// never replaces one that reached min. Replaying a candidate, Repeat
-// checks each step's Pre again and skips a step whose Pre no longer holds:
-// it does not run and does not count, so the sequence reported is exactly
-// the steps that ran, numbered as a reader counts them:
+// A failure shrinks as a sequence, in the passes of choice sequences,
+// repeated to a fixpoint: blocks of steps are removed (sizes n, n/2, …
+// at aligned offsets, then every size from 8 down at every offset), never
+// below min steps; then, the length fixed, the arguments of each step
+// shrink through their generators, one step at a time, and each step's
+// command goes toward the first of cmds (put the simplest first). A
+// candidate that fails before min steps ran never replaces one that
+// reached min, and an original that does is first made up to min with
+// steps of the first command, its arguments the simplest, before the
+// failing step, if it then fails the same way (if not, it keeps fewer
+// steps: nothing runs after a failure). Replaying a candidate, Repeat checks each step's Pre again and
+// skips a step whose Pre no longer holds (a step it relied on was
+// removed): it does not run and does not count, so the sequence reported
+// is exactly the steps that ran, numbered as a reader counts them:
 //
 //	Original: [Push(3), Pop(), Push(5), Push(1), Pop()]
 //	Shrunk:   [Push(0), Push(1), Pop()] (5 shrink steps)
 //	Failure:  postcondition failed at step 3, Pop(): got 0, want 1
 //
-// A failure reports the same way in the test's output under go test, with
-// the commands that ran before it.
+// The original is the steps that ran up to the failure: the rest of the
+// input is not read. Check reports it so, and fuzzmin under the entry and
+// in the Draws of -json; under go test, a failing step logs the steps that
+// ran before the test reports its failure. As for any failure, a candidate
+// counts only if it fails the same way (the same postcondition, by the
+// position of its t.Fatal or t.Error and the shape of its message, or the
+// same panic at the same place).
 //
 // Random bytes (go test -fuzz) continue a sequence past min with
 // probability 7/8 at each step; [Check] generates sequences longer as its
