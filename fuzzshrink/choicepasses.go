@@ -20,8 +20,8 @@ import (
 //
 //   - delete spans: blocks of sibling spans (elements of collections,
 //     steps of a sequence of commands, draws of a property, filter
-//     attempts) of halving sizes at aligned offsets, then of every size
-//     from 8 down at every offset; alone, with the choice before them one
+//     attempts) of halving sizes, above 8 at aligned offsets, the others
+//     (for steps, every size from 8 down) at every offset; alone, with the choice before them one
 //     lower (a length they depend on), and with the later choices at the
 //     top of their ranges lower by the block's size (indexes of a last
 //     element);
@@ -181,7 +181,8 @@ func deleteSpans(s *choiceSeq, from pos, yield func(pos, []byte) bool) {
 		if gi == from.node {
 			start = from
 		}
-		for bp, b := range spanBlocks(len(ch), start) {
+		steps := g >= 0 && s.rec.spans[g].gen == sequenceInfo // statemachine.go
+		for bp, b := range spanBlocks(len(ch), steps, start) {
 			off, size := b[0], b[1]-b[0]
 			block := ch[off : off+size]
 			if slices.ContainsFunc(block, func(c int32) bool { return an.frozenSpan[c] }) {
@@ -254,12 +255,14 @@ func atTopLowered(s *choiceSeq, an *analysis, first int32, n int) []byte {
 // spanBlocks yields the [start, end) blocks of n sibling spans that
 // deleteSpans tries: sizes n, n/2, n/4, … above smallBlock at aligned
 // offsets, as [blocks] does for bytes, so that isolating one span of n (a
-// step of a sequence of commands) takes O(log n) runs; then every size
-// from there down to 1 at every offset, not only the halves: spans often
-// go in pairs or threes that only go together (a Push and the Pop that
-// takes it back, an Open and its Close), and halving sizes from 7 or 12
-// never try 2. The cursor is (pos.i, pos.j) = (size, offset).
-func spanBlocks(n int, from pos) iter.Seq2[pos, [2]int] {
+// step of a sequence of commands) takes O(log n) runs; then at every
+// offset, the halves down to 1, or, for the steps of a sequence of
+// commands (every), every size down to 1: steps often go in pairs or
+// threes that only go together (a Push and the Pop that takes it back, an
+// Open and its Close), and halving sizes from 7 or 12 never try 2. The
+// elements of collections are values, which go one by one as well as in
+// pairs. The cursor is (pos.i, pos.j) = (size, offset).
+func spanBlocks(n int, every bool, from pos) iter.Seq2[pos, [2]int] {
 	return func(yield func(pos, [2]int) bool) {
 		size, off := from.i, from.j
 		if size == 0 {
@@ -276,7 +279,7 @@ func spanBlocks(n int, from pos) iter.Seq2[pos, [2]int] {
 					return
 				}
 			}
-			if size > smallBlock {
+			if size > smallBlock || !every {
 				size /= 2
 			} else {
 				size--
