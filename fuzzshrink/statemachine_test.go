@@ -338,3 +338,37 @@ func TestSession_Repeat(t *testing.T) {
 		t.Errorf("signature %v", res.Want)
 	}
 }
+
+// TestRepeat_AddDraws: AddDraws forces the steps by the names of their
+// commands, and says why it cannot.
+func TestRepeat_AddDraws(t *testing.T) {
+	t.Parallel()
+	force := func(values ...any) ([]byte, error) {
+		s := seed{values: map[string][]any{}}
+		for i := 0; i < len(values); i += 2 {
+			s.values[values[i].(string)] = append(s.values[values[i].(string)], values[i+1])
+			s.order = append(s.order, values[i].(string))
+		}
+		return s.choices(stackSM(false))
+	}
+	data, err := force(StepsLabel, []string{"Push", "Clear", "Push", "Pop"}, "v", 7, "v", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, report := replaySM(stackSM(false), data); report != "Shrunk:   [Push(7), Clear(), Push(3), Pop()] (0 shrink steps)" {
+		t.Errorf("%v replays as\n%s", data, report)
+	}
+	for _, tc := range []struct {
+		steps any
+		err   string
+	}{
+		{[]string{"Push", "Peek"}, `draw "Repeat" of Repeat: no command "Peek"`},
+		{[]string{"Pop"}, `draw "Repeat" of Repeat: step 1, Pop: its Pre does not hold`},
+		{[]string{}, `draw "Repeat" of Repeat: 0 steps, want at least 1`},
+		{"Push", `draw "Repeat" of Repeat: a value of type string, want []string, the names of its commands`},
+	} {
+		if _, err := force(StepsLabel, tc.steps); err == nil || err.Error() != tc.err {
+			t.Errorf("%v: %v, want %s", tc.steps, err, tc.err)
+		}
+	}
+}
