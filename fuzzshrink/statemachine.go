@@ -317,11 +317,11 @@ func (t *T) drawContinue(p float64) bool {
 
 // drawCommand draws the index of a step's command in r, all of cmds, and
 // reports whether the step runs; there is no choice if there is one
-// command. Generation picks among the commands
-// enabled (first is the first of them). Replay skips a command that is not
-// enabled; past the end of the data, where every index reads 0 and a skip
-// would read the same again, it takes the first command enabled instead,
-// and records that index, so that the normal form replays the same way.
+// command. Generation picks among the commands enabled (first is the first
+// of them). Replay skips a command that is not enabled; past the end of
+// the data, where every index reads 0 and a skip would read the same
+// again, it takes the first command enabled instead, and records that
+// index, so that the normal form replays the same way.
 func (t *T) drawCommand(r intRange, cmds []command, first int) (int, bool) {
 	switch {
 	case len(cmds) == 1:
