@@ -276,6 +276,14 @@ func (c *checker) shrink(orig *T, want failure.Signature, origin string) *checkF
 				f.others[sig] = seq
 			}
 		}}
+	if orig.short != nil {
+		// It fails in a Repeat before the minimum of steps (statemachine.go).
+		if long, _ := o.lengthen(start, orig.short); long != nil {
+			start = long
+		} else {
+			o.short = true
+		}
+	}
 	r, err := Shrink(context.Background(), []any{start}, o, MaxRuns(c.cfg.shrinkRuns), Timeout(c.cfg.shrinkTime))
 	f.best, f.shrink, f.runs, f.err = r.Args[0].(*choiceSeq).data, r.Stats, o.runs, err
 
@@ -295,8 +303,8 @@ func (c *checker) report(f *checkFailure) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "fuzzshrink: %s failed (seed %d)\n", c.tb.Name(), c.cfg.seed)
-	for _, d := range f.last.rec.draws {
-		fmt.Fprintf(&b, "    %s = %s\n", labelOf(d), formatValue(d.value, c.local))
+	for _, l := range drawLines(f.last, f.orig, f.shrink.Accepted, f.lastSig.Failed(), c.local) {
+		fmt.Fprintf(&b, "    %s\n", l)
 	}
 	for _, l := range f.last.logs {
 		fmt.Fprintf(&b, "    %s\n", l)
@@ -318,10 +326,16 @@ func (c *checker) report(f *checkFailure) string {
 	if f.err != nil {
 		fmt.Fprintf(&b, " (%v)", f.err)
 	}
-	b.WriteString("; the original:\n")
+	var orig []string // the original's draws; its sequences of commands are above
 	for _, d := range f.orig.rec.draws {
-		fmt.Fprintf(&b, "    %s = %s\n", labelOf(d), formatValue(d.value, c.local))
+		if _, ok := d.value.(*cmdSeq); !ok {
+			orig = append(orig, fmt.Sprintf("    %s = %s\n", labelOf(d), formatValue(d.value, c.local)))
+		}
 	}
+	if len(orig) > 0 || len(f.orig.rec.draws) == 0 {
+		b.WriteString("; the original:")
+	}
+	b.WriteString("\n" + strings.Join(orig, ""))
 	if len(f.others) > 0 {
 		fmt.Fprintf(&b, "Other failures met while shrinking (check them once this one is fixed):\n")
 		sigs := make([]failure.Signature, 0, len(f.others))

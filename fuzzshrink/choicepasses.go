@@ -18,10 +18,13 @@ import (
 // No pass changes a choice drawn inside a NoShrink span; a span and all of
 // its choices can go only with an enclosing span.
 //
-//   - delete spans: blocks of sibling spans, of halving sizes at every
-//     offset (elements of collections, draws of a property, filter
-//     attempts), alone and with the choice before them one lower (a
-//     length they depend on);
+//   - delete spans: blocks of sibling spans (elements of collections,
+//     steps of a sequence of commands, draws of a property, filter
+//     attempts) of halving sizes, above 8 at aligned offsets, the others
+//     (for steps, every size from 8 down) at every offset; alone, with the choice before them one
+//     lower (a length they depend on), and with the later choices at the
+//     top of their ranges lower by the block's size (indexes of a last
+//     element);
 //   - descendants: a span replaced by a descendant of the same generator (a
 //     subtree for its tree), and a collection replaced by one of its
 //     elements (100 elements collapse to 1 in one move);
@@ -38,7 +41,7 @@ import (
 //   - redistribute pairs: value moved from one integer to a later one,
 //     keeping their sum ([51 50] → [0 101]);
 //   - common offset: several integers moved by the same amount, keeping
-//     their differences.
+//     their differences (and equal values equal).
 
 // The choice passes, registered in the passes table.
 var (
@@ -162,10 +165,10 @@ func splice(data []byte, start, end int, repl ...[]byte) []byte {
 	return append(c, data[end:]...)
 }
 
-// deleteSpans deletes blocks of sibling spans: sizes n, n/2, …, 1, each at
-// every offset. The cursor is (node, i, j) = (group, size, offset); after a
-// deletion the pass stays at that size and offset, where the next siblings
-// have moved in.
+// deleteSpans deletes blocks of sibling spans as [spanBlocks] yields them.
+// The cursor is (node, i, j) = (group, size, offset); after a deletion the
+// pass stays at that size and offset, where the next siblings have moved
+// in.
 func deleteSpans(s *choiceSeq, from pos, yield func(pos, []byte) bool) {
 	an := s.analysis()
 	for gi := from.node; gi < len(an.groups); gi++ {
@@ -174,44 +177,114 @@ func deleteSpans(s *choiceSeq, from pos, yield func(pos, []byte) bool) {
 			continue
 		}
 		ch := an.kids(g)
-		size, off := len(ch), 0
-		if gi == from.node && from.i > 0 {
-			size, off = min(from.i, len(ch)), from.j
+		start := pos{}
+		if gi == from.node {
+			start = from
 		}
-		for ; size > 0; size, off = size/2, 0 {
-			for ; off+size <= len(ch); off++ {
-				block := ch[off : off+size]
-				if slices.ContainsFunc(block, func(c int32) bool { return an.frozenSpan[c] }) {
-					continue
-				}
-				start, end := an.start[block[0]], an.stop[block[size-1]]
-				if start >= end {
-					continue
-				}
-				p := pos{node: gi, i: size, j: off}
-				if !yield(p, splice(s.data, start, end)) {
+		steps := g >= 0 && s.rec.spans[g].gen == sequenceInfo // statemachine.go
+		for bp, b := range spanBlocks(len(ch), steps, start) {
+			off, size := b[0], b[1]-b[0]
+			block := ch[off : off+size]
+			if slices.ContainsFunc(block, func(c int32) bool { return an.frozenSpan[c] }) {
+				continue
+			}
+			start, end := an.start[block[0]], an.stop[block[size-1]]
+			if start >= end {
+				continue
+			}
+			p := pos{node: gi, i: bp.i, j: bp.j}
+			if !yield(p, splice(s.data, start, end)) {
+				return
+			}
+			// Elements among a collection's first min have no flag: to
+			// delete them, the elements that take their places lose
+			// theirs.
+			if c := shiftedDeletion(s, an, ch, off, size); c != nil {
+				if !yield(p, c) {
 					return
 				}
-				// Elements among a collection's first min have no flag: to
-				// delete them, the elements that take their places lose
-				// theirs.
-				if c := shiftedDeletion(s, an, ch, off, size); c != nil {
-					if !yield(p, c) {
+			}
+			// The same with the choice just before the block one lower:
+			// the length of a collection whose elements follow it, as
+			// in FlatMap(IntRange(1, 5), n → SliceOfN(g, n, n)), which
+			// must shrink with the elements (minithesis' trick).
+			if ci := s.rec.spans[block[0]].first - 1; ci >= 0 && !an.frozen[ci] {
+				if c := &s.rec.choices[ci]; c.kind == kindInt && c.val > 0 && int(c.end) == start {
+					if !yield(p, splice(s.data, int(c.start), end, appendIntToken(nil, c.val-1))) {
 						return
 					}
 				}
-				// The same with the choice just before the block one lower:
-				// the length of a collection whose elements follow it, as
-				// in FlatMap(IntRange(1, 5), n → SliceOfN(g, n, n)), which
-				// must shrink with the elements (minithesis' trick).
-				if ci := s.rec.spans[block[0]].first - 1; ci >= 0 && !an.frozen[ci] {
-					if c := &s.rec.choices[ci]; c.kind == kindInt && c.val > 0 && int(c.end) == start {
-						if !yield(p, splice(s.data, int(c.start), end, appendIntToken(nil, c.val-1))) {
-							return
-						}
-					}
+			}
+			// The same with the later choices at the top of their ranges
+			// lower by the block's size: indexes of the last element of a
+			// collection that the block's spans added to, as in the step
+			// Remove(2) of a list after three steps Append, whose range
+			// shrinks with the list (a sequence of commands,
+			// statemachine.go).
+			if lowered := atTopLowered(s, an, s.rec.spans[block[size-1]].last, size); lowered != nil {
+				if !yield(p, splice(lowered, start, end)) {
+					return
 				}
 			}
+		}
+	}
+}
+
+// atTopLowered returns the data with the integer choices from first on
+// that are at the top of their ranges (of three values or more, above
+// their targets) lowered by n, to their targets if below n; or nil if
+// there are none.
+func atTopLowered(s *choiceSeq, an *analysis, first int32, n int) []byte {
+	var parts [][]byte
+	prev := 0
+	for ci := int(first); ci < len(s.rec.choices); ci++ {
+		c := &s.rec.choices[ci]
+		r := c.intRange()
+		if c.kind != kindInt || an.frozen[ci] || r.size() < 2 || r.target() != r.lo || c.val != r.size() {
+			continue
+		}
+		parts = append(parts, s.data[prev:c.start], appendIntToken(nil, c.val-min(c.val, uint64(n))))
+		prev = int(c.end)
+	}
+	if parts == nil {
+		return nil
+	}
+	return splice(s.data, 0, prev, parts...)
+}
+
+// spanBlocks yields the [start, end) blocks of n sibling spans that
+// deleteSpans tries: sizes n, n/2, n/4, … above smallBlock at aligned
+// offsets, as [blocks] does for bytes, so that isolating one span of n (a
+// step of a sequence of commands) takes O(log n) runs; then at every
+// offset, the halves down to 1, or, for the steps of a sequence of
+// commands (every), every size down to 1: steps often go in pairs or
+// threes that only go together (a Push and the Pop that takes it back, an
+// Open and its Close), and halving sizes from 7 or 12 never try 2. The
+// elements of collections are values, which go one by one as well as in
+// pairs. The cursor is (pos.i, pos.j) = (size, offset).
+func spanBlocks(n int, every bool, from pos) iter.Seq2[pos, [2]int] {
+	return func(yield func(pos, [2]int) bool) {
+		size, off := from.i, from.j
+		if size == 0 {
+			size, off = n, 0
+		}
+		size = min(size, n)
+		for size > 0 {
+			step := size
+			if size <= smallBlock {
+				step = 1
+			}
+			for ; off < n && (step == size || off+size <= n); off += step {
+				if !yield(pos{i: size, j: off}, [2]int{off, min(off+size, n)}) {
+					return
+				}
+			}
+			if size > smallBlock || !every {
+				size /= 2
+			} else {
+				size--
+			}
+			off = 0
 		}
 	}
 }
@@ -668,8 +741,9 @@ func redistributePairs(s *choiceSeq, from pos, yield func(pos, []byte) bool) {
 // those below toward them, then each pair of consecutive ones on one side,
 // then each pair whose first is not at its target, both moved the way the
 // first goes to its target (lo = -10, hi = 0 becomes -1, 9 when hi - lo
-// matters); by the largest amount that the first can go, then halves of
-// it. The cursor is (node, j) = (group, step).
+// matters), then all those of one value, if three or more; by the largest
+// amount that the first can go, then halves of it. The cursor is (node,
+// j) = (group, step).
 func commonOffset(s *choiceSeq, from pos, yield func(pos, []byte) bool) {
 	an, rec := s.analysis(), s.rec
 	type group struct {
@@ -697,6 +771,30 @@ func commonOffset(s *choiceSeq, from pos, yield func(pos, []byte) bool) {
 	for i := 0; i+1 < len(an.numeric); i++ {
 		if rec.choices[an.numeric[i]].val != 0 {
 			groups = append(groups, group{members: an.numeric[i : i+2], pair: true})
+		}
+	}
+	// The choices of equal values, three or more (two are a pair above):
+	// a key that a Put, another Put and a Get of a sequence of commands
+	// share (Hypothesis' duplicated blocks).
+	same := map[[2]uint64][]int32{}
+	var values [][2]uint64 // in order of first appearance
+	for _, ci := range an.numeric {
+		c := &rec.choices[ci]
+		if c.val == 0 {
+			continue
+		}
+		k := [2]uint64{c.intRange().value(c.val), 0}
+		if c.signed {
+			k[1] = 1
+		}
+		if same[k] == nil {
+			values = append(values, k)
+		}
+		same[k] = append(same[k], ci)
+	}
+	for _, k := range values {
+		if len(same[k]) >= 3 {
+			groups = append(groups, group{members: same[k]})
 		}
 	}
 	for gi := from.node; gi < len(groups); gi++ {

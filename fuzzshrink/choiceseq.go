@@ -48,6 +48,7 @@ type choiceOracle struct {
 	run    func(data []byte) (failure.Signature, *T) // replays data with recording
 	want   failure.Signature
 	frozen [][]byte // the canonical tokens of the original's NoShrink spans, in order
+	short  bool     // the original failed in a Repeat before its minimum of steps
 	runs   int
 
 	before func(data []byte) error                     // the session records each candidate first
@@ -98,6 +99,8 @@ func (o *choiceOracle) judge(seq *choiceSeq) (failure.Verdict, error) {
 		o.other(sig, seq)
 	case v == failure.Same && !o.keepsFrozen(&t.rec):
 		v = failure.Pass // it changed a NoShrink value: not a shrink
+	case v == failure.Same && t.short != nil && !o.short:
+		v = failure.Pass // it fails before a Repeat ran its minimum of steps: not a shrink
 	case v == failure.Same:
 		data, rec := t.rec.normalize()
 		o.lastCand, o.lastNorm = seq, &choiceSeq{data: data, rec: rec}

@@ -1,7 +1,8 @@
 // Package fuzzshrink minimizes failing inputs of Go fuzz tests, lets fuzz
 // tests take structured Go values that shrink as values, and lets fuzz
 // tests and ordinary tests check properties of generated values that
-// shrink as the draws of their generators.
+// shrink as the draws of their generators, sequences of commands against a
+// model among them.
 //
 // # In fuzz tests
 //
@@ -70,6 +71,34 @@
 //
 // [Target] guides it toward failures past a threshold, and [Find] returns
 // the simplest value of a generator that satisfies a condition.
+//
+// # State machines
+//
+// Stateful code (a cache, a store, a pool, a parser with a session) fails
+// after a sequence of operations. [Repeat] runs a sequence of [Command]
+// values, drawn from the property's T, against the system under test and
+// a model of it: each command has a Name, a precondition on the model
+// (Pre), and a Run that draws its arguments, acts on the system, checks
+// its postconditions with t.Fatalf or t.Errorf, and advances the model:
+//
+//	fuzzshrink.Repeat(t, 1, 50, &model,
+//		fuzzshrink.Command[[]int]{Name: "Push", Run: func(t *fuzzshrink.T, m *[]int) { … }},
+//		fuzzshrink.Command[[]int]{Name: "Pop", Pre: func(m *[]int) bool { return len(*m) > 0 }, Run: …},
+//	)
+//
+// It runs in properties of [Check] and of [Fuzz]. A failure shrinks as a
+// sequence: blocks of steps go, never below the minimum length, then each
+// remaining step's arguments shrink through their generators. Replay
+// checks the preconditions again and skips a step whose precondition no
+// longer holds, so the result is the steps that ran, reported with the
+// original and the failing step:
+//
+//	Original: [Push(3), Pop(), Push(5), Push(1), Pop()]
+//	Shrunk:   [Push(0), Push(1), Pop()] (5 shrink steps)
+//	Failure:  postcondition failed at step 3, Pop(): got 0, want 1
+//
+// in go test's output, and in fuzzmin's under the entry. [AddDraws] adds a
+// seed by the names of its steps ([StepsLabel]).
 //
 // [Minimize] shrinks one value against a predicate, without fuzzing:
 //

@@ -16,6 +16,10 @@ import (
 func formatDraws(draws []drawn, local, sep string) string {
 	lines := make([]string, len(draws))
 	for i, d := range draws {
+		if seq, ok := d.value.(*cmdSeq); ok {
+			lines[i] = seq.format(local) // statemachine.go
+			continue
+		}
 		lines[i] = labelOf(d) + " = " + formatValue(d.value, local)
 	}
 	return strings.Join(lines, sep)

@@ -49,7 +49,9 @@ func fuzzChoices(f *testing.F, prop func(*T)) {
 // to produce a value from it: primitives, [Just], [SampledFrom], [OneOf],
 // collections, [Gen.Filter], [NoShrink], [Deferred] and [Make] can; [Map],
 // [FlatMap] and [Compose] cannot (force the draws inside them by their
-// labels). A failure to force a value fails the test.
+// labels). The steps of a [Repeat] are forced by the names of their
+// commands, a []string under [StepsLabel]. A failure to force a value
+// fails the test.
 //
 // A choice sequence can also be added as it is, f.Add([]byte(…)): fuzzmin
 // and Check print the sequence of the values they report.

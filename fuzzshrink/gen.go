@@ -55,6 +55,22 @@ func (g *Gen[V]) Draw(t *T, label string) V {
 			return forceDraw(t, g, label, x)
 		}
 	}
+	if st := t.step; st != nil && st.depth == 0 {
+		// An argument of a command of Repeat (statemachine.go).
+		st.depth++
+		v := g.drawn(t, label)
+		st.depth--
+		if st.seq.keep {
+			c := &st.seq.cmds[len(st.seq.cmds)-1]
+			c.args = append(c.args, v)
+		}
+		return v
+	}
+	return g.drawn(t, label)
+}
+
+// drawn is Draw once the value is not forced.
+func (g *Gen[V]) drawn(t *T, label string) V {
 	if !t.recording {
 		return g.draw(t)
 	}
@@ -93,7 +109,9 @@ type T struct {
 	cur       int32      // the innermost open span, -1 at the top
 	nest      []*genInfo // the generators open with depth counting
 	forced    *forcing
-	filters   *filterStats // Check: the filters' acceptance over the test
+	step      *cmdStep      // the step of Repeat running
+	short     *shortFailure // a Repeat failed before it ran its minimum of steps
+	filters   *filterStats  // Check: the filters' acceptance over the test
 
 	// The outcome of a run, in capture mode (and the error position in all).
 	failed, skipped, returned bool
@@ -235,6 +253,8 @@ func (t *T) Fail() {
 		t.errSig = failure.Errored()
 	}
 	if !t.capture {
+		t.T.Helper()
+		t.stepFailing()
 		t.T.Fail()
 		return
 	}
@@ -253,6 +273,7 @@ func (t *T) Failed() bool {
 func (t *T) FailNow() {
 	if !t.capture {
 		t.T.Helper()
+		t.stepFailing()
 		t.T.FailNow()
 		return
 	}
@@ -265,6 +286,7 @@ func (t *T) Error(args ...any) {
 	if !t.capture {
 		t.errored()
 		t.T.Helper()
+		t.stepFailing()
 		t.T.Error(args...)
 		return
 	}
@@ -278,6 +300,7 @@ func (t *T) Errorf(format string, args ...any) {
 	if !t.capture {
 		t.errored()
 		t.T.Helper()
+		t.stepFailing()
 		t.T.Errorf(format, args...)
 		return
 	}
@@ -297,6 +320,7 @@ func (t *T) errored() {
 func (t *T) Fatal(args ...any) {
 	if !t.capture {
 		t.T.Helper()
+		t.stepFailing()
 		t.T.Fatal(args...)
 		return
 	}
@@ -308,6 +332,7 @@ func (t *T) Fatal(args ...any) {
 func (t *T) Fatalf(format string, args ...any) {
 	if !t.capture {
 		t.T.Helper()
+		t.stepFailing()
 		t.T.Fatalf(format, args...)
 		return
 	}

@@ -81,21 +81,36 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 	}
 
 	var start *choiceSeq
-	var floor []byte // the original's normal form: the result must be smaller
+	var orig *T // the original's run
 	if s.cfg.Want != nil {
 		// The original crashes the process: its record cannot be had by
 		// running it. Shrink on its tokens, whatever choices read them.
 		o.want, start = *s.cfg.Want, tokenSeq(data)
-		floor = start.data
 	} else {
-		tt := runChoices(t, prop, data, false, nil)
+		orig = runChoices(t, prop, data, true, nil)
+		tt := orig
 		if !tt.sig.Failed() || tt.invalid != "" {
 			return session.Result{Error: "the entry does not fail when run in the session"}
 		}
 		o.want, o.frozen = tt.sig, frozenTokens(&tt.rec)
 		norm, rec := tt.rec.normalize()
-		start, floor = &choiceSeq{data: norm, rec: rec}, norm
+		start = &choiceSeq{data: norm, rec: rec}
+		if tt.short != nil {
+			// It fails in a Repeat before the minimum of steps (statemachine.go).
+			long, err := o.lengthen(start, tt.short)
+			switch {
+			case err != nil:
+				return session.Result{Error: err.Error()}
+			case long != nil:
+				start = long
+			default:
+				o.short = true
+			}
+		}
 	}
+	// The result must be simpler than the original's normal form (or the
+	// form lengthened to the minimum of steps), not than its raw bytes.
+	floor := start.data
 	var recErr error
 	opts := []Option{Observe(func(ev Event) {
 		seq := ev.Args[0].(*choiceSeq)
@@ -143,7 +158,7 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 		// The draws of the result, from a last run (not of a crashing one).
 		if s.cfg.Want == nil {
 			last := runChoices(t, prop, best, true, nil)
-			res.Draws = formatDraws(last.rec.draws, local, "\n")
+			res.Draws = strings.Join(drawLines(last, orig, accepted, last.sig.Failed(), local), "\n")
 		}
 	}
 	return res

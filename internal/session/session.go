@@ -79,7 +79,10 @@ type Result struct {
 
 	// Draws is, for a target of generators (fuzzshrink.Fuzz with a
 	// func(*fuzzshrink.T)), the values Best's choice sequence draws: one
-	// "label = value" line per draw of the property, values in Go syntax.
+	// "label = value" line per draw of the property, values in Go syntax;
+	// and for a sequence of commands (fuzzshrink.Repeat) the lines
+	// "Original: [Push(3), Pop()]", "Shrunk:   [Push(0), Pop()] (N shrink
+	// steps)" and "Failure:  postcondition failed at step 2, Pop(): …".
 	Draws string `json:"draws,omitempty"`
 }
 
