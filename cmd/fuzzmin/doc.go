@@ -88,8 +88,10 @@ before and after. "fuzzmin help" prints this manual.
 		own; report only reports them. The default is write.
 	-p n
 		Run up to n test processes at once, as go test -p: the
-		candidates of a batch are dealt out to them. The result does not
-		depend on n. The default is GOMAXPROCS.
+		candidates of a batch are dealt out to them once inputs are seen
+		to take 0.5 ms or more to run (below that, one process is
+		faster). The result does not depend on n. The default is
+		GOMAXPROCS.
 	-run regexp
 		Minimize only the targets and entries matching regexp, as go
 		test -run selects tests and subtests: FuzzParse, or

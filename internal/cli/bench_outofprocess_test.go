@@ -59,8 +59,9 @@ func BenchmarkOutOfProcess(b *testing.B) {
 
 // BenchmarkProcs measures what -p and -worker do to the search of entries
 // with many passing candidates: the markup and JSON shapes, whose parsers
-// reject most candidates, and 64 KiB of letters of which a panic needs the
-// 4 bytes "FUZZ" (build and verification excluded).
+// reject most candidates, the JSON shape with a target that spends a
+// millisecond on each input, and 64 KiB of letters of which a panic needs
+// the 4 bytes "FUZZ" (build and verification excluded).
 func BenchmarkProcs(b *testing.B) {
 	if testing.Short() {
 		b.Skip("runs the go command")
@@ -71,15 +72,21 @@ func BenchmarkProcs(b *testing.B) {
 			return dir, "FuzzNeedle", entry
 		},
 	}
-	for _, name := range []string{"markup", "json"} {
+	for _, name := range []string{"markup", "json", "json-1ms"} {
 		modules[name] = func(i int) (string, string, []byte) {
-			m := shapeModule(b, name)
+			m := shapeModule(b, strings.TrimSuffix(name, "-1ms"))
+			if name == "json-1ms" {
+				// A target that spends a millisecond on each input.
+				m.files["json_test.go"] = strings.Replace(m.files["json_test.go"], "f.Fuzz(func(t *testing.T, data []byte) {",
+					"f.Fuzz(func(t *testing.T, data []byte) {\n\t\tfor start := time.Now(); time.Since(start) < time.Millisecond; {\n\t\t}", 1)
+				m.files["json_test.go"] = strings.Replace(m.files["json_test.go"], "\"testing\"", "\"testing\"\n\t\"time\"", 1)
+			}
 			dir := b.TempDir()
-			writeModule(b, dir, fmt.Sprintf("example.com/procs%s%d", name, i), m.files)
+			writeModule(b, dir, fmt.Sprintf("example.com/procs%s%d", strings.ReplaceAll(name, "-", ""), i), m.files)
 			return dir, m.target, m.entry
 		}
 	}
-	for _, name := range []string{"markup", "json", "needle"} {
+	for _, name := range []string{"markup", "json", "json-1ms", "needle"} {
 		for _, worker := range []bool{true, false} {
 			for _, procs := range []int{1, 2} {
 				b.Run(fmt.Sprintf("%s/worker=%v/p=%d", name, worker, procs), func(b *testing.B) {

@@ -87,7 +87,7 @@ func (o *options) flagSet() *flag.FlagSet {
 	fs.BoolVar(&o.json, "json", o.json, "Print one JSON object per event, as go test -json does (see Output).")
 	fs.DurationVar(&o.execTimeout, "exec-timeout", o.execTimeout, "Time one input may run before it counts as hanging.")
 	procs := map[mode]string{
-		modeMinimize: "the candidates of a batch are dealt out to them. The result does not depend on n.",
+		modeMinimize: "the candidates of a batch are dealt out to them once inputs are seen to take 0.5 ms or more to run (below that, one process is faster). The result does not depend on n.",
 		modeCheck:    "one target's entries each.",
 		modeCmin:     "each measuring one entry at a time.",
 	}[o.mode]

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/fuzzmin/fuzzmin/fuzzshrink"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
@@ -17,10 +18,10 @@ import (
 // shrinkOutOfProcess runs the search here, with candidates run in batches
 // by the test binary, on the target's runners at once.
 func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker bool) (shrinkOutcome, error) {
-	o := &oracle{runners: j.runners, inWorker: inWorker, want: j.want, shaper: j.shaper, runs: &j.runs, met: map[string]bool{}, pool: &j.tj.others}
+	o := &oracle{runners: j.runners, inWorker: inWorker, parallelFrom: parallelFrom, want: j.want, shaper: j.shaper, runs: &j.runs, met: map[string]bool{}, pool: &j.tj.others}
 	opts := []fuzzshrink.Option{
 		fuzzshrink.Timeout(c.opts.timeout),
-		fuzzshrink.BatchSize(batchSize(len(j.entry.Data)) * len(j.runners)),
+		fuzzshrink.BatchSize(batchSize(len(j.entry.Data))),
 		fuzzshrink.Observe(func(ev fuzzshrink.Event) {
 			if ev.Kind == fuzzshrink.Accepted {
 				if b, err := encoding.Marshal(ev.Args...); err == nil {
@@ -43,6 +44,14 @@ func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker 
 	return out, err
 }
 
+// parallelFrom is the time a passing input runs from which the oracle
+// deals batches out to several runners (-p). On a 2-core machine, two
+// runners judge the candidates of a target that takes 1 ms 1.3 to 1.5
+// times as fast as one, and those of a target that takes microseconds more
+// slowly, as the time goes to passing inputs between processes and to
+// candidates past the first that fails (BenchmarkProcs).
+const parallelFrom = 500 * time.Microsecond
+
 // batchSize is how many candidates at most go to one test process: many,
 // to spread the cost of starting it, but few enough for large inputs that
 // the candidates in flight stay within a few MiB.
@@ -64,11 +73,17 @@ func batchSize(size int) int {
 type oracle struct {
 	runners  []*runner
 	inWorker bool // run candidates in the runners' fuzz workers (worker.go)
-	want     signature
-	shaper   failure.Shaper
-	runs     *atomic.Int64   // for the progress line
-	met      map[string]bool // distinct failures met, for the report
-	pool     *pool           // and the smallest candidate of each
+	// A batch is dealt out to the runners only if it has several
+	// candidates for each, and the passing inputs have run parallelFrom or
+	// more each on average: below that, passing inputs between processes
+	// costs more than running them at once saves, and so do the candidates
+	// run past the first that fails.
+	parallelFrom time.Duration
+	want         signature
+	shaper       failure.Shaper
+	runs         *atomic.Int64   // for the progress line
+	met          map[string]bool // distinct failures met, for the report
+	pool         *pool           // and the smallest candidate of each
 }
 
 func (o *oracle) Run(ctx context.Context, batch [][]any) ([]fuzzshrink.Verdict, error) {
@@ -84,15 +99,16 @@ func (o *oracle) Run(ctx context.Context, batch [][]any) ([]fuzzshrink.Verdict, 
 	judged := make([]bool, len(batch))
 	var first atomic.Int64 // the first index that fails as the original does, or len(batch)
 	first.Store(int64(len(batch)))
-	w := min(len(o.runners), len(batch))
+	w := 1
+	if len(batch) >= 4*len(o.runners) && o.inputCost() >= o.parallelFrom {
+		w = len(o.runners)
+	}
 	errs := make([]error, w)
 	var wg sync.WaitGroup
 	for k := range w {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			errs[k] = o.deal(ctx, o.runners[k], k, w, files, batch, sigs, judged, &first)
-		}()
+		})
 	}
 	wg.Wait()
 	f := int(first.Load())
@@ -112,6 +128,20 @@ func (o *oracle) Run(ctx context.Context, batch [][]any) ([]fuzzshrink.Verdict, 
 		verdicts = append(verdicts, fuzzshrink.Verdict(v))
 	}
 	return verdicts, nil
+}
+
+// inputCost is the average time the passing inputs have run on the
+// runners, or 0 before any has.
+func (o *oracle) inputCost() time.Duration {
+	var n int
+	var spent time.Duration
+	for _, r := range o.runners {
+		n, spent = n+r.passed, spent+r.spent
+	}
+	if n == 0 {
+		return 0
+	}
+	return spent / time.Duration(n)
 }
 
 // deal runs candidates k, k+w, k+2w, … of the batch on runner r, in order,

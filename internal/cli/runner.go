@@ -49,8 +49,11 @@ type runner struct {
 	extra   []string    // more arguments for the test binary
 	worker  *fuzzWorker // a test process in fuzz worker mode, if one runs (worker.go)
 	// slowest is the longest a passing input has run: inputs that run
-	// much longer hang (see limit).
+	// much longer hang (see limit). passed is how many have passed, and
+	// spent the time they ran, for the oracle to tell what an input costs.
 	slowest time.Duration
+	passed  int
+	spent   time.Duration
 }
 
 // How long an input may run before it counts as hanging, once inputs have
@@ -69,6 +72,13 @@ func (r *runner) limit() time.Duration {
 		return r.timeout
 	}
 	return min(r.timeout, max(hangFloor, hangFactor*r.slowest))
+}
+
+// ran records that a passing input ran for d.
+func (r *runner) ran(d time.Duration) {
+	r.slowest = max(r.slowest, d)
+	r.passed++
+	r.spent += d
 }
 
 // runner mirrors the module, down to the package directory, into
@@ -208,7 +218,7 @@ func (r *runner) run(ctx context.Context, inputs [][]byte, shape func(i int, msg
 			before := p.current
 			if i, sig := p.line(line); i >= 0 {
 				if !sig.Failed() {
-					r.slowest = max(r.slowest, time.Since(started))
+					r.ran(time.Since(started))
 				}
 				res.outcomes = append(res.outcomes, sig)
 				if !stopping && stop(i, sig) {
@@ -241,7 +251,7 @@ func (r *runner) run(ctx context.Context, inputs [][]byte, shape func(i int, msg
 	if p.current >= 0 && !stopping {
 		_, sig := p.end(exit)
 		if !sig.Failed() {
-			r.slowest = max(r.slowest, time.Since(started))
+			r.ran(time.Since(started))
 		}
 		res.outcomes = append(res.outcomes, sig)
 	} else if timedOut {

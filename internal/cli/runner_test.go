@@ -227,6 +227,7 @@ func TestOracle_IndependentOfProcs(t *testing.T) {
 		for _, inWorker := range []bool{false, true} {
 			var runs atomic.Int64
 			var others pool
+			// parallelFrom 0: every batch is dealt out to all runners.
 			o := &oracle{runners: runners, inWorker: inWorker, want: want, runs: &runs, met: map[string]bool{}, pool: &others}
 			res, err := fuzzshrink.Shrink(context.Background(), orig, o, fuzzshrink.BatchSize(16*procs))
 			if err != nil {

@@ -242,7 +242,7 @@ func (r *runner) runInWorker(ctx context.Context, inputs [][]byte, shape func(i 
 				sig.Text = shape(i, msg)
 			}
 		} else {
-			r.slowest = max(r.slowest, time.Since(start))
+			r.ran(time.Since(start))
 		}
 		res.outcomes = append(res.outcomes, sig)
 		if stop(i, sig) {
