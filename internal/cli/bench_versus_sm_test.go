@@ -126,8 +126,8 @@ func versusSM(b *testing.B, src []byte, target string, entry []byte) {
 			if _, err := corpus.WriteFile(corpus.CacheCorpus(gocache, modPath, target), entry); err != nil {
 				b.Fatal(err)
 			}
-			fuzz := func(fuzztime string) *exec.Cmd {
-				cmd := exec.Command("go", "test", "-run=^$", "-fuzz=^"+target+"$", "-fuzztime="+fuzztime, "-parallel=1", ".")
+			fuzz := func(fuzztime string, more ...string) *exec.Cmd {
+				cmd := exec.Command("go", append([]string{"test", "-run=^$", "-fuzz=^" + target + "$", "-fuzztime=" + fuzztime, "-parallel=1"}, append(more, ".")...)...)
 				cmd.Dir = dir
 				return cmd
 			}
@@ -145,11 +145,14 @@ func versusSM(b *testing.B, src []byte, target string, entry []byte) {
 			steps = failingStep(b, dir, target, e.Name)
 			os.RemoveAll(filepath.Join(dir, "testdata"))
 			start = time.Now()
-			if out, err := fuzz("1x").CombinedOutput(); err != nil {
+			// The bug is easy to find: this run may find it in its one
+			// input, and then fails, but does not minimize.
+			if out, err := fuzz("1x", "-fuzzminimizetime=0").CombinedOutput(); err != nil && !strings.Contains(string(out), "Failing input written") {
 				b.Fatalf("go test -fuzz with nothing to minimize: %v\n%s", err, out)
 			}
 			minimizing += max(0, took-time.Since(start))
 			os.RemoveAll(filepath.Join(gocache, "fuzz", modPath))
+			os.RemoveAll(filepath.Join(dir, "testdata"))
 			b.StartTimer()
 		}
 		b.ReportMetric(float64(steps), "result-steps")
