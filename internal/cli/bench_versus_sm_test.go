@@ -118,41 +118,15 @@ func versusSM(b *testing.B, src []byte, target string, entry []byte) {
 			b.Skip(err)
 		}
 		var size, steps int
-		var minimizing time.Duration // its wall time less that of a run with nothing to minimize
+		var minimizing time.Duration
 		for i := 0; b.Loop(); i++ {
 			b.StopTimer()
 			modPath := fmt.Sprintf("example.com/versussm%d-%d", time.Now().UnixNano(), i)
 			dir := write(b, modPath)
-			if _, err := corpus.WriteFile(corpus.CacheCorpus(gocache, modPath, target), entry); err != nil {
-				b.Fatal(err)
-			}
-			fuzz := func(fuzztime string, more ...string) *exec.Cmd {
-				cmd := exec.Command("go", append([]string{"test", "-run=^$", "-fuzz=^" + target + "$", "-fuzztime=" + fuzztime, "-parallel=1"}, append(more, ".")...)...)
-				cmd.Dir = dir
-				return cmd
-			}
-			start := time.Now()
-			b.StartTimer()
-			out, err := fuzz("10m").CombinedOutput()
-			b.StopTimer()
-			took := time.Since(start)
-			os.RemoveAll(filepath.Join(gocache, "fuzz", modPath))
-			if err == nil || !strings.Contains(string(out), "Failing input written") {
-				b.Fatalf("go test -fuzz did not report the failure: %v\n%s", err, out)
-			}
-			e := onlyEntry(b, corpus.SeedCorpus(dir, target))
-			size = valueSize(b, e)
-			steps = failingStep(b, dir, target, e.Name)
-			os.RemoveAll(filepath.Join(dir, "testdata"))
-			start = time.Now()
-			// The bug is easy to find: this run may find it in its one
-			// input, and then fails, but does not minimize.
-			if out, err := fuzz("1x", "-fuzzminimizetime=0").CombinedOutput(); err != nil && !strings.Contains(string(out), "Failing input written") {
-				b.Fatalf("go test -fuzz with nothing to minimize: %v\n%s", err, out)
-			}
-			minimizing += max(0, took-time.Since(start))
-			os.RemoveAll(filepath.Join(gocache, "fuzz", modPath))
-			os.RemoveAll(filepath.Join(dir, "testdata"))
+			minimizing += toolchainMinimizes(b, gocache, dir, modPath, target, entry, func(e corpus.Entry) {
+				size = valueSize(b, e)
+				steps = failingStep(b, dir, target, e.Name)
+			})
 			b.StartTimer()
 		}
 		b.ReportMetric(float64(steps), "result-steps")

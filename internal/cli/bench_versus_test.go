@@ -158,42 +158,55 @@ func versus(b *testing.B, m versusModule) {
 			b.Skip(err)
 		}
 		var size int
-		var minimizing time.Duration // its wall time less that of a run with nothing to minimize
+		var minimizing time.Duration
 		for i := 0; b.Loop(); i++ {
 			b.StopTimer()
 			modPath := fmt.Sprintf("example.com/versus%d-%d", time.Now().UnixNano(), i)
 			dir := write(b, modPath)
-			cacheDir := corpus.CacheCorpus(gocache, modPath, m.target)
-			if _, err := corpus.WriteFile(cacheDir, m.entry); err != nil {
-				b.Fatal(err)
-			}
-			fuzz := func(fuzztime string) *exec.Cmd {
-				cmd := exec.Command("go", "test", "-run=^$", "-fuzz=^"+m.target+"$", "-fuzztime="+fuzztime, "-parallel=1", ".")
-				cmd.Dir = dir
-				return cmd
-			}
-			start := time.Now()
-			b.StartTimer()
-			out, err := fuzz("10m").CombinedOutput()
-			b.StopTimer()
-			took := time.Since(start)
-			os.RemoveAll(filepath.Join(gocache, "fuzz", modPath))
-			if err == nil || !strings.Contains(string(out), "Failing input written") {
-				b.Fatalf("go test -fuzz did not report the failure: %v\n%s", err, out)
-			}
-			size = valueSize(b, onlyEntry(b, corpus.SeedCorpus(dir, m.target)))
-			os.RemoveAll(filepath.Join(dir, "testdata"))
-			start = time.Now()
-			if out, err := fuzz("1x").CombinedOutput(); err != nil {
-				b.Fatalf("go test -fuzz with nothing to minimize: %v\n%s", err, out)
-			}
-			minimizing += max(0, took-time.Since(start))
-			os.RemoveAll(filepath.Join(gocache, "fuzz", modPath))
+			minimizing += toolchainMinimizes(b, gocache, dir, modPath, m.target, m.entry, func(e corpus.Entry) {
+				size = valueSize(b, e)
+			})
 			b.StartTimer()
 		}
 		b.ReportMetric(float64(size), "result-bytes")
 		b.ReportMetric(minimizing.Seconds()/float64(b.N), "minimize-s/op")
 	})
+}
+
+// toolchainMinimizes has go test -fuzz minimize entry, put in the fuzz cache
+// of target of the module at dir (whose path is modPath), with the
+// benchmark's timer running, and calls inspect with the entry it wrote. It
+// returns the time go test -fuzz spent minimizing: its wall time less that
+// of a run with nothing to minimize. It leaves neither cache nor testdata.
+func toolchainMinimizes(b *testing.B, gocache, dir, modPath, target string, entry []byte, inspect func(corpus.Entry)) time.Duration {
+	if _, err := corpus.WriteFile(corpus.CacheCorpus(gocache, modPath, target), entry); err != nil {
+		b.Fatal(err)
+	}
+	defer os.RemoveAll(filepath.Join(gocache, "fuzz", modPath))
+	defer os.RemoveAll(filepath.Join(dir, "testdata"))
+	fuzz := func(fuzztime string, more ...string) *exec.Cmd {
+		cmd := exec.Command("go", append([]string{"test", "-run=^$", "-fuzz=^" + target + "$", "-fuzztime=" + fuzztime, "-parallel=1"}, append(more, ".")...)...)
+		cmd.Dir = dir
+		return cmd
+	}
+	start := time.Now()
+	b.StartTimer()
+	out, err := fuzz("10m").CombinedOutput()
+	b.StopTimer()
+	took := time.Since(start)
+	os.RemoveAll(filepath.Join(gocache, "fuzz", modPath))
+	if err == nil || !strings.Contains(string(out), "Failing input written") {
+		b.Fatalf("go test -fuzz did not report the failure: %v\n%s", err, out)
+	}
+	inspect(onlyEntry(b, corpus.SeedCorpus(dir, target)))
+	os.RemoveAll(filepath.Join(dir, "testdata"))
+	// An easy bug may be found by this run's one input: it then fails, but
+	// does not minimize.
+	start = time.Now()
+	if out, err := fuzz("1x", "-fuzzminimizetime=0").CombinedOutput(); err != nil && !strings.Contains(string(out), "Failing input written") {
+		b.Fatalf("go test -fuzz with nothing to minimize: %v\n%s", err, out)
+	}
+	return max(0, took-time.Since(start))
 }
 
 // valueSize is the size of an entry's values: the length of strings and
