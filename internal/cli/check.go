@@ -54,6 +54,7 @@ func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
 			return
 		}
 		runners[i] = r
+		defer r.closeWorker() // -minimal's searches may start one
 	}
 	// Replay the targets' corpora on -p processes at once, then judge
 	// them in order.
