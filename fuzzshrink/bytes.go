@@ -247,14 +247,18 @@ const smallBlock = 8
 // (size, offset): after a removal the pass stays at the same size and
 // offset, where the rest of the input has shifted in. Isolating k
 // interesting elements in n takes O(k·log n) runs.
-func blocks(n int, from pos) iter.Seq2[pos, [2]int] {
+func blocks(n int, from pos) iter.Seq2[pos, [2]int] { return blockSizes(n, false, from) }
+
+// blockSizes yields the blocks of blocks, or, with every, every size from
+// smallBlock down to 1 instead of the halves below smallBlock.
+func blockSizes(n int, every bool, from pos) iter.Seq2[pos, [2]int] {
 	return func(yield func(pos, [2]int) bool) {
 		size, off := from.i, from.j
 		if size == 0 {
 			size, off = n, 0
 		}
 		size = min(size, n)
-		for ; size > 0; size, off = size/2, 0 {
+		for size > 0 {
 			step := size
 			if size <= smallBlock {
 				step = 1
@@ -264,6 +268,12 @@ func blocks(n int, from pos) iter.Seq2[pos, [2]int] {
 					return
 				}
 			}
+			if size > smallBlock || !every {
+				size /= 2
+			} else {
+				size--
+			}
+			off = 0
 		}
 	}
 }

@@ -253,40 +253,16 @@ func atTopLowered(s *choiceSeq, an *analysis, first int32, n int) []byte {
 }
 
 // spanBlocks yields the [start, end) blocks of n sibling spans that
-// deleteSpans tries: sizes n, n/2, n/4, … above smallBlock at aligned
-// offsets, as [blocks] does for bytes, so that isolating one span of n (a
-// step of a sequence of commands) takes O(log n) runs; then at every
-// offset, the halves down to 1, or, for the steps of a sequence of
-// commands (every), every size down to 1: steps often go in pairs or
-// threes that only go together (a Push and the Pop that takes it back, an
-// Open and its Close), and halving sizes from 7 or 12 never try 2. The
-// elements of collections are values, which go one by one as well as in
-// pairs. The cursor is (pos.i, pos.j) = (size, offset).
+// deleteSpans tries: those of [blocks], so that isolating one span of n (a
+// step of a sequence of commands) takes O(log n) runs; or, for the steps of
+// a sequence of commands (every), every size from smallBlock down to 1:
+// steps often go in pairs or threes that only go together (a Push and the
+// Pop that takes it back, an Open and its Close), and halving sizes from 7
+// or 12 never try 2. The elements of collections are values, which go one
+// by one as well as in pairs. The cursor is (pos.i, pos.j) = (size,
+// offset).
 func spanBlocks(n int, every bool, from pos) iter.Seq2[pos, [2]int] {
-	return func(yield func(pos, [2]int) bool) {
-		size, off := from.i, from.j
-		if size == 0 {
-			size, off = n, 0
-		}
-		size = min(size, n)
-		for size > 0 {
-			step := size
-			if size <= smallBlock {
-				step = 1
-			}
-			for ; off < n && (step == size || off+size <= n); off += step {
-				if !yield(pos{i: size, j: off}, [2]int{off, min(off+size, n)}) {
-					return
-				}
-			}
-			if size > smallBlock || !every {
-				size /= 2
-			} else {
-				size--
-			}
-			off = 0
-		}
-	}
+	return blockSizes(n, every, from)
 }
 
 // shiftedDeletion returns the deletion of children ch[off:off+size] of a

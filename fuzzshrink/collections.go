@@ -23,12 +23,13 @@ import (
 const maxDuplicates = 20
 
 // continueProb is the probability of a continue flag in generation: the
-// collection gets on average about 0.5 + size/10 elements past its minimum.
-func (t *T) continueProb(minLen, maxLen int) float64 {
+// collection gets on average about base + size/per elements past its
+// minimum (fewer if maxLen is near).
+func (t *T) continueProb(minLen, maxLen int, base, per float64) float64 {
 	if !t.generating() {
 		return 0.5
 	}
-	m := 0.5 + float64(t.gen.size)/10
+	m := base + float64(t.gen.size)/per
 	if maxLen >= 0 {
 		m = min(m, float64(maxLen-minLen))
 	}
@@ -39,7 +40,7 @@ func (t *T) continueProb(minLen, maxLen int) float64 {
 // generator elem: add draws one element and reports whether it counted (not
 // a duplicate).
 func collect(t *T, elem *genInfo, minLen, maxLen int, add func() bool) {
-	p := t.continueProb(minLen, maxLen)
+	p := t.continueProb(minLen, maxLen, 0.5, 10)
 	n, dups := 0, 0
 	for maxLen < 0 || n < maxLen {
 		i := int32(-1)

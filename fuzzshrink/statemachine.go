@@ -165,7 +165,7 @@ func repeat(t *T, minLen, maxLen int, cmds []command) {
 			t.rec.draws = append(t.rec.draws, drawn{"", seq})
 		}
 	}
-	p := t.stepProb(minLen, maxLen)
+	p := t.continueProb(minLen, maxLen, 1, 4) // 1 + size/4 steps past the minimum, on average
 	r := unsignedRange(0, uint64(len(cmds)-1))
 	var forced []string // AddDraws: the names of the commands to run
 	if t.forced != nil {
@@ -290,19 +290,6 @@ func (t *T) forceStep(seq *cmdSeq, cmds []command, names *[]string, minLen, maxL
 		return fail("%d steps or more, want at most %d", seq.steps+len(*names), maxLen)
 	}
 	return ok
-}
-
-// stepProb is the probability of a continue flag in generation: a
-// sequence gets on average 1 + size/4 steps past its minimum.
-func (t *T) stepProb(minLen, maxLen int) float64 {
-	if !t.generating() {
-		return 0.5
-	}
-	m := 1 + float64(t.gen.size)/4
-	if maxLen >= 0 {
-		m = min(m, float64(maxLen-minLen))
-	}
-	return m / (m + 1)
 }
 
 // drawContinue draws the continue flag of a step.
