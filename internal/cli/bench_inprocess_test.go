@@ -16,6 +16,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/session"
 	"github.com/fuzzmin/fuzzmin/internal/structured"
+	"github.com/fuzzmin/fuzzmin/internal/testbin/testbintest"
 )
 
 // BenchmarkInProcess measures the in-process evaluation rate of a session
@@ -84,14 +85,11 @@ func FuzzOnly(f *testing.F) {
 		entry  []byte
 	}{{"FuzzSlice", enc}, {"FuzzBytes", mustMarshal(b, blob)}, {"FuzzOnly", mustMarshal(b, blob[:300])}} {
 		b.Run(tt.target, func(b *testing.B) {
-			r, err := testRunner(b, bin, dir, tt.target, 10*time.Second)
-			if err != nil {
-				b.Fatal(err)
-			}
+			r := testbintest.Runner(b, bin, dir, tt.target, 10*time.Second)
 			sdir := b.TempDir()
 			runs, searching := 0, time.Duration(0)
 			for b.Loop() {
-				end, err := r.session(context.Background(), sdir, session.Config{Target: tt.target}, tt.entry, func(session.Event) {})
+				end, err := runSession(context.Background(), r, sdir, session.Config{Target: tt.target}, tt.entry, func(session.Event) {})
 				res := end.res
 				if err != nil || res == nil || res.Error != "" {
 					b.Fatalf("session: %v, %v, %+v", err, end.crash, res)

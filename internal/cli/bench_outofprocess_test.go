@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -16,46 +15,6 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 )
-
-// BenchmarkOutOfProcess measures the out-of-process evaluation rate on a
-// target that passes everything: candidates run in a fuzz worker, as seed
-// entries many per process, and one process per candidate.
-func BenchmarkOutOfProcess(b *testing.B) {
-	dir, bin := buildProbe(b)
-	for _, perProcess := range []int{0, 64, 1} {
-		name := fmt.Sprintf("per-process=%d", perProcess)
-		if perProcess == 0 {
-			name, perProcess = "worker", 64
-		}
-		b.Run(name, func(b *testing.B) {
-			r, err := testRunner(b, bin, dir, "FuzzTrivial", 10*time.Second)
-			if err != nil {
-				b.Fatal(err)
-			}
-			inputs := make([][]byte, perProcess)
-			for i := range inputs {
-				inputs[i], _ = encoding.Marshal([]byte(fmt.Sprintf("candidate %d", i)))
-			}
-			shape := func(_ int, msg string) string { return msg }
-			b.ResetTimer()
-			start := time.Now()
-			n := 0
-			run := r.run
-			if name == "worker" {
-				run = r.runInWorker
-				defer r.closeWorker()
-			}
-			for b.Loop() {
-				res, err := run(context.Background(), inputs, shape, never)
-				if err != nil || len(res.outcomes) != len(inputs) {
-					b.Fatalf("ran %d of %d: %v", len(res.outcomes), len(inputs), err)
-				}
-				n += len(inputs)
-			}
-			b.ReportMetric(float64(n)/time.Since(start).Seconds(), "candidates/s")
-		})
-	}
-}
 
 // BenchmarkProcs measures what -p and -worker do to the search of entries
 // with many passing candidates: the markup and JSON shapes, whose parsers

@@ -208,12 +208,15 @@ func replayCoverage(b *testing.B, mod, dir string) int {
 
 // writeModule writes a module of the given files to dir and warms the build
 // cache for it, as a user's is.
-func writeModule(b *testing.B, dir, path string, files map[string]string) {
+func writeModule(b testing.TB, dir, path string, files map[string]string) {
 	gomod := "module " + path + "\n\ngo 1.26\n"
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o666); err != nil {
 		b.Fatal(err)
 	}
 	for name, content := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o777); err != nil {
+			b.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o666); err != nil {
 			b.Fatal(err)
 		}
@@ -221,7 +224,7 @@ func writeModule(b *testing.B, dir, path string, files map[string]string) {
 	goTest(b, dir, "-count=1", "-run=^$", ".")
 }
 
-func goTest(b *testing.B, dir string, args ...string) {
+func goTest(b testing.TB, dir string, args ...string) {
 	start := time.Now()
 	cmd := exec.Command("go", append([]string{"test"}, args...)...)
 	cmd.Dir = dir

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
 // fuzzmin check replays every entry of the seed corpora, as go test does,
@@ -44,17 +45,17 @@ func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
 	if !ok {
 		return
 	}
-	defer b.s.finish(ctx, nil)
-	runners := make([]*runner, len(jobs))
+	defer b.s.Finish(ctx, nil)
+	runners := make([]*testbin.Runner, len(jobs))
 	for i, tj := range jobs {
-		r, err := b.bin.runner(tj.target.Name, filepath.Join(tmp, fmt.Sprint("work", i)))
+		r, err := b.bin.Runner(tj.target.Name, filepath.Join(tmp, fmt.Sprint("work", i)))
 		if err != nil {
 			c.rep.errorf("%s: %v", p.ImportPath, err)
 			c.fail(exitFailure)
 			return
 		}
 		runners[i] = r
-		defer r.closeWorker() // -minimal's searches may start one
+		defer r.Close() // -minimal's searches may start a fuzz worker
 	}
 	// Replay the targets' corpora on -p processes at once, then judge
 	// them in order.
@@ -92,7 +93,7 @@ func (c *command) github() bool {
 
 // checkTarget returns the findings of one target, whose valid entries
 // replayed as rep, in the order of the entries' names.
-func (c *command) checkTarget(ctx context.Context, p *pkg, tj *targetJob, r *runner, rep replay) []finding {
+func (c *command) checkTarget(ctx context.Context, p *pkg, tj *targetJob, r *testbin.Runner, rep replay) []finding {
 	byName := map[string][]finding{}
 	add := func(name string, f finding) {
 		f.test = tj.target.Name + "/" + name
@@ -111,7 +112,7 @@ func (c *command) checkTarget(ctx context.Context, p *pkg, tj *targetJob, r *run
 		}
 	}
 	for _, e := range valid {
-		j := &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: r, runners: []*runner{r}}
+		j := &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: r, runners: []*testbin.Runner{r}}
 		switch sig, ok := rep.sigs[e.Name]; {
 		case rep.stale[e.Name] != "":
 			add(e.Name, c.staleFinding(rep.stale[e.Name], j))
@@ -189,7 +190,7 @@ type replay struct {
 }
 
 // replayAll runs the entries in as few processes as crashes allow.
-func (c *command) replayAll(ctx context.Context, r *runner, entries []corpus.Entry) replay {
+func (c *command) replayAll(ctx context.Context, r *testbin.Runner, entries []corpus.Entry) replay {
 	sigs, stale := map[string]signature{}, map[string]string{}
 	todo := entries
 	for len(todo) > 0 {
@@ -202,16 +203,16 @@ func (c *command) replayAll(ctx context.Context, r *runner, entries []corpus.Ent
 			shapers[i] = failure.NewShaper(msg, todo[i].Values)
 			return shapers[i].Shape(msg, todo[i].Values)
 		}
-		res, err := r.run(ctx, files, shape, never)
+		res, err := r.Run(ctx, files, shape, testbin.Never)
 		if err != nil {
 			return replay{err: err}
 		}
-		if len(res.outcomes) == 0 {
+		if len(res.Outcomes) == 0 {
 			// The toolchain refused files of the batch: name them, and
 			// run the others again.
-			refused := r.refused(res.stales)
+			refused := r.Refused(res.Stales)
 			if len(refused) == 0 {
-				return replay{err: fmt.Errorf("the test binary ran no entry; it said:\n%s", res.tail)}
+				return replay{err: fmt.Errorf("the test binary ran no entry; it said:\n%s", res.Tail)}
 			}
 			var rest []corpus.Entry
 			for i, e := range todo {
@@ -224,27 +225,10 @@ func (c *command) replayAll(ctx context.Context, r *runner, entries []corpus.Ent
 			todo = rest
 			continue
 		}
-		for i, sig := range res.outcomes {
+		for i, sig := range res.Outcomes {
 			sigs[todo[i].Name] = sig
 		}
-		todo = todo[len(res.outcomes):]
+		todo = todo[len(res.Outcomes):]
 	}
 	return replay{sigs: sigs, stale: stale}
-}
-
-// refused maps the inputs the toolchain named in its complaints (as in
-// `"testdata/fuzz/FuzzX/c000003": mismatched types …`) to the complaint.
-func (r *runner) refused(lines []string) map[int]string {
-	out := map[int]string{}
-	for _, l := range lines {
-		_, rest, ok := strings.Cut(l, `"testdata/fuzz/`+r.target+"/")
-		if !ok {
-			continue
-		}
-		name, _, _ := strings.Cut(rest, `"`)
-		if i, ok := r.inputIndex(r.target + "/" + name); ok {
-			out[i] = l
-		}
-	}
-	return out
 }

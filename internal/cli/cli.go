@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"syscall"
+
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
 // Exit codes.
@@ -34,8 +36,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		case "help":
 			fmt.Fprint(stdout, Manual())
 			return exitOK
-		case execArg:
-			return runExecWrapper(args[1:], stdout, stderr)
+		case testbin.ExecArg:
+			return testbin.RunExecWrapper(args[1:], stdout, stderr)
 		}
 	}
 	m := modeMinimize

@@ -1,20 +1,19 @@
 package cli
 
 import (
-	"bufio"
-	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
-	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
 // fuzzmin cmin distills the generated corpus of a fuzz target, the inputs go
@@ -44,20 +43,24 @@ func (c *command) cminPackage(ctx context.Context, p *pkg, tmp string) {
 		return
 	}
 	start := time.Now()
-	bin := &testBinary{path: filepath.Join(tmp, "cover.test"), modDir: p.ModuleDir, pkgDir: p.Dir,
-		goroot: c.goroot, timeout: c.opts.execTimeout, env: c.env, ram: c.ram.path}
-	args := append([]string{"test", "-c", "-cover", "-covermode=set", "-coverpkg=" + p.ImportPath, "-o", bin.path}, c.tagsFlag()...)
+	bin := &testbin.Binary{Path: filepath.Join(tmp, "cover.test"), ModDir: p.ModuleDir, PkgDir: p.Dir,
+		Timeout: c.opts.execTimeout, Env: c.env, RAM: c.ram.path}
 	c.rep.phase("building " + p.ImportPath + " for coverage")
-	out, err := c.goCommand(ctx, append(args, p.Args...)...).CombinedOutput()
+	goCmd := func(args ...string) *exec.Cmd { return c.goCommand(ctx, args...) }
+	err := testbin.BuildCover(goCmd, bin.Path, []string{p.ImportPath}, append(c.tagsFlag(), p.Args...))
 	c.rep.phase("")
 	if err != nil {
-		if ctx.Err() == nil {
-			c.rep.buildError(p.ImportPath, strings.TrimSpace(string(out)))
+		if be := (*testbin.BuildError)(nil); errors.As(err, &be) && ctx.Err() == nil {
+			c.rep.buildError(p.ImportPath, be.Output)
 			c.fail(exitUsage)
+		} else if ctx.Err() == nil {
+			c.rep.errorf("%s: %v", p.ImportPath, err)
+			c.fail(exitFailure)
 		}
 		return
 	}
 	c.rep.built(p.ImportPath, time.Since(start))
+	bin.Toolchain = c.toolchain(bin.Path)
 	for i, tj := range jobs {
 		if ctx.Err() != nil {
 			return
@@ -73,7 +76,7 @@ func (c *command) cminPackage(ctx context.Context, p *pkg, tmp string) {
 }
 
 // cminTarget distills the corpus of one target.
-func (c *command) cminTarget(ctx context.Context, p *pkg, tj *targetJob, bin *testBinary, work string) error {
+func (c *command) cminTarget(ctx context.Context, p *pkg, tj *targetJob, bin *testbin.Binary, work string) error {
 	start := time.Now()
 	var entries []*cminEntry
 	for _, e := range tj.entries { // the seed corpus, with -seed
@@ -135,7 +138,7 @@ func (c *command) cacheCorpus(p *pkg, target string) string {
 
 // measure runs each entry alone, on -p runners at once, and records the
 // blocks it covers. It returns the names of the blocks.
-func (c *command) measure(ctx context.Context, target string, bin *testBinary, work string, entries []*cminEntry) ([]string, error) {
+func (c *command) measure(ctx context.Context, target string, bin *testbin.Binary, work string, entries []*cminEntry) ([]string, error) {
 	var mu sync.Mutex
 	index := map[string]int{}
 	var names []string
@@ -154,15 +157,13 @@ func (c *command) measure(ctx context.Context, target string, bin *testBinary, w
 	errs := make([]error, w)
 	var wg sync.WaitGroup
 	for k := range w {
-		r, err := bin.runner(target, fmt.Sprintf("%s-%d", work, k))
+		r, err := bin.Runner(target, fmt.Sprintf("%s-%d", work, k))
 		if err != nil {
 			return nil, err
 		}
-		profile := filepath.Join(r.ram, fmt.Sprint("cover-", k))
-		r.extra = []string{"-test.coverprofile=" + profile}
 		wg.Go(func() {
 			for i := k; i < len(entries) && errs[k] == nil; i += w {
-				errs[k] = measureOne(ctx, r, profile, entries[i], intern)
+				errs[k] = measureOne(ctx, r, entries[i], intern)
 			}
 		})
 	}
@@ -175,34 +176,21 @@ func (c *command) measure(ctx context.Context, target string, bin *testBinary, w
 	return names, nil
 }
 
-// measureOne runs e and reads the blocks it covered from the profile.
-func measureOne(ctx context.Context, r *runner, profile string, e *cminEntry, intern func(string) int) error {
-	os.Remove(profile)
+// measureOne runs e and records the blocks it covered.
+func measureOne(ctx context.Context, r *testbin.Runner, e *cminEntry, intern func(string) int) error {
 	shape := func(_ int, msg string) string { return failure.Shape(msg, nil) }
-	res, err := r.run(ctx, [][]byte{e.Data}, shape, never)
-	if err != nil {
+	res, blocks, err := r.Cover(ctx, e.Data, shape)
+	switch {
+	case err != nil:
 		return err
-	}
-	if len(res.outcomes) != 1 || res.outcomes[0].Failed() {
+	case len(res.Outcomes) != 1 || res.Outcomes[0].Failed():
 		e.keep = true // failing (a regression), or stale: never dropped
 		return nil
-	}
-	data, err := os.ReadFile(profile)
-	if err != nil {
+	case blocks == nil:
 		e.keep = true // no coverage to weigh it by
-		return nil
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		// file:start.col,end.col statements count
-		line := sc.Text()
-		block, count, ok := strings.Cut(line, " ")
-		if !ok || strings.HasPrefix(line, "mode:") {
-			continue
-		}
-		if _, n, _ := strings.Cut(count, " "); n != "0" {
-			e.blocks = append(e.blocks, intern(block))
-		}
+	for _, b := range blocks {
+		e.blocks = append(e.blocks, intern(b))
 	}
 	return nil
 }

@@ -7,8 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
-	"time"
+
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
 // A command is one run of fuzzmin over its packages (a session is something
@@ -19,8 +19,10 @@ type command struct {
 	rep        *reporter
 	env        []string // of the go command and the test binaries
 	goroot     string
+	goversion  string
 	gomodcache string
 	gocache    string
+	noted      map[string]bool   // notes printed once per run
 	disk, ram  *scratch          // removed at the end; ram may be disk
 	matched    int               // entries selected
 	written    map[string]string // files written, with the entry whose result each is
@@ -95,7 +97,7 @@ func (c *command) withPackages(ctx context.Context, patterns []string, work func
 	envErr := make(chan error, 1)
 	go func() {
 		var err error
-		goEnv, err = c.goOutput(ctx, "env", "GOROOT", "GOMODCACHE", "GOCACHE")
+		goEnv, err = c.goOutput(ctx, "env", "GOROOT", "GOMODCACHE", "GOCACHE", "GOVERSION")
 		envErr <- err
 	}()
 	pkgs, err := loadPackages(c.opts.dir, c.env, c.opts.tags, patterns)
@@ -107,8 +109,8 @@ func (c *command) withPackages(ctx context.Context, patterns []string, work func
 		c.rep.errorf("%v", err)
 		return exitUsage
 	}
-	vars := append(strings.SplitN(goEnv, "\n", 4), "", "", "") // one line each, empty ones too
-	c.goroot, c.gomodcache, c.gocache = vars[0], vars[1], vars[2]
+	vars := append(strings.SplitN(goEnv, "\n", 5), "", "", "", "") // one line each, empty ones too
+	c.goroot, c.gomodcache, c.gocache, c.goversion = vars[0], vars[1], vars[2], vars[3]
 	if refused := c.refuse(pkgs); refused {
 		return exitUsage
 	}
@@ -203,19 +205,30 @@ func within(path, dir string) bool {
 }
 
 // goCommand returns a go command run where the user asked (-C), with the
-// user's environment (GOFLAGS and all). Canceling ctx interrupts the go
-// command and what it runs, as Ctrl-C in a terminal would, so that it
-// removes its temporary files; it is killed if it has not ended 10 seconds
-// later.
+// user's environment (GOFLAGS and all); see testbin.GoCommand.
 func (c *command) goCommand(ctx context.Context, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = c.opts.dir
-	cmd.Env = c.env
-	setProcessGroup(cmd)
-	dieWithParent(cmd, syscall.SIGINT)
-	cmd.Cancel = func() error { return interruptProcessGroup(cmd) }
-	cmd.WaitDelay = 10 * time.Second
-	return cmd
+	return testbin.GoCommand(ctx, c.opts.dir, c.env, args...)
+}
+
+// toolchain tells which Go release built the test binary at path.
+func (c *command) toolchain(path string) *testbin.Toolchain {
+	return testbin.Identify(path, c.goroot, c.goversion, toolchainSource(c.goroot))
+}
+
+// toolchainSource is where the source of the toolchain in goroot is, whose
+// fuzz worker protocol testbin checks; tests give a changed copy.
+var toolchainSource = func(goroot string) string { return filepath.Join(goroot, "src") }
+
+// note prints a line once per run.
+func (c *command) note(line string) {
+	if c.noted[line] {
+		return
+	}
+	if c.noted == nil {
+		c.noted = map[string]bool{}
+	}
+	c.noted[line] = true
+	c.rep.infof("%s", line)
 }
 
 func (c *command) goOutput(ctx context.Context, args ...string) (string, error) {

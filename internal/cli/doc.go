@@ -1,5 +1,7 @@
 // Package cli is the fuzzmin command; cmd/fuzzmin is a few lines around
 // [Main], so that the end-to-end tests can run the command in process.
+// What it knows of the toolchain (building test binaries, running them,
+// reading their output, the fuzz worker) is package testbin's.
 //
 // One run of the command (a [command]) takes every selected entry through
 // a pipeline:
@@ -8,14 +10,13 @@
 //     (load.go; which targets are wrapped by fuzzshrink, wrapped.go), select
 //     entries with -run, build each package's test binary once;
 //   - entry (entry.go): replay the original twice in fresh processes to
-//     learn its failure signature (signature.go), then shrink it: in the
-//     test process for a wrapped target (inprocess.go, the protocol of
-//     internal/session), falling back to shrinking its encoded arguments
-//     from here, as for any other target (oracle.go, which runs candidates
-//     in a test process that stays up in the toolchain's fuzz worker mode,
-//     worker.go, when the original fails there as in a process of its own,
-//     and otherwise through the test binary as a private seed corpus:
-//     runner.go);
+//     learn its failure signature, then shrink it: in the test process for
+//     a wrapped target (inprocess.go, the protocol of internal/session),
+//     falling back to shrinking its encoded arguments from here, as for any
+//     other target (oracle.go, which runs candidates in a test process that
+//     stays up in the toolchain's fuzz worker mode when the original fails
+//     there as in a process of its own, and otherwise through the test
+//     binary as a private seed corpus);
 //   - write back (writeback.go): write the result atomically, verify it with
 //     go test itself, and only then remove the original;
 //   - result (result.go): the entry's status, which report.go prints for
@@ -25,7 +26,7 @@
 // (cmin.go) distills generated corpora by coverage. The subcommands that
 // work on one target (subcommand.go) share the setup
 // of a run (withPackages) and ask the test binary for the target's
-// argument types (argtypes.go, on natives.go). import (import.go) decodes
+// argument types (testbin.Runner.ArgTypes). import (import.go) decodes
 // crash files (ossfuzz.go: the OSS-Fuzz builds' decoders), writes them into
 // the seed corpus and hands the new entries to the pipeline above
 // (minimizeJobs); migrate (migrate.go, migrate_entries.go) rewrites a

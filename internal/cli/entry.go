@@ -15,6 +15,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
 // replays is how many times the original is run before shrinking: a
@@ -28,8 +29,8 @@ type entryJob struct {
 	tj      *targetJob
 	target  *target
 	entry   corpus.Entry
-	runner  *runner   // the first of runners: replays and sessions run there
-	runners []*runner // the out-of-process search runs on all (-p)
+	runner  *testbin.Runner   // the first of runners: replays and sessions run there
+	runners []*testbin.Runner // the out-of-process search runs on all (-p)
 	// found is the failure of an entry made of another failure met while
 	// shrinking (see others.go): it has no file yet.
 	found signature
@@ -37,6 +38,7 @@ type entryJob struct {
 	want      signature      // how the original fails
 	shaper    failure.Shaper // how its message is shaped, and so the candidates'
 	zero      bool           // the zero input fails the same way
+	passing   []byte         // the zero input, if it passes
 	start     time.Time
 	runs      atomic.Int64 // candidates run so far, for the progress line
 	progress  *progressLine
@@ -104,7 +106,12 @@ func (c *command) minimizeEntry(ctx context.Context, j *entryJob) result {
 		// target.
 		res.Note = join(res.Note, fmt.Sprintf("the in-process search gave no usable result (%v); the arguments were shrunk as encoded bytes instead", err))
 	}
-	inWorker := c.workerAgrees(ctx, j)
+	inWorker, why := c.workerAgrees(ctx, j)
+	if inWorker {
+		c.rep.verbosef("  candidates run in a fuzz worker")
+	} else {
+		c.rep.verbosef("  candidates run in processes: %s", why)
+	}
 	for {
 		out, err := c.shrinkOutOfProcess(ctx, j, inWorker)
 		if err != nil {
@@ -120,37 +127,29 @@ func (c *command) minimizeEntry(ctx context.Context, j *entryJob) result {
 		// The worker judged a candidate otherwise than a process does.
 		res.Note = join(res.Note, fmt.Sprintf("the search in a fuzz worker gave a result that fails under go test with %v; it was searched again with candidates run in processes", mm.got))
 		inWorker = false
+		c.rep.verbosef("  candidates run in processes: the fuzz worker's result did not reproduce")
 	}
 }
 
 // workerAgrees reports whether the candidates of the entry can run in fuzz
-// workers (worker.go): its failure is one that a worker survives, and the
-// original fails in a worker exactly as in a process of its own.
-func (c *command) workerAgrees(ctx context.Context, j *entryJob) bool {
-	if !c.opts.worker || j.want.Crash() {
-		return false
+// workers (see testbin.Runner.WorkerAgrees): its failure is one that a
+// worker survives, the toolchain's worker protocol is the one fuzzmin
+// speaks, and the worker judges the original, and a passing input if
+// there is one, exactly as processes of their own did. When the toolchain
+// rules the worker out, it says so, once.
+func (c *command) workerAgrees(ctx context.Context, j *entryJob) (bool, string) {
+	switch {
+	case !c.opts.worker:
+		return false, "-worker=false"
+	case j.want.Crash():
+		return false, "the entry's failure ends a fuzz worker"
 	}
-	r := j.runner
-	if r.worker == nil {
-		w, err := r.startWorker(max(64<<10, 2*len(j.entry.Data)))
-		if err != nil {
-			return false
-		}
-		r.worker = w
+	if ok, why := j.runner.Toolchain.Worker(); !ok {
+		c.note("fuzzmin: " + why + "; candidates run in processes")
+		return false, why
 	}
-	out, err := r.worker.run(ctx, j.entry.Data, r.timeout)
-	if err != nil {
-		r.closeWorker()
-		return false
-	}
-	sig, msg, ok := workerFailure(out, r.goroot)
-	if !ok {
-		return false
-	}
-	if sig.Kind == kindFail || msg != "" {
-		sig.Text = j.shaper.Shape(msg, j.entry.Values)
-	}
-	return sig == j.want
+	shape := func(msg string) string { return j.shaper.Shape(msg, j.entry.Values) }
+	return j.runner.WorkerAgrees(ctx, j.entry.Data, j.want, shape, j.passing)
 }
 
 func (j *entryJob) isFound() bool { return j.found.Failed() }
@@ -183,24 +182,24 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 			inputs, vals = append(inputs, zero), append(vals, zeroVals)
 		}
 		shape := func(k int, msg string) string { return j.shaper.Shape(msg, vals[k]) }
-		out, err := j.runner.run(ctx, inputs, shape, never)
+		out, err := j.runner.Run(ctx, inputs, shape, testbin.Never)
 		switch {
 		case err != nil:
 			return statusFailed, err
-		case out.stale != "":
-			return statusStale, errors.New(c.staleReason(out.stale, j))
-		case len(out.outcomes) == 0:
-			return statusFailed, fmt.Errorf("the test binary ran no input for %s; it said:\n%s", j.target.Name, out.tail)
+		case out.Stale != "":
+			return statusStale, errors.New(c.staleReason(out.Stale, j))
+		case len(out.Outcomes) == 0:
+			return statusFailed, fmt.Errorf("the test binary ran no input for %s; it said:\n%s", j.target.Name, out.Tail)
 		}
-		if msg, ok := out.msgs[0]; ok && i == 0 {
+		if msg, ok := out.Msgs[0]; ok && i == 0 {
 			// The first replay decides how messages are shaped.
 			j.shaper = failure.NewShaper(msg, j.entry.Values)
-			out.outcomes[0].Text = j.shaper.Shape(msg, j.entry.Values)
+			out.Outcomes[0].Text = j.shaper.Shape(msg, j.entry.Values)
 		}
-		j.target.Wrapped = j.target.Wrapped || out.wrapped
-		sigs = append(sigs, out.outcomes[0])
-		if len(out.outcomes) > 1 {
-			zeroSig = &out.outcomes[1]
+		j.target.Wrapped = j.target.Wrapped || out.Wrapped
+		sigs = append(sigs, out.Outcomes[0])
+		if len(out.Outcomes) > 1 {
+			zeroSig = &out.Outcomes[1]
 		}
 	}
 	j.want = sigs[0]
@@ -233,13 +232,16 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 		return "", nil
 	case zeroSig == nil:
 		// The original ended the process before the zero input ran.
-		sig, err := j.runner.replayOne(ctx, zero, func(msg string) string { return j.shaper.Shape(msg, zeroVals) })
+		sig, err := j.runner.ReplayOne(ctx, zero, func(msg string) string { return j.shaper.Shape(msg, zeroVals) })
 		if err != nil {
 			return statusFailed, err
 		}
 		zeroSig = &sig
 	}
 	j.zero = *zeroSig == j.want
+	if !zeroSig.Failed() {
+		j.passing = zero
+	}
 	return "", nil
 }
 

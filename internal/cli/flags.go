@@ -35,7 +35,7 @@ type options struct {
 	github      bool   // check -github
 	seed        bool   // cmin -seed
 	fuzzcache   string // cmin -fuzzcache: instead of $GOCACHE/fuzz
-	worker      bool   // run candidates in fuzz workers (worker.go)
+	worker      bool   // run candidates in fuzz workers (testbin.Runner.RunInWorker)
 	mode        mode
 }
 

@@ -124,7 +124,7 @@ func (c *command) importFiles(ctx context.Context, pkgs []*pkg, o *importOptions
 			c.rep.errorf("%s: %v", p.ImportPath, err)
 		}
 		c.fail(exitFailure)
-		b.s.finish(ctx, nil)
+		b.s.Finish(ctx, nil)
 		return
 	}
 	for _, file := range files {

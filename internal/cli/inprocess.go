@@ -15,6 +15,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
 	"github.com/fuzzmin/fuzzmin/internal/session"
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
 // shrinkInProcess minimizes an entry of a target wrapped by fuzzshrink: the
@@ -24,7 +25,7 @@ import (
 // remembered as another failure otherwise; a new session goes on from the
 // best candidate so far.
 func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutcome, error) {
-	dir, err := os.MkdirTemp(j.runner.ram, "session-")
+	dir, err := os.MkdirTemp(j.runner.RAM, "session-")
 	if err != nil {
 		return shrinkOutcome{}, err
 	}
@@ -47,7 +48,7 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 		return out
 	}
 	for {
-		end, err := j.runner.session(ctx, dir, cfg, best, func(ev session.Event) {
+		end, err := runSession(ctx, j.runner, dir, cfg, best, func(ev session.Event) {
 			if ev.Runs > 0 {
 				j.runs.Store(int64(ev.Runs))
 			}
@@ -136,13 +137,13 @@ type sessionEnd struct {
 
 // session runs one in-process session from best, passing its events to
 // event, and tells how it ended.
-func (r *runner) session(ctx context.Context, dir string, cfg session.Config, best []byte, event func(session.Event)) (sessionEnd, error) {
+func runSession(ctx context.Context, r *testbin.Runner, dir string, cfg session.Config, best []byte, event func(session.Event)) (sessionEnd, error) {
 	for _, name := range []string{session.ResultFile, session.CurrentFile, session.BestFile} {
 		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return sessionEnd{}, err
 		}
 	}
-	cfg.Entry = inputName(0)
+	cfg.Entry = testbin.InputName(0)
 	b, err := json.Marshal(cfg)
 	if err != nil {
 		return sessionEnd{}, err
@@ -150,31 +151,23 @@ func (r *runner) session(ctx context.Context, dir string, cfg session.Config, be
 	if err := os.WriteFile(filepath.Join(dir, session.ConfigFile), b, 0o666); err != nil {
 		return sessionEnd{}, err
 	}
-	if err := r.writeInputs([][]byte{best}); err != nil {
-		return sessionEnd{}, err
-	}
-	p := newOutputParser(r.inputIndex, r.goroot)
 	var sessionErr string
-	proc, err := r.startTest([]string{"-test.run=^" + r.target + "$", "-test.paniconexit0"},
-		session.Env+"="+dir, func(line []byte) {
-			if ev, ok := session.ParseEvent(line); ok {
-				if ev.Action == session.ActionError {
-					sessionErr = ev.Error
-				}
-				event(ev)
-				return
+	events := func(line []byte) bool {
+		ev, ok := session.ParseEvent(line)
+		if ok {
+			if ev.Action == session.ActionError {
+				sessionErr = ev.Error
 			}
-			p.line(line)
-		})
-	if err != nil {
-		return sessionEnd{}, err
+			event(ev)
+		}
+		return ok
 	}
 	// The watchdog: a session that records no new candidate for the
 	// per-input time limit is hung on the one it recorded last.
 	current := filepath.Join(dir, session.CurrentFile)
 	last, lastChange := -1, time.Now()
-	timedOut, limit := false, r.limit()
-	exit, err := proc.wait(ctx, min(limit/10, 100*time.Millisecond), func() bool {
+	timedOut, limit := false, r.Limit()
+	hung := func() bool {
 		if _, n, err := session.ReadRecord(current); err == nil && n != last {
 			last, lastChange = n, time.Now()
 			event(session.Event{Runs: n})
@@ -184,11 +177,12 @@ func (r *runner) session(ctx context.Context, dir string, cfg session.Config, be
 		if last < 0 {
 			// Before its first candidate the process starts and runs the
 			// original: that gets the full limit.
-			allowed = r.timeout
+			allowed = r.Timeout
 		}
 		timedOut = time.Since(lastChange) > allowed
 		return timedOut
-	})
+	}
+	end, err := r.RunSession(ctx, best, session.Env+"="+dir, events, min(limit/10, 100*time.Millisecond), hung)
 	if err != nil {
 		return sessionEnd{}, err
 	}
@@ -206,8 +200,8 @@ func (r *runner) session(ctx context.Context, dir string, cfg session.Config, be
 	switch {
 	case timedOut:
 		return sessionEnd{crash: signature{Kind: kindTimeout}}, nil
-	case p.crash.Failed():
-		return sessionEnd{crash: p.crash, msg: p.crashMsg}, nil
+	case end.Crash.Failed():
+		return sessionEnd{crash: end.Crash, msg: end.Msg}, nil
 	}
-	return sessionEnd{crash: signature{Kind: kindExit, Text: fmt.Sprintf("exit status %d", exit)}}, nil
+	return sessionEnd{crash: signature{Kind: kindExit, Text: fmt.Sprintf("exit status %d", end.Exit)}}, nil
 }

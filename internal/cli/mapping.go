@@ -55,7 +55,7 @@ func parseSource(text string) (source, error) {
 		return s, oldArg(m[1])
 	}
 	if m := convArgRE.FindStringSubmatch(t); m != nil {
-		typ, ok := nativeType(m[1])
+		typ, ok := encoding.NativeType(m[1])
 		if !ok {
 			return s, fmt.Errorf("-arg %q: %s is not a native fuzz type", text, m[1])
 		}
@@ -91,7 +91,7 @@ func parseTypeList(list string) ([]reflect.Type, error) {
 	}
 	var types []reflect.Type
 	for _, name := range strings.Split(inner, ",") {
-		t, ok := nativeType(strings.TrimSpace(name))
+		t, ok := encoding.NativeType(strings.TrimSpace(name))
 		if !ok {
 			return nil, fmt.Errorf("-from %q: %q is not a native fuzz type", list, strings.TrimSpace(name))
 		}
@@ -110,9 +110,9 @@ func checkNew(srcs []source, to []reflect.Type) error {
 	for i, s := range srcs {
 		switch {
 		case s.old == 0 && reflect.TypeOf(s.value) != to[i]:
-			return fmt.Errorf("-arg %q: %s, but the target's argument %d is %s", s.text, aType(reflect.TypeOf(s.value)), i+1, typeName(to[i]))
+			return fmt.Errorf("-arg %q: %s, but the target's argument %d is %s", s.text, aType(reflect.TypeOf(s.value)), i+1, encoding.TypeName(to[i]))
 		case s.conv != nil && s.conv != to[i]:
-			return fmt.Errorf("-arg %q: converts to %s, but the target's argument %d is %s", s.text, typeName(s.conv), i+1, typeName(to[i]))
+			return fmt.Errorf("-arg %q: converts to %s, but the target's argument %d is %s", s.text, encoding.TypeName(s.conv), i+1, encoding.TypeName(to[i]))
 		}
 	}
 	return nil
@@ -131,10 +131,10 @@ func checkOld(srcs []source, from, to []reflect.Type) error {
 		ft, tt := from[s.old-1], to[i]
 		switch {
 		case !convertible(ft, tt):
-			return fmt.Errorf("-arg %q: the old argument %d is %s, and %s cannot become the target's argument %d, %s", s.text, s.old, typeName(ft), aType(ft), i+1, typeName(tt))
+			return fmt.Errorf("-arg %q: the old argument %d is %s, and %s cannot become the target's argument %d, %s", s.text, s.old, encoding.TypeName(ft), aType(ft), i+1, encoding.TypeName(tt))
 		case s.conv == nil && !widens(ft, tt):
 			return fmt.Errorf("-arg %q: the old argument %d is %s, and the target's argument %d is %s, which does not hold every %s: write %s(@%d) to convert, and entries whose value does not fit are left alone",
-				s.text, s.old, typeName(ft), i+1, typeName(tt), typeName(ft), typeName(tt), s.old)
+				s.text, s.old, encoding.TypeName(ft), i+1, encoding.TypeName(tt), encoding.TypeName(ft), encoding.TypeName(tt), s.old)
 		}
 	}
 	return nil
@@ -142,10 +142,10 @@ func checkOld(srcs []source, from, to []reflect.Type) error {
 
 // aType spells a value of type t: "an int", "a string".
 func aType(t reflect.Type) string {
-	if strings.HasPrefix(typeName(t), "i") {
-		return "an " + typeName(t)
+	if strings.HasPrefix(encoding.TypeName(t), "i") {
+		return "an " + encoding.TypeName(t)
 	}
-	return "a " + typeName(t)
+	return "a " + encoding.TypeName(t)
 }
 
 // dropped describes the old arguments the mapping drops, or "".
@@ -157,7 +157,7 @@ func dropped(srcs []source, from []reflect.Type) string {
 	var drops []string
 	for i, t := range from {
 		if !used[i+1] {
-			drops = append(drops, fmt.Sprintf("@%d (%s)", i+1, typeName(t)))
+			drops = append(drops, fmt.Sprintf("@%d (%s)", i+1, encoding.TypeName(t)))
 		}
 	}
 	if len(drops) == 0 {
@@ -268,7 +268,7 @@ func convert(v any, to reflect.Type) (any, error) {
 		}
 	}
 	if !ok {
-		return nil, fmt.Errorf("%s does not fit in %s", gosyntax.Value(v, ""), typeName(to))
+		return nil, fmt.Errorf("%s does not fit in %s", gosyntax.Value(v, ""), encoding.TypeName(to))
 	}
 	return out.Interface(), nil
 }

@@ -115,7 +115,7 @@ func (c *command) checkMigrated(ctx context.Context, b *built, m *migration) boo
 	if len(inputs) == 0 {
 		return true
 	}
-	r, err := b.bin.runner(m.t.Name, filepath.Join(b.dir, "check"))
+	r, err := b.bin.Runner(m.t.Name, filepath.Join(b.dir, "check"))
 	if err != nil {
 		c.rep.errorf("%v", err)
 		c.fail(exitFailure)
@@ -123,14 +123,14 @@ func (c *command) checkMigrated(ctx context.Context, b *built, m *migration) boo
 	}
 	// The testing package reads every file before it runs one: once an
 	// entry has run, all were read.
-	out, err := r.run(ctx, inputs, func(int, string) string { return "" }, func(int, signature) bool { return true })
+	out, err := r.Run(ctx, inputs, func(int, string) string { return "" }, func(int, signature) bool { return true })
 	switch {
 	case err != nil:
 		c.rep.errorf("checking the migrated entries: %v; nothing was migrated", err)
-	case out.stale != "":
-		c.rep.errorf("the test binary refuses a migrated entry: %s; nothing was migrated", stripLogPos(out.stale))
-	case len(out.outcomes) == 0:
-		c.rep.errorf("the test binary ran none of the migrated entries; nothing was migrated; it said:\n%s", out.tail)
+	case out.Stale != "":
+		c.rep.errorf("the test binary refuses a migrated entry: %s; nothing was migrated", out.Stale)
+	case len(out.Outcomes) == 0:
+		c.rep.errorf("the test binary ran none of the migrated entries; nothing was migrated; it said:\n%s", out.Tail)
 	default:
 		return true
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
 // shrinkOutOfProcess runs the search here, with candidates run in batches
@@ -71,8 +72,8 @@ func batchSize(size int) int {
 // batch would return, so the search does not depend on -p. (What runners
 // judged beyond it is dropped, other failures too, for the same reason.)
 type oracle struct {
-	runners  []*runner
-	inWorker bool // run candidates in the runners' fuzz workers (worker.go)
+	runners  []*testbin.Runner
+	inWorker bool // run candidates in the runners' fuzz workers (testbin.Runner.RunInWorker)
 	// A batch is dealt out to the runners only if it has several
 	// candidates for each, and the passing inputs have run parallelFrom or
 	// more each on average: below that, passing inputs between processes
@@ -136,7 +137,8 @@ func (o *oracle) inputCost() time.Duration {
 	var n int
 	var spent time.Duration
 	for _, r := range o.runners {
-		n, spent = n+r.passed, spent+r.spent
+		p, s := r.Cost()
+		n, spent = n+p, spent+s
 	}
 	if n == 0 {
 		return 0
@@ -147,7 +149,7 @@ func (o *oracle) inputCost() time.Duration {
 // deal runs candidates k, k+w, k+2w, … of the batch on runner r, in order,
 // in as many processes as crashes take, until one fails as the original
 // does or it has passed the first that did on any runner.
-func (o *oracle) deal(ctx context.Context, r *runner, k, w int, files [][]byte, batch [][]any, sigs []signature, judged []bool, first *atomic.Int64) error {
+func (o *oracle) deal(ctx context.Context, r *testbin.Runner, k, w int, files [][]byte, batch [][]any, sigs []signature, judged []bool, first *atomic.Int64) error {
 	var mine []int
 	for g := k; g < len(files); g += w {
 		mine = append(mine, g)
@@ -166,29 +168,29 @@ func (o *oracle) deal(ctx context.Context, r *runner, k, w int, files [][]byte, 
 			}
 			return i+1 < len(mine) && int64(mine[i+1]) > first.Load()
 		}
-		run := r.run
+		run := r.Run
 		if o.inWorker {
-			run = r.runInWorker
+			run = r.RunInWorker
 		}
 		res, err := run(ctx, in, shape, stop)
 		if err != nil {
 			return err
 		}
-		if len(res.outcomes) == 0 {
-			return fmt.Errorf("the test binary ran no candidate: %s", res.stale)
+		if len(res.Outcomes) == 0 {
+			return fmt.Errorf("the test binary ran no candidate: %s", res.Stale)
 		}
-		o.runs.Add(int64(len(res.outcomes)))
-		for i, sig := range res.outcomes {
+		o.runs.Add(int64(len(res.Outcomes)))
+		for i, sig := range res.Outcomes {
 			sigs[mine[i]], judged[mine[i]] = sig, true
 		}
-		if last := len(res.outcomes) - 1; res.outcomes[last] == o.want {
+		if last := len(res.Outcomes) - 1; res.Outcomes[last] == o.want {
 			lower(first, int64(mine[last])) // a crash is judged as the process ends, not by stop
 			return nil
 		}
-		if len(res.outcomes) == len(mine) {
+		if len(res.Outcomes) == len(mine) {
 			return nil
 		}
-		mine = mine[len(res.outcomes):] // the process ended early: go on after the last one judged
+		mine = mine[len(res.Outcomes):] // the process ended early: go on after the last one judged
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
 )
 
 // How OSS-Fuzz and ClusterFuzzLite builds of Go native fuzz targets turn a
@@ -113,7 +115,7 @@ func decodeV1(data []byte, types []reflect.Type) ([]any, int, error) {
 		case reflect.String, reflect.Slice:
 			b, err := r.dynamic(t)
 			if err != nil {
-				return nil, 0, fmt.Errorf("argument %d (%s) at offset %d: %v", i+1, typeName(t), start, err)
+				return nil, 0, fmt.Errorf("argument %d (%s) at offset %d: %v", i+1, encoding.TypeName(t), start, err)
 			}
 			if t.Kind() == reflect.String {
 				v.SetString(string(b))
@@ -142,7 +144,7 @@ func decodeV1(data []byte, types []reflect.Type) ([]any, int, error) {
 			u, ok = r.fixed(8, true)
 		}
 		if !ok {
-			return nil, 0, fmt.Errorf("argument %d (%s) at offset %d: it needs %d bytes, %s left", i+1, typeName(t), start, v1Size(t), plural(len(data)-start, "byte", "bytes"))
+			return nil, 0, fmt.Errorf("argument %d (%s) at offset %d: it needs %d bytes, %s left", i+1, encoding.TypeName(t), start, v1Size(t), plural(len(data)-start, "byte", "bytes"))
 		}
 		switch t.Kind() {
 		case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int, reflect.Int64:

@@ -32,7 +32,7 @@ func types(t testing.TB, list string) []reflect.Type {
 	t.Helper()
 	var ts []reflect.Type
 	for _, name := range strings.Fields(list) {
-		typ, ok := nativeType(name)
+		typ, ok := encoding.NativeType(name)
 		if !ok {
 			t.Fatalf("no native type %s", name)
 		}
@@ -391,7 +391,7 @@ func fuzzSig(bits uint32) []reflect.Type {
 	var all []reflect.Type
 	for _, name := range []string{"string", "[]byte", "bool", "int", "int8", "int16", "int32", "int64",
 		"uint", "uint8", "uint16", "uint32", "uint64", "float32", "float64"} {
-		t, _ := nativeType(name)
+		t, _ := encoding.NativeType(name)
 		all = append(all, t)
 	}
 	sig := []reflect.Type{all[bits%15]}

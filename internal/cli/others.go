@@ -11,6 +11,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
 	"github.com/fuzzmin/fuzzmin/internal/session"
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
 // Every bug is kept: a candidate that fails another way than the entry
@@ -47,7 +48,7 @@ func (p *pool) addTuple(sig signature, tuple []byte) {
 
 // minimizeOthers minimizes, checks and writes the other failures met
 // while minimizing the entries of tj.
-func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob, runners []*runner) []result {
+func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob, runners []*testbin.Runner) []result {
 	done := 0
 	var results []result
 	for ctx.Err() == nil {

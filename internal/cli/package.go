@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
 // A targetJob is a fuzz target, its selected entries, and what minimizing
@@ -61,10 +63,10 @@ func (c *command) minimizeJobs(ctx context.Context, p *pkg, b *built, jobs []*ta
 		if ctx.Err() != nil {
 			break
 		}
-		runners := make([]*runner, c.opts.procs)
+		runners := make([]*testbin.Runner, c.opts.procs)
 		var err error
 		for k := range runners {
-			if runners[k], err = b.bin.runner(tj.target.Name, filepath.Join(b.dir, fmt.Sprintf("work%d-%d", i, k))); err != nil {
+			if runners[k], err = b.bin.Runner(tj.target.Name, filepath.Join(b.dir, fmt.Sprintf("work%d-%d", i, k))); err != nil {
 				break
 			}
 		}
@@ -75,10 +77,10 @@ func (c *command) minimizeJobs(ctx context.Context, p *pkg, b *built, jobs []*ta
 		}
 		results = append(results, c.minimizeTarget(ctx, p, tj, runners)...)
 		for _, r := range runners {
-			r.closeWorker()
+			r.Close()
 		}
 	}
-	c.finalCheck(ctx, b.s, results)
+	c.finalCheck(ctx, b, results)
 	if ctx.Err() != nil {
 		return nil
 	}
@@ -88,7 +90,7 @@ func (c *command) minimizeJobs(ctx context.Context, p *pkg, b *built, jobs []*ta
 // minimizeTarget minimizes the entries of one target, then the other
 // failures met on the way, while holding the lock of its corpus directory,
 // and returns what became of each.
-func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob, runners []*runner) []result {
+func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob, runners []*testbin.Runner) []result {
 	unlock, err := lockDir(tj.dir)
 	if err != nil {
 		c.rep.errorf("%s: %v; its entries were left alone", c.rel(tj.dir), err)
@@ -204,15 +206,15 @@ func (c *command) selectEntries(ctx context.Context, p *pkg) []*targetJob {
 }
 
 // A built package: its test binary, and the go test run that built it,
-// which checks the results when the package is done (see exec.go).
+// which checks the results when the package is done (see testbin.Build).
 type built struct {
-	s   *execSession
-	bin *testBinary
+	s   *testbin.Build
+	bin *testbin.Binary
 	dir string // for the files of the package's run, which the caller removes
 }
 
-// build has go test build the package's test binary (see exec.go), with
-// dir for its files.
+// build has go test build the package's test binary, with dir for its
+// files.
 func (c *command) build(ctx context.Context, p *pkg, dir string, targets []string) (*built, bool) {
 	start := time.Now()
 	ctl := filepath.Join(dir, "exec")
@@ -222,11 +224,12 @@ func (c *command) build(ctx context.Context, p *pkg, dir string, targets []strin
 		return nil, false
 	}
 	c.rep.phase("building " + p.ImportPath)
-	s, err := c.startExec(ctx, p, ctl, targets)
+	goCmd := func(args ...string) *exec.Cmd { return c.goCommand(ctx, args...) }
+	s, err := testbin.StartBuild(ctx, goCmd, ctl, targets, append(c.tagsFlag(), p.Args...))
 	c.rep.phase("")
 	if err != nil {
-		if be := (*buildError)(nil); errors.As(err, &be) {
-			c.rep.buildError(p.ImportPath, be.out)
+		if be := (*testbin.BuildError)(nil); errors.As(err, &be) {
+			c.rep.buildError(p.ImportPath, be.Output)
 			c.fail(exitUsage)
 		} else if ctx.Err() == nil {
 			c.rep.errorf("%s: %v", p.ImportPath, err)
@@ -235,9 +238,9 @@ func (c *command) build(ctx context.Context, p *pkg, dir string, targets []strin
 		return nil, false
 	}
 	c.rep.built(p.ImportPath, time.Since(start))
-	bin := &testBinary{
-		path: s.ready.Binary, args: s.ready.Args, modDir: p.ModuleDir, pkgDir: p.Dir,
-		goroot: c.goroot, timeout: c.opts.execTimeout, env: c.env, ram: c.ram.path,
+	bin := &testbin.Binary{
+		Path: s.Binary, Args: s.Args, ModDir: p.ModuleDir, PkgDir: p.Dir, Toolchain: c.toolchain(s.Binary),
+		Timeout: c.opts.execTimeout, Env: c.env, RAM: c.ram.path,
 	}
 	return &built{s: s, bin: bin, dir: dir}, true
 }

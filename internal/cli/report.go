@@ -98,6 +98,13 @@ func (r *reporter) infof(format string, args ...any) {
 	r.output(r.out, "", "", fmt.Sprintf(format, args...)+"\n")
 }
 
+// verbosef prints a line for people with -v.
+func (r *reporter) verbosef(format string, args ...any) {
+	if r.verbose && r.json == nil {
+		fmt.Fprintf(r.out, format+"\n", args...)
+	}
+}
+
 func (r *reporter) buildError(pkg, output string) {
 	if r.json != nil {
 		r.emit(event{Time: time.Now(), Action: "build-fail", Package: pkg, Output: output + "\n"})

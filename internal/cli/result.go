@@ -2,6 +2,19 @@ package cli
 
 import (
 	"time"
+
+	"github.com/fuzzmin/fuzzmin/internal/failure"
+)
+
+// signature is how an input fails; see package failure.
+type signature = failure.Signature
+
+const (
+	kindPanic   = failure.Panic
+	kindFatal   = failure.Fatal
+	kindFail    = failure.Fail
+	kindExit    = failure.Exit
+	kindTimeout = failure.Timeout
 )
 
 // status is the outcome of one entry.

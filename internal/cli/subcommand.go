@@ -107,11 +107,11 @@ func findTarget(pkgs []*pkg, name string) (*pkg, *target, error) {
 }
 
 // targetTypes asks the test binary b for the argument types of target t
-// (see argtypes.go).
+// (see testbin.Runner.ArgTypes).
 func (c *command) targetTypes(ctx context.Context, b *built, t *target) ([]reflect.Type, error) {
-	r, err := b.bin.runner(t.Name, filepath.Join(b.dir, "probe"))
+	r, err := b.bin.Runner(t.Name, filepath.Join(b.dir, "probe"))
 	if err != nil {
 		return nil, err
 	}
-	return r.argTypes(ctx)
+	return r.ArgTypes(ctx)
 }

@@ -7,13 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"reflect"
-	"regexp"
-	"strings"
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
 // writeBack writes the minimized entry and checks it with the package's
@@ -41,16 +39,16 @@ func (c *command) writeBack(ctx context.Context, j *entryJob, data []byte, res r
 	}
 	shape := func(msg string) string { return j.shaper.Shape(msg, vals) }
 	j.progress.phase("checking the result")
-	got, err := j.runner.check(ctx, j.target.Name, []string{name}, c.checkTimeout(j.want), shape)
+	got, err := j.runner.Check(ctx, []string{name}, c.checkTimeout(j.want), shape)
 	alone := false
-	if bad := (*badCorpusError)(nil); errors.As(err, &bad) {
+	if bad := (*testbin.BadCorpusError)(nil); errors.As(err, &bad) {
 		alone = true
 		// The test runs no entry of the target while any is malformed or
 		// stale; the same test binary, given the new entry alone, does.
 		res.Note = join(res.Note, fmt.Sprintf("go test refuses %s while it holds an entry it cannot read (%s); the minimized entry was checked with the package's test binary alone",
-			c.rel(dir), stripLogPos(bad.msg)))
+			c.rel(dir), bad.Msg))
 		var sig signature
-		sig, err = j.runner.replayOne(ctx, data, shape)
+		sig, err = j.runner.ReplayOne(ctx, data, shape)
 		got = map[string]signature{name: sig}
 	}
 	if err == nil && got[name] != j.want {
@@ -117,8 +115,8 @@ func (c *command) checkTimeout(want signature) time.Duration {
 // finalCheck has go test check every file written for the package's
 // entries, then removes the originals of those it reproduces, and the files
 // written for those it does not (whose results it marks failed).
-func (c *command) finalCheck(ctx context.Context, s *execSession, results []result) {
-	var checks []execCheck
+func (c *command) finalCheck(ctx context.Context, b *built, results []result) {
+	var checks []testbin.Check
 	var owners [][]*pendingWrite // of each check's names
 	index := map[string]int{}    // target/name → check
 	for i := range results {
@@ -141,7 +139,7 @@ func (c *command) finalCheck(ctx context.Context, s *execSession, results []resu
 		}
 		if k < 0 {
 			k = len(checks)
-			checks = append(checks, execCheck{Target: pw.target, Timeout: c.checkTimeout(pw.want)})
+			checks = append(checks, testbin.Check{Target: pw.target, Timeout: c.checkTimeout(pw.want)})
 			owners = append(owners, nil)
 		}
 		checks[k].Names = append(checks[k].Names, pw.name)
@@ -151,7 +149,7 @@ func (c *command) finalCheck(ctx context.Context, s *execSession, results []resu
 	if !c.opts.dryRun {
 		c.rep.phase("checking with go test")
 	}
-	outs, err := s.finish(ctx, checks)
+	outs, err := b.s.Finish(ctx, checks)
 	c.rep.phase("")
 	got := map[*pendingWrite]signature{}
 	var checkErr error = err
@@ -163,8 +161,8 @@ func (c *command) finalCheck(ctx context.Context, s *execSession, results []resu
 		for _, pw := range owners[k] {
 			shapes[pw.name] = pw.shape
 		}
-		sigs, err := parseCheck(outs[k], ch.Target, ch.Names, c.goroot, shapes)
-		if bad := (*badCorpusError)(nil); errors.As(err, &bad) {
+		sigs, err := testbin.ParseCheck(outs[k], ch.Target, ch.Names, b.bin.Toolchain, shapes)
+		if bad := (*testbin.BadCorpusError)(nil); errors.As(err, &bad) {
 			for _, pw := range owners[k] {
 				pw.checked = true // the test binary checked it alone
 			}
@@ -212,15 +210,6 @@ func (c *command) finalCheck(ctx context.Context, s *execSession, results []resu
 	}
 }
 
-// stripLogPos drops the position the testing package puts before a
-// message it logs.
-func stripLogPos(msg string) string {
-	if m := logPosRE.FindStringSubmatchIndex("    " + msg); m != nil {
-		return msg[m[1]-4:]
-	}
-	return msg
-}
-
 // A mismatchError says that go test does not reproduce the failure with
 // the minimized entry: it reports another.
 type mismatchError struct {
@@ -232,50 +221,13 @@ func (e *mismatchError) Error() string {
 	return fmt.Sprintf("go test does not reproduce the failure with the minimized entry: it reports %v, want %v; %s is unchanged", e.got, e.want, e.original)
 }
 
-// A badCorpusError says that go test refused to run a target because an
-// entry in its corpus directory is malformed or stale.
-type badCorpusError struct{ msg string }
-
-func (e *badCorpusError) Error() string { return e.msg }
-
 // staleReason rewrites the toolchain's complaint about the private copy of
-// an entry, as in
-//
-//	x_test.go:9: "testdata/fuzz/FuzzB/c000000": mismatched types in corpus entry: [int], want [string]
-//
-// to name the user's file and the line that does not fit:
-//
-//	testdata/fuzz/FuzzB/e1:2: mismatched types in corpus entry: [int], want [string]
+// an entry to name the user's file and the line that does not fit (see
+// testbin.Stale).
 func (c *command) staleReason(msg string, j *entryJob) string {
-	msg = stripLogPos(msg)
-	loc := privateNameRE.FindStringIndex(msg)
-	if loc == nil || loc[0] != 0 {
+	line, reason, ok := testbin.Stale(msg, j.entry.Values)
+	if !ok {
 		return msg
 	}
-	reason := msg[loc[1]:]
-	return fmt.Sprintf("%s:%d: %s", c.rel(j.entry.Path), staleLine(reason, j.entry.Values), reason)
-}
-
-// privateNameRE matches the name of an input of a private corpus in the
-// toolchain's complaint about it, quoted and followed by ": ".
-var privateNameRE = regexp.MustCompile(`^"testdata[/\\]+fuzz[/\\]+[^/\\"]+[/\\]+c\d{6}": `)
-
-// staleLine returns the line of a corpus file holding vals at which the
-// toolchain's complaint about it starts to apply: the first value whose type
-// differs from the target's, the first value too many, or the last value of
-// a file that has too few.
-func staleLine(reason string, vals []any) int {
-	if _, want, ok := strings.Cut(reason, "], want ["); ok {
-		types := strings.Fields(strings.TrimSuffix(want, "]"))
-		for i, v := range vals {
-			if i >= len(types) || reflect.TypeOf(v).String() != types[i] {
-				return i + 2
-			}
-		}
-	}
-	var got, want int
-	if _, err := fmt.Sscanf(reason, "wrong number of values in corpus entry: %d, want %d", &got, &want); err == nil && got > want {
-		return want + 2
-	}
-	return len(vals) + 1
+	return fmt.Sprintf("%s:%d: %s", c.rel(j.entry.Path), line, reason)
 }

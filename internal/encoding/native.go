@@ -1,6 +1,9 @@
 package encoding
 
-import "math"
+import (
+	"math"
+	"reflect"
+)
 
 // The tags of the native fuzz types, one per type (byte and rune are uint8
 // and int32): NativeTag returns them, and the forms built on it (the
@@ -100,4 +103,41 @@ func NativeValue(tag byte, u uint64) (any, bool) {
 		return math.Float64frombits(u), true
 	}
 	return nil, false
+}
+
+// nativeTypes are the argument types native fuzzing accepts, by the names
+// that reflect and the testing package give them ([]byte is []uint8, byte
+// uint8 and rune int32).
+var nativeTypes = map[string]reflect.Type{}
+
+func init() {
+	for _, v := range []any{[]byte(nil), "", false, 0, int8(0), int16(0), int32(0), int64(0),
+		uint(0), uint8(0), uint16(0), uint32(0), uint64(0), float32(0), float64(0)} {
+		t := reflect.TypeOf(v)
+		nativeTypes[t.String()] = t
+	}
+}
+
+// NativeType returns the native fuzz type of a name as Go or reflect
+// spells it: "string", "[]byte" or "[]uint8", "byte" or "uint8", "rune" or
+// "int32".
+func NativeType(name string) (reflect.Type, bool) {
+	switch name {
+	case "[]byte":
+		name = "[]uint8"
+	case "byte":
+		name = "uint8"
+	case "rune":
+		name = "int32"
+	}
+	t, ok := nativeTypes[name]
+	return t, ok
+}
+
+// TypeName spells a native type as Go does: []byte, not []uint8.
+func TypeName(t reflect.Type) string {
+	if t.Kind() == reflect.Slice {
+		return "[]byte"
+	}
+	return t.String()
 }

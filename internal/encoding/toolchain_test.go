@@ -24,9 +24,9 @@ import (
 //     and the inputs it cached) are read by Unmarshal and written back by
 //     Marshal byte for byte.
 
-// nativeTypes are the argument types the toolchain fuzzes, in the order of
+// typeNames are the argument types the toolchain fuzzes, in the order of
 // the compat module's all-types target.
-var nativeTypes = []string{"string", "[]byte", "bool", "int", "int8", "int16", "int32", "int64",
+var typeNames = []string{"string", "[]byte", "bool", "int", "int8", "int16", "int32", "int64",
 	"uint", "uint8", "uint16", "uint32", "uint64", "float32", "float64"}
 
 // compatRepr is the generated module's bit-exact spelling of values; the
@@ -163,7 +163,7 @@ func TestToolchainReadsMarshal(t *testing.T) {
 	}
 	src.WriteString("}\n\nfunc FuzzAll(f *testing.F) {\n\tf.Fuzz(func(t *testing.T")
 	var args []string
-	for i, typ := range nativeTypes {
+	for i, typ := range typeNames {
 		fmt.Fprintf(&src, ", a%d %s", i, typ)
 		args = append(args, fmt.Sprintf("a%d", i))
 	}
@@ -214,7 +214,7 @@ func TestToolchainAcceptsWhatUnmarshalAccepts(t *testing.T) {
 		}
 		write(t, filepath.Join(dir, "testdata", "fuzz", target, name), file)
 	}
-	for _, typ := range nativeTypes {
+	for _, typ := range typeNames {
 		target := compatTarget(typ)
 		if !targets[target] {
 			continue
@@ -277,7 +277,7 @@ func compatTarget(typ string) string {
 func TestUnmarshalReadsToolchainFiles(t *testing.T) {
 	gobin := requireGo(t)
 	var params, args []string
-	for i, typ := range nativeTypes {
+	for i, typ := range typeNames {
 		params = append(params, fmt.Sprintf("a%d %s", i, typ))
 		args = append(args, fmt.Sprintf("a%d", i))
 	}

@@ -1,6 +1,10 @@
-package cli
+package testbin
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/fuzzmin/fuzzmin/internal/failure"
+)
 
 func TestWorkerFailure(t *testing.T) {
 	const stack = "        goroutine 5 [running]:\n" +
@@ -16,21 +20,21 @@ func TestWorkerFailure(t *testing.T) {
 		"        \t/src/x/x_test.go:11 +0x7b\n"
 	tests := []struct {
 		name, out string
-		want      signature
+		want      failure.Signature
 		msg       string
 		ok        bool
 	}{
 		{"t.Fatal", "--- FAIL: FuzzX (0.00s)\n    x_test.go:9: a log line\n    x_test.go:12: too big\n",
-			signature{Kind: kindFail, Pos: "x_test.go:12"}, "too big", true},
+			failure.Signature{Kind: failure.Fail, Pos: "x_test.go:12"}, "too big", true},
 		{"runtime panic", "--- FAIL: FuzzX (0.00s)\n    x_test.go:9: a log line\n    testing.go:1927: panic: runtime error: index out of range [50] with length 2\n" + stack,
-			signature{Kind: kindPanic, Text: "runtime error: index out of range [N] with length N", Pos: "x.go:5"}, "", true},
+			failure.Signature{Kind: failure.Panic, Text: "runtime error: index out of range [N] with length N", Pos: "x.go:5"}, "", true},
 		{"user panic", "--- FAIL: FuzzX (0.00s)\n    testing.go:1927: panic: bad header\n" + stack,
-			signature{Kind: kindPanic, Pos: "x.go:5"}, "bad header", true},
+			failure.Signature{Kind: failure.Panic, Pos: "x.go:5"}, "bad header", true},
 		{"message of two lines", "--- FAIL: FuzzX (0.00s)\n    testing.go:1927: panic: bad\n        header\n" + stack,
-			signature{Kind: kindPanic, Pos: "x.go:5"}, "bad", true},
+			failure.Signature{Kind: failure.Panic, Pos: "x.go:5"}, "bad", true},
 		{"runtime.Goexit", "--- FAIL: FuzzX (0.00s)\n    testing.go:1927: test executed panic(nil) or runtime.Goexit\n" + stack,
-			signature{}, "", false},
-		{"not a test's output", "panic: boom\n", signature{}, "", false},
+			failure.Signature{}, "", false},
+		{"not a test's output", "panic: boom\n", failure.Signature{}, "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,4 +1,4 @@
-package cli
+package testbin
 
 import (
 	"bufio"
@@ -14,39 +14,42 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/session"
 )
 
-// A testBinary is a package's test binary and what running it needs.
-type testBinary struct {
-	path   string
-	args   []string // go test's arguments for it
-	modDir string   // the root of the package's module
-	pkgDir string
-	goroot string
-	// timeout is the time one input may run before it counts as hanging.
-	timeout time.Duration
-	env     []string
-	// ram is where the files written for every candidate go: a directory
+// A Binary is a package's test binary and what running it needs.
+type Binary struct {
+	Path      string
+	Args      []string // go test's arguments for it
+	ModDir    string   // the root of the package's module
+	PkgDir    string
+	Toolchain *Toolchain // the release that built it
+	// Timeout is the time one input may run before it counts as hanging.
+	Timeout time.Duration
+	Env     []string
+	// RAM is where the files written for every candidate go: a directory
 	// in memory where the system has a tmpfs at /dev/shm, since on a disk
 	// file system each costs ten times more than running the candidate.
-	ram string
+	RAM string
 }
 
-// A runner runs inputs through one fuzz target of a built test binary, as
+// A Runner runs inputs through one fuzz target of a built test binary, as
 // seed corpus entries of a private corpus directory: the binary runs in a
 // mirror of the module whose package directory's testdata/fuzz/<Target>
 // belongs to the runner, so the user's testdata never sees a candidate,
 // while everything else the test reads through relative paths is the
 // user's.
-type runner struct {
-	*testBinary
-	work   string // the package directory in the mirror, the binary's working directory
-	corpus string // work/testdata/fuzz/<Target>
-	target string
+type Runner struct {
+	*Binary
+	Target string
+	// Extra are more arguments for the test binary's runs of inputs.
+	Extra []string
 
+	work    string      // the package directory in the mirror, the binary's working directory
+	corpus  string      // work/testdata/fuzz/<Target>, a link to private
+	private string      // the runner's own directory in RAM
 	written int         // input files in corpus
-	extra   []string    // more arguments for the test binary
 	worker  *fuzzWorker // a test process in fuzz worker mode, if one runs (worker.go)
 	// slowest is the longest a passing input has run: inputs that run
 	// much longer hang (see limit). passed is how many have passed, and
@@ -66,30 +69,33 @@ const (
 	hangFloor  = time.Second
 )
 
-// limit is the time an input may run before it counts as hanging.
-func (r *runner) limit() time.Duration {
+// Limit is the time an input may run before it counts as hanging.
+func (r *Runner) Limit() time.Duration {
 	if r.slowest == 0 {
-		return r.timeout
+		return r.Timeout
 	}
-	return min(r.timeout, max(hangFloor, hangFactor*r.slowest))
+	return min(r.Timeout, max(hangFloor, hangFactor*r.slowest))
 }
 
+// Cost tells how many inputs have passed and the time they ran in all.
+func (r *Runner) Cost() (passed int, spent time.Duration) { return r.passed, r.spent }
+
 // ran records that a passing input ran for d.
-func (r *runner) ran(d time.Duration) {
+func (r *Runner) ran(d time.Duration) {
 	r.slowest = max(r.slowest, d)
 	r.passed++
 	r.spent += d
 }
 
-// runner mirrors the module, down to the package directory, into
+// Runner mirrors the module, down to the package directory, into
 // mirrorDir, and returns a runner of target there: a test that reads
 // ../shared/data finds it there too. The private corpus directory is a link
-// to a directory in b.ram.
-func (b *testBinary) runner(target, mirrorDir string) (*runner, error) {
-	modDir := b.modDir
-	rel, err := filepath.Rel(modDir, b.pkgDir)
+// to a directory in b.RAM.
+func (b *Binary) Runner(target, mirrorDir string) (*Runner, error) {
+	modDir := b.ModDir
+	rel, err := filepath.Rel(modDir, b.PkgDir)
 	if err != nil || strings.HasPrefix(rel, "..") {
-		modDir, rel = b.pkgDir, "."
+		modDir, rel = b.PkgDir, "."
 	}
 	var path []string
 	if rel != "." {
@@ -99,8 +105,8 @@ func (b *testBinary) runner(target, mirrorDir string) (*runner, error) {
 	if err := mirror(modDir, mirrorDir, append(path, "testdata", "fuzz", target)); err != nil {
 		return nil, fmt.Errorf("mirroring %s: %w", modDir, err)
 	}
-	r := &runner{testBinary: b, work: work, corpus: filepath.Join(work, "testdata", "fuzz", target), target: target}
-	ram, err := os.MkdirTemp(b.ram, "corpus-")
+	r := &Runner{Binary: b, work: work, corpus: filepath.Join(work, "testdata", "fuzz", target), Target: target}
+	ram, err := os.MkdirTemp(b.RAM, "corpus-")
 	if err != nil {
 		return nil, err
 	}
@@ -110,6 +116,7 @@ func (b *testBinary) runner(target, mirrorDir string) (*runner, error) {
 	if err := os.Symlink(ram, r.corpus); err != nil {
 		return nil, err
 	}
+	r.private = ram
 	return r, nil
 }
 
@@ -141,14 +148,14 @@ func mirror(src, dst string, path []string) error {
 // writeInputs makes inputs the private corpus. It overwrites the files of
 // the last batch in place and removes those it had beyond this one: cheaper
 // than a fresh directory.
-func (r *runner) writeInputs(inputs [][]byte) error {
+func (r *Runner) writeInputs(inputs [][]byte) error {
 	for i, in := range inputs {
-		if err := os.WriteFile(filepath.Join(r.corpus, inputName(i)), in, 0o666); err != nil {
+		if err := os.WriteFile(filepath.Join(r.corpus, InputName(i)), in, 0o666); err != nil {
 			return err
 		}
 	}
 	for i := len(inputs); i < r.written; i++ {
-		if err := os.Remove(filepath.Join(r.corpus, inputName(i))); err != nil {
+		if err := os.Remove(filepath.Join(r.corpus, InputName(i))); err != nil {
 			return err
 		}
 	}
@@ -156,13 +163,13 @@ func (r *runner) writeInputs(inputs [][]byte) error {
 	return nil
 }
 
-// inputName names input i of a run so that the toolchain, which runs a
+// InputName names input i of a run so that the toolchain, which runs a
 // corpus in file name order, runs them in the order given.
-func inputName(i int) string { return fmt.Sprintf("c%06d", i) }
+func InputName(i int) string { return fmt.Sprintf("c%06d", i) }
 
 // inputIndex maps the subtest name "<Target>/c000012" to 12.
-func (r *runner) inputIndex(name string) (int, bool) {
-	rest, ok := strings.CutPrefix(name, r.target+"/c")
+func (r *Runner) inputIndex(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, r.Target+"/c")
 	if !ok || len(rest) != 6 {
 		return 0, false
 	}
@@ -170,48 +177,59 @@ func (r *runner) inputIndex(name string) (int, bool) {
 	return i, err == nil
 }
 
-// runResult is what one process made of a list of inputs.
-type runResult struct {
-	outcomes []signature    // one per input that ran, in order
-	msgs     map[int]string // the user's messages of the failures among them, by input
-	stale    string         // the toolchain refused the corpus: why
-	stales   []string       // each file it refused, one line each
-	tail     string         // the last lines of output, for messages
-	wrapped  bool           // the target said it is wrapped by fuzzshrink (session.Probe)
+// A Shape turns the message of a failure of input i, written by the
+// user's code (a t.Error's, or a panic's of a string or an error), into the
+// Text of its signature.
+type Shape func(i int, msg string) string
+
+// A Stop says, given the outcome of input i, whether to run no more.
+type Stop func(i int, sig failure.Signature) bool
+
+// Never is the Stop of a run that runs all its inputs.
+func Never(int, failure.Signature) bool { return false }
+
+// A Result is what one process made of a list of inputs.
+type Result struct {
+	Outcomes []failure.Signature // one per input that ran, in order
+	Msgs     map[int]string      // the user's messages of the failures among them, by input
+	Stale    string              // the toolchain refused the corpus: why
+	Stales   []string            // each file it refused, one line each
+	Tail     string              // the last lines of output, for messages
+	Wrapped  bool                // the target said it is wrapped by fuzzshrink (session.Probe)
 }
 
-// run runs inputs (encoded corpus files) in order in one process and
+// Run runs inputs (encoded corpus files) in order in one process and
 // returns the outcome of each input that ran. A failure with a message the
 // user's code wrote gets shape(i, message) as its Text. It stops the
 // process at the first outcome for which stop returns true, and at a crash
 // or timeout (the input that crashed or hung is the last outcome).
-func (r *runner) run(ctx context.Context, inputs [][]byte, shape func(i int, msg string) string, stop func(i int, sig signature) bool) (runResult, error) {
+func (r *Runner) Run(ctx context.Context, inputs [][]byte, shape Shape, stop Stop) (Result, error) {
 	if err := r.writeInputs(inputs); err != nil {
-		return runResult{}, err
+		return Result{}, err
 	}
 
 	var (
 		mu       sync.Mutex
 		tail     lineTail
-		res      runResult
+		res      Result
 		started  = time.Now() // when the current input started
 		stopping bool
 		timedOut bool
 		proc     *testProcess
 	)
-	p := newOutputParser(r.inputIndex, r.goroot)
-	res.msgs = map[int]string{}
+	p := newOutputParser(r.inputIndex, r.Toolchain)
+	res.Msgs = map[int]string{}
 	p.shape = func(i int, msg string) string {
-		res.msgs[i] = msg
+		res.Msgs[i] = msg
 		return shape(i, msg)
 	}
 	mu.Lock() // proc is set before a line can stop it
-	proc, err := r.startTest(append([]string{"-test.run=^" + r.target + "$/^c[0-9]+$", "-test.v=test2json", "-test.paniconexit0"}, r.extra...),
+	proc, err := r.startTest(append([]string{"-test.run=^" + r.Target + "$/^c[0-9]+$", "-test.v=test2json", "-test.paniconexit0"}, r.Extra...),
 		session.Env+"="+session.Probe, func(line []byte) {
 			mu.Lock()
 			defer mu.Unlock()
 			if ev, ok := session.ParseEvent(line); ok {
-				res.wrapped = res.wrapped || ev.Action == session.ActionWrapped
+				res.Wrapped = res.Wrapped || ev.Action == session.ActionWrapped
 				return
 			}
 			tail.add(line)
@@ -220,7 +238,7 @@ func (r *runner) run(ctx context.Context, inputs [][]byte, shape func(i int, msg
 				if !sig.Failed() {
 					r.ran(time.Since(started))
 				}
-				res.outcomes = append(res.outcomes, sig)
+				res.Outcomes = append(res.Outcomes, sig)
 				if !stopping && stop(i, sig) {
 					stopping = true
 					proc.kill()
@@ -232,9 +250,9 @@ func (r *runner) run(ctx context.Context, inputs [][]byte, shape func(i int, msg
 		})
 	mu.Unlock()
 	if err != nil {
-		return runResult{}, err
+		return Result{}, err
 	}
-	limit := r.limit()
+	limit := r.Limit()
 	exit, err := proc.wait(ctx, limit/20+time.Millisecond, func() bool {
 		mu.Lock()
 		defer mu.Unlock()
@@ -244,7 +262,7 @@ func (r *runner) run(ctx context.Context, inputs [][]byte, shape func(i int, msg
 		return timedOut
 	})
 	if err != nil {
-		return runResult{}, err
+		return Result{}, err
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -253,29 +271,26 @@ func (r *runner) run(ctx context.Context, inputs [][]byte, shape func(i int, msg
 		if !sig.Failed() {
 			r.ran(time.Since(started))
 		}
-		res.outcomes = append(res.outcomes, sig)
+		res.Outcomes = append(res.Outcomes, sig)
 	} else if timedOut {
-		res.outcomes = append(res.outcomes, signature{Kind: kindTimeout})
+		res.Outcomes = append(res.Outcomes, failure.Signature{Kind: failure.Timeout})
 	}
-	res.stale, res.stales = p.stale, p.stales
-	res.tail = tail.String()
+	res.Stale, res.Stales = p.stale, p.stales
+	res.Tail = tail.String()
 	return res, nil
 }
 
-// never is the stop function of a run that runs all its inputs.
-func never(int, signature) bool { return false }
-
-// replayOne runs one input in a fresh process and returns how it fails,
+// ReplayOne runs one input in a fresh process and returns how it fails,
 // shaping a message with shape.
-func (r *runner) replayOne(ctx context.Context, input []byte, shape func(msg string) string) (signature, error) {
-	out, err := r.run(ctx, [][]byte{input}, func(_ int, msg string) string { return shape(msg) }, never)
+func (r *Runner) ReplayOne(ctx context.Context, input []byte, shape func(msg string) string) (failure.Signature, error) {
+	out, err := r.Run(ctx, [][]byte{input}, func(_ int, msg string) string { return shape(msg) }, Never)
 	if err != nil {
-		return signature{}, err
+		return failure.Signature{}, err
 	}
-	if len(out.outcomes) == 0 {
-		return signature{}, fmt.Errorf("the test binary ran no input for %s; it said:\n%s", r.target, out.tail)
+	if len(out.Outcomes) == 0 {
+		return failure.Signature{}, fmt.Errorf("the test binary ran no input for %s; it said:\n%s", r.Target, out.Tail)
 	}
-	return out.outcomes[0], nil
+	return out.Outcomes[0], nil
 }
 
 // lineTail keeps the last lines of an output, without the testing
@@ -286,7 +301,7 @@ type lineTail struct {
 }
 
 func (t *lineTail) add(line []byte) {
-	line = bytes.TrimPrefix(line, []byte{0x16})
+	line = plain(line)
 	if len(line) > 200 {
 		line = append(line[:200:200], "…"...)
 	}
@@ -325,4 +340,42 @@ func readLines(r io.Reader, f func([]byte)) {
 			return
 		}
 	}
+}
+
+// plain returns output as a person reads it: without the testing
+// package's framing and error markers, with the test's own text unescaped.
+func plain(out []byte) []byte {
+	if bytes.IndexAny(out, "\x0e\x0f\x16\x1b") < 0 {
+		return out
+	}
+	b := make([]byte, 0, len(out))
+	for i := 0; i < len(out); i++ {
+		switch c := out[i]; {
+		case c == markEscape && i+1 < len(out):
+			i++
+			b = append(b, out[i])
+		case c == markFraming && (i == 0 || out[i-1] == '\n'):
+		case c != markErrBegin && c != markErrEnd:
+			b = append(b, c)
+		}
+	}
+	return b
+}
+
+// Refused maps the inputs of a run that the toolchain named in its
+// complaints (Result.Stales, as in `"testdata/fuzz/FuzzX/c000003":
+// mismatched types …`) to the complaint.
+func (r *Runner) Refused(lines []string) map[int]string {
+	out := map[int]string{}
+	for _, l := range lines {
+		_, rest, ok := strings.Cut(l, `"testdata/fuzz/`+r.Target+"/")
+		if !ok {
+			continue
+		}
+		name, _, _ := strings.Cut(rest, `"`)
+		if i, ok := r.inputIndex(r.Target + "/" + name); ok {
+			out[i] = l
+		}
+	}
+	return out
 }

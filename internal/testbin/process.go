@@ -1,4 +1,4 @@
-package cli
+package testbin
 
 import (
 	"context"
@@ -22,10 +22,10 @@ type testProcess struct {
 // variable, in the runner's working directory and a process group of its
 // own, and calls line from another goroutine with each line of its output:
 // stdout and stderr together, in the order written.
-func (r *runner) startTest(args []string, env string, line func([]byte)) (*testProcess, error) {
-	cmd := exec.Command(r.path, args...)
+func (r *Runner) startTest(args []string, env string, line func([]byte)) (*testProcess, error) {
+	cmd := exec.Command(r.Path, args...)
 	cmd.Dir = r.work
-	cmd.Env = append(r.env, env)
+	cmd.Env = append(r.Env, env)
 	setProcessGroup(cmd)
 	dieWithParent(cmd, syscall.SIGKILL)
 	pr, pw, err := os.Pipe()
@@ -78,4 +78,19 @@ func (p *testProcess) wait(ctx context.Context, interval time.Duration, hung fun
 			}
 		}
 	}
+}
+
+// GoCommand returns a go command run in dir with env. Canceling ctx
+// interrupts the go command and what it runs, as Ctrl-C in a terminal
+// would, so that it removes its temporary files; it is killed if it has
+// not ended 10 seconds later, and interrupted if fuzzmin dies.
+func GoCommand(ctx context.Context, dir string, env []string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	setProcessGroup(cmd)
+	dieWithParent(cmd, syscall.SIGINT)
+	cmd.Cancel = func() error { return interruptProcessGroup(cmd) }
+	cmd.WaitDelay = 10 * time.Second
+	return cmd
 }

@@ -1,4 +1,4 @@
-package cli
+package testbin
 
 import (
 	"bytes"
@@ -32,8 +32,8 @@ import (
 // run of the test binary by go test, in the package's directory, with go
 // test's environment and arguments.
 
-// execArg is the hidden first argument that makes fuzzmin the exec wrapper.
-const execArg = "__exec"
+// ExecArg is the hidden first argument that makes fuzzmin the exec wrapper.
+const ExecArg = "__exec"
 
 // The files of the control directory.
 const (
@@ -47,44 +47,49 @@ type execReady struct {
 	Args   []string `json:"args"` // go test's arguments for the binary
 }
 
-// An execCheck is one run of the test binary in the final check: the
-// entries of one target that one process can run (the entries that fail
-// with t.Error or t.Fatal share a process; one that panics, exits, hangs
-// or dies ends its process and gets its own).
-type execCheck struct {
+// A Check is one run of the test binary in the final check: the entries of
+// one target that one process can run (the entries that fail with t.Error
+// or t.Fatal share a process; one that panics, exits, hangs or dies ends
+// its process and gets its own).
+type Check struct {
 	Target  string        `json:"target"`
 	Names   []string      `json:"names"`
 	Timeout time.Duration `json:"timeout"`
 }
 
-// checkOutput is the output and exit status of a check's run.
-type checkOutput struct {
-	out  []byte
-	exit int
+// A CheckOutput is the output and exit status of a check's run.
+type CheckOutput struct {
+	Out  []byte
+	Exit int
 }
 
-// An execSession is the go test run of one package.
-type execSession struct {
+// A Build is the go test run of one package: it has built the test binary,
+// and runs the final checks when told which (Finish).
+type Build struct {
+	Binary string   // the test binary
+	Args   []string // go test's arguments for it
 	cmd    *exec.Cmd
 	ctl    string
-	ready  execReady
 	out    bytes.Buffer // go test's own output
 	exited chan error
 }
 
-// startExec starts the go test run of p and waits until its test binary is
-// built. A build that fails ends it; the error then holds go test's output.
-func (c *command) startExec(ctx context.Context, p *pkg, ctl string, targets []string) (*execSession, error) {
+// StartBuild starts the go test run of a package and waits until its test
+// binary is built. goCmd makes a go command with the given arguments, run
+// as the user's; flags are go test's flags for the package (-tags) and its
+// arguments. A build that fails ends it; the error, a *BuildError, then
+// holds go test's output. ctl is a directory for the files of the link
+// between fuzzmin and its exec wrapper.
+func StartBuild(ctx context.Context, goCmd func(args ...string) *exec.Cmd, ctl string, targets, flags []string) (*Build, error) {
 	self, err := selfPath()
 	if err != nil {
 		return nil, err
 	}
-	s := &execSession{ctl: ctl, exited: make(chan error, 1)}
+	s := &Build{ctl: ctl, exited: make(chan error, 1)}
 	args := []string{"test", "-vet=off", "-count=1", "-timeout=0",
-		"-exec=" + quoteField(self) + " " + execArg + " " + quoteField(ctl),
+		"-exec=" + quoteField(self) + " " + ExecArg + " " + quoteField(ctl),
 		"-run=^(" + strings.Join(targets, "|") + ")$"}
-	args = append(append(args, c.tagsFlag()...), p.Args...)
-	s.cmd = c.goCommand(ctx, args...)
+	s.cmd = goCmd(append(args, flags...)...)
 	s.cmd.Env = append(s.cmd.Env, "FUZZMIN_PID="+strconv.Itoa(os.Getpid()))
 	s.cmd.Stdout, s.cmd.Stderr = &s.out, &s.out
 	if err := s.cmd.Start(); err != nil {
@@ -97,27 +102,31 @@ func (c *command) startExec(ctx context.Context, p *pkg, ctl string, targets []s
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			return nil, &buildError{out: strings.TrimSpace(s.out.String()), err: err}
+			return nil, &BuildError{Output: strings.TrimSpace(s.out.String()), err: err}
 		case <-time.After(10 * time.Millisecond):
 		}
+		var ready execReady
 		b, err := os.ReadFile(filepath.Join(ctl, ctlBinary))
-		if err == nil && json.Unmarshal(b, &s.ready) == nil {
+		if err == nil && json.Unmarshal(b, &ready) == nil {
+			s.Binary, s.Args = ready.Binary, ready.Args
 			return s, nil
 		}
 	}
 }
 
-// A buildError is go test failing before it ran the test binary.
-type buildError struct {
-	out string
-	err error
+// A BuildError is go test failing before it ran the test binary.
+type BuildError struct {
+	Output string // go test's
+	err    error
 }
 
-func (e *buildError) Error() string { return e.out }
+func (e *BuildError) Error() string { return e.Output }
 
-// finish runs the checks through go test, or none, and returns the output
+func (e *BuildError) Unwrap() error { return e.err }
+
+// Finish runs the checks through go test, or none, and returns the output
 // of each. It ends the go test run.
-func (s *execSession) finish(ctx context.Context, checks []execCheck) ([]checkOutput, error) {
+func (s *Build) Finish(ctx context.Context, checks []Check) ([]CheckOutput, error) {
 	b, err := json.Marshal(checks)
 	if err != nil {
 		return nil, err
@@ -131,7 +140,7 @@ func (s *execSession) finish(ctx context.Context, checks []execCheck) ([]checkOu
 		<-s.exited
 		return nil, ctx.Err()
 	}
-	outs := make([]checkOutput, len(checks))
+	outs := make([]CheckOutput, len(checks))
 	for i := range checks {
 		out, err := os.ReadFile(filepath.Join(s.ctl, fmt.Sprint("out-", i)))
 		if err != nil {
@@ -141,34 +150,35 @@ func (s *execSession) finish(ctx context.Context, checks []execCheck) ([]checkOu
 		if err != nil {
 			return nil, fmt.Errorf("go test did not run the final check: %v\n%s", err, s.out.String())
 		}
-		outs[i].out = out
-		outs[i].exit, _ = strconv.Atoi(string(code))
+		outs[i].Out = out
+		outs[i].Exit, _ = strconv.Atoi(string(code))
 	}
 	return outs, nil
 }
 
-// runExecWrapper is fuzzmin as go test's -exec program (see above). args
-// are the control directory, the test binary and go test's arguments.
-func runExecWrapper(args []string, stdout, stderr io.Writer) int {
+// RunExecWrapper is fuzzmin as go test's -exec program (see above). args
+// are the control directory, the test binary and go test's arguments. It
+// returns the exit code.
+func RunExecWrapper(args []string, stdout, stderr io.Writer) int {
 	if len(args) < 2 {
-		fmt.Fprintf(stderr, "fuzzmin %s: want a control directory and a test binary\n", execArg)
-		return exitUsage
+		fmt.Fprintf(stderr, "fuzzmin %s: want a control directory and a test binary\n", ExecArg)
+		return 2
 	}
 	ctl, bin, binArgs := args[0], args[1], args[2:]
 	b, _ := json.Marshal(execReady{Binary: bin, Args: binArgs})
 	if err := writeFileAtomic(filepath.Join(ctl, ctlBinary), b); err != nil {
-		fmt.Fprintf(stderr, "fuzzmin %s: %v\n", execArg, err)
-		return exitFailure
+		fmt.Fprintf(stderr, "fuzzmin %s: %v\n", ExecArg, err)
+		return 1
 	}
 	parent, _ := strconv.Atoi(os.Getenv("FUZZMIN_PID"))
-	var checks []execCheck
+	var checks []Check
 	for {
 		b, err := os.ReadFile(filepath.Join(ctl, ctlChecks))
 		if err == nil && json.Unmarshal(b, &checks) == nil {
 			break
 		}
 		if parent > 0 && !alive(parent) {
-			return exitFailure // fuzzmin is gone: nobody will say what to run
+			return 1 // fuzzmin is gone: nobody will say what to run
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -1,4 +1,4 @@
-package cli
+package testbin
 
 import (
 	"bufio"
@@ -40,44 +40,49 @@ import (
 // entry.go, which searches again without the worker if the check
 // disagrees).
 
-// The messages of the worker protocol, as the toolchain's internal/fuzz
-// defines them (worker.go): a call has one non-nil member.
-type workerCall struct {
-	Ping *struct{}       `json:",omitempty"`
-	Fuzz *workerFuzzArgs `json:",omitempty"`
+// The messages of the worker protocol, mirrors of the toolchain's types of
+// the same names (internal/fuzz/worker.go: call, pingArgs, fuzzArgs,
+// fuzzResponse; mem.go: sharedMemHeader), with the fields fuzzmin uses.
+// protocol.go checks them against the source of the toolchain that built
+// the test binary before any worker starts.
+
+// A call has one non-nil member.
+type call struct {
+	Ping *pingArgs `json:",omitempty"`
+	Fuzz *fuzzArgs `json:",omitempty"`
 }
 
-type workerFuzzArgs struct {
+type pingArgs struct{}
+
+type fuzzArgs struct {
 	Timeout time.Duration
 	Limit   int64
 	Warmup  bool
 }
 
-type workerResponse struct {
+type fuzzResponse struct {
+	Count       int64  // the inputs run: 1 for a warmup call
 	Err         string // the output of the failed run
 	InternalErr string
 }
 
-// memHeader is the header of the shared memory (internal/fuzz/mem.go); the
-// input follows it. Both processes are built by the same toolchain for the
-// same platform, so the layout is the same; a worker that disagrees fails
-// the check of the original.
-type memHeader struct {
+// sharedMemHeader is the header of the shared memory; the input follows it.
+type sharedMemHeader struct {
 	count              int64
 	valueLen           int
 	randState, randInc uint64
 	rawInMem           bool
 }
 
-const memHeaderSize = int(unsafe.Sizeof(memHeader{}))
+const memHeaderSize = int(unsafe.Sizeof(sharedMemHeader{}))
 
 // A fuzzWorker is a running test process in fuzz worker mode.
 type fuzzWorker struct {
 	cmd   *exec.Cmd
 	calls *os.File // our end of its descriptor 3
 	enc   *json.Encoder
-	resps chan workerResponse // read from its descriptor 4
-	dead  chan struct{}       // closed when the process has exited
+	resps chan fuzzResponse // read from its descriptor 4
+	dead  chan struct{}     // closed when the process has exited
 	mem   []byte
 	size  int // the largest input the memory holds
 }
@@ -88,11 +93,11 @@ var errWorkerLost = errors.New("the fuzz worker process ended")
 
 // startWorker starts a fuzz worker for the runner's target whose memory
 // holds inputs of up to size bytes.
-func (r *runner) startWorker(size int) (w *fuzzWorker, err error) {
-	if !workerSupported {
-		return nil, errors.New("fuzz worker mode is not supported on this system")
+func (r *Runner) startWorker(size int) (w *fuzzWorker, err error) {
+	if ok, why := r.Toolchain.Worker(); !ok {
+		return nil, errors.New(why)
 	}
-	f, err := os.CreateTemp(r.ram, "worker-*")
+	f, err := os.CreateTemp(r.RAM, "worker-*")
 	if err != nil {
 		return nil, err
 	}
@@ -121,10 +126,10 @@ func (r *runner) startWorker(size int) (w *fuzzWorker, err error) {
 		return nil, err
 	}
 	defer outW.Close()
-	cache := filepath.Join(r.ram, "fuzzcache")
-	cmd := exec.Command(r.path, "-test.fuzzworker", "-test.run=^$", "-test.fuzz=^"+r.target+"$",
+	cache := filepath.Join(r.RAM, "fuzzcache")
+	cmd := exec.Command(r.Path, "-test.fuzzworker", "-test.run=^$", "-test.fuzz=^"+r.Target+"$",
 		"-test.fuzzcachedir="+cache, "-test.paniconexit0")
-	cmd.Dir, cmd.Env = r.work, r.env
+	cmd.Dir, cmd.Env = r.work, r.Env
 	cmd.ExtraFiles = []*os.File{inR, outW, f}
 	setProcessGroup(cmd)
 	dieWithParent(cmd, syscall.SIGKILL)
@@ -133,13 +138,13 @@ func (r *runner) startWorker(size int) (w *fuzzWorker, err error) {
 		outR.Close()
 		return nil, fmt.Errorf("starting the test binary as a fuzz worker: %w", err)
 	}
-	w = &fuzzWorker{cmd: cmd, calls: inW, enc: json.NewEncoder(inW), resps: make(chan workerResponse),
+	w = &fuzzWorker{cmd: cmd, calls: inW, enc: json.NewEncoder(inW), resps: make(chan fuzzResponse),
 		dead: make(chan struct{}), mem: mem, size: size}
 	go func() {
 		defer outR.Close()
 		dec := json.NewDecoder(bufio.NewReader(outR))
 		for {
-			var resp workerResponse
+			var resp fuzzResponse
 			if dec.Decode(&resp) != nil {
 				return
 			}
@@ -154,7 +159,7 @@ func (r *runner) startWorker(size int) (w *fuzzWorker, err error) {
 		cmd.Wait()
 		close(w.dead)
 	}()
-	if _, err := w.call(context.Background(), workerCall{Ping: &struct{}{}}, r.timeout); err != nil {
+	if _, err := w.call(context.Background(), call{Ping: &pingArgs{}}, r.Timeout); err != nil {
 		w.close()
 		return nil, fmt.Errorf("the test binary did not answer as a fuzz worker: %w", err)
 	}
@@ -162,9 +167,9 @@ func (r *runner) startWorker(size int) (w *fuzzWorker, err error) {
 }
 
 // call makes a call and waits for its answer, for at most limit.
-func (w *fuzzWorker) call(ctx context.Context, c workerCall, limit time.Duration) (workerResponse, error) {
+func (w *fuzzWorker) call(ctx context.Context, c call, limit time.Duration) (fuzzResponse, error) {
 	if err := w.enc.Encode(c); err != nil {
-		return workerResponse{}, errWorkerLost
+		return fuzzResponse{}, errWorkerLost
 	}
 	t := time.NewTimer(limit)
 	defer t.Stop()
@@ -175,21 +180,25 @@ func (w *fuzzWorker) call(ctx context.Context, c workerCall, limit time.Duration
 		}
 		return resp, nil
 	case <-w.dead:
-		return workerResponse{}, errWorkerLost
+		return fuzzResponse{}, errWorkerLost
 	case <-t.C:
-		return workerResponse{}, errWorkerLost
+		return fuzzResponse{}, errWorkerLost
 	case <-ctx.Done():
-		return workerResponse{}, ctx.Err()
+		return fuzzResponse{}, ctx.Err()
 	}
 }
 
 // run runs one input (a corpus file) and returns the output of its run if
-// it failed, "" if it passed.
+// it failed, "" if it passed. A worker that says it ran another number of
+// inputs than one is not understood.
 func (w *fuzzWorker) run(ctx context.Context, input []byte, limit time.Duration) (string, error) {
-	h := (*memHeader)(unsafe.Pointer(&w.mem[0]))
+	h := (*sharedMemHeader)(unsafe.Pointer(&w.mem[0]))
 	h.count, h.valueLen = 0, len(input)
 	copy(w.mem[memHeaderSize:], input)
-	resp, err := w.call(ctx, workerCall{Fuzz: &workerFuzzArgs{Warmup: true}}, limit)
+	resp, err := w.call(ctx, call{Fuzz: &fuzzArgs{Warmup: true}}, limit)
+	if err == nil && resp.Count != 1 {
+		err = fmt.Errorf("the fuzz worker ran %d inputs for one", resp.Count)
+	}
 	return resp.Err, err
 }
 
@@ -201,50 +210,32 @@ func (w *fuzzWorker) close() {
 	unmap(w.mem)
 }
 
-// runInWorker runs inputs in order, as run does, in the runner's fuzz
+// RunInWorker runs inputs in order, as Run does, in the runner's fuzz
 // worker, starting one if needed. An input the worker cannot judge, and
-// those after it, run in a process (run), which judges them; so do all
+// those after it, run in a process (Run), which judges them; so do all
 // inputs if no worker starts.
-func (r *runner) runInWorker(ctx context.Context, inputs [][]byte, shape func(i int, msg string) string, stop func(i int, sig signature) bool) (runResult, error) {
-	res := runResult{msgs: map[int]string{}}
+func (r *Runner) RunInWorker(ctx context.Context, inputs [][]byte, shape Shape, stop Stop) (Result, error) {
+	res := Result{Msgs: map[int]string{}}
 	for i, in := range inputs {
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}
-		if r.worker != nil && len(in) > r.worker.size {
-			r.closeWorker()
-		}
-		if r.worker == nil {
-			w, err := r.startWorker(max(64<<10, 2*len(in)))
-			if err != nil {
-				return r.runRest(ctx, res, inputs, i, shape, stop)
-			}
-			r.worker = w
-		}
 		start := time.Now()
-		out, err := r.worker.run(ctx, in, r.limit())
+		sig, msg, err := r.judgeInWorker(ctx, in, r.Limit())
 		if err == context.Canceled || err == context.DeadlineExceeded {
 			return res, err
 		}
 		if err != nil {
-			r.closeWorker()
 			return r.runRest(ctx, res, inputs, i, shape, stop)
 		}
-		sig := signature{}
-		if out != "" {
-			var msg string
-			var ok bool
-			if sig, msg, ok = workerFailure(out, r.goroot); !ok {
-				return r.runRest(ctx, res, inputs, i, shape, stop)
-			}
-			if sig.Kind == kindFail || msg != "" {
-				res.msgs[i] = msg
-				sig.Text = shape(i, msg)
-			}
-		} else {
+		if sig.Kind == failure.Fail || msg != "" {
+			res.Msgs[i] = msg
+			sig.Text = shape(i, msg)
+		}
+		if !sig.Failed() {
 			r.ran(time.Since(start))
 		}
-		res.outcomes = append(res.outcomes, sig)
+		res.Outcomes = append(res.Outcomes, sig)
 		if stop(i, sig) {
 			break
 		}
@@ -252,22 +243,87 @@ func (r *runner) runInWorker(ctx context.Context, inputs [][]byte, shape func(i 
 	return res, nil
 }
 
+// judgeInWorker runs one input in the runner's worker, starting one if
+// needed, and tells how it failed and the user's message, to be shaped.
+// An error says that the worker could not judge it; the worker is then
+// ended.
+func (r *Runner) judgeInWorker(ctx context.Context, in []byte, limit time.Duration) (failure.Signature, string, error) {
+	if r.worker != nil && len(in) > r.worker.size {
+		r.closeWorker()
+	}
+	if r.worker == nil {
+		w, err := r.startWorker(max(64<<10, 2*len(in)))
+		if err != nil {
+			return failure.Signature{}, "", err
+		}
+		r.worker = w
+	}
+	out, err := r.worker.run(ctx, in, limit)
+	if err != nil {
+		if ctx.Err() == nil {
+			r.closeWorker()
+		}
+		return failure.Signature{}, "", err
+	}
+	if out == "" {
+		return failure.Signature{}, "", nil
+	}
+	sig, msg, ok := workerFailure(out, r.Toolchain.GOROOT)
+	if !ok {
+		return failure.Signature{}, "", errors.New("the fuzz worker's report of a failure is not understood")
+	}
+	return sig, msg, nil
+}
+
+// WorkerAgrees reports whether the candidates of an entry may run in the
+// runner's fuzz worker: the toolchain's protocol was verified, and the
+// worker judges the failing original as a process of its own did (want,
+// its message shaped by shape) and, if passing is not nil, a passing input
+// as passing, each as one input run. If not, it says why.
+func (r *Runner) WorkerAgrees(ctx context.Context, original []byte, want failure.Signature, shape func(msg string) string, passing []byte) (bool, string) {
+	if ok, why := r.Toolchain.Worker(); !ok {
+		return false, why
+	}
+	if passing != nil {
+		sig, _, err := r.judgeInWorker(ctx, passing, r.Timeout)
+		switch {
+		case err != nil:
+			return false, fmt.Sprintf("the fuzz worker did not run a passing input: %v", err)
+		case sig.Failed():
+			return false, fmt.Sprintf("in the fuzz worker, an input that passes in a process fails with %v", sig)
+		}
+	}
+	sig, msg, err := r.judgeInWorker(ctx, original, r.Timeout)
+	if err != nil {
+		return false, fmt.Sprintf("the fuzz worker did not run the entry: %v", err)
+	}
+	if sig.Kind == failure.Fail || msg != "" {
+		sig.Text = shape(msg)
+	}
+	if sig != want {
+		return false, fmt.Sprintf("in the fuzz worker the entry fails with %v, in a process with %v", sig, want)
+	}
+	return true, ""
+}
+
 // runRest runs inputs[i:] in a process and adds what it made of them to
 // res, the outcomes of inputs[:i].
-func (r *runner) runRest(ctx context.Context, res runResult, inputs [][]byte, i int, shape func(int, string) string, stop func(int, signature) bool) (runResult, error) {
-	rest, err := r.run(ctx, inputs[i:],
+func (r *Runner) runRest(ctx context.Context, res Result, inputs [][]byte, i int, shape Shape, stop Stop) (Result, error) {
+	rest, err := r.Run(ctx, inputs[i:],
 		func(k int, msg string) string { return shape(i+k, msg) },
-		func(k int, sig signature) bool { return stop(i+k, sig) })
-	for k, msg := range rest.msgs {
-		res.msgs[i+k] = msg
+		func(k int, sig failure.Signature) bool { return stop(i+k, sig) })
+	for k, msg := range rest.Msgs {
+		res.Msgs[i+k] = msg
 	}
-	res.outcomes = append(res.outcomes, rest.outcomes...)
-	res.stale, res.stales, res.tail = rest.stale, rest.stales, rest.tail
+	res.Outcomes = append(res.Outcomes, rest.Outcomes...)
+	res.Stale, res.Stales, res.Tail = rest.Stale, rest.Stales, rest.Tail
 	return res, err
 }
 
-// closeWorker ends the runner's worker, if it has one.
-func (r *runner) closeWorker() {
+// Close ends the runner's fuzz worker, if it has one.
+func (r *Runner) Close() { r.closeWorker() }
+
+func (r *Runner) closeWorker() {
 	if r.worker != nil {
 		r.worker.close()
 		r.worker = nil
@@ -280,10 +336,10 @@ func (r *runner) closeWorker() {
 // t.Error or t.Fatal by its last log line. msg is the user's message, to
 // be shaped: the last log line's, or a panic's if it is of the user's
 // value. It returns ok false if it cannot tell.
-func workerFailure(out, goroot string) (sig signature, msg string, ok bool) {
+func workerFailure(out, goroot string) (sig failure.Signature, msg string, ok bool) {
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if len(lines) == 0 || !strings.HasPrefix(lines[0], "--- FAIL: ") {
-		return signature{}, "", false
+		return failure.Signature{}, "", false
 	}
 	// A panic is reported as a log line of the testing package's, "panic:
 	// " and the first line of the message, and then the stack, indented as
@@ -301,14 +357,14 @@ func workerFailure(out, goroot string) (sig signature, msg string, ok bool) {
 			if !isPanic {
 				break
 			}
-			sig = signature{Kind: kindPanic, Text: failure.PanicText(text)}
+			sig = failure.Signature{Kind: failure.Panic, Text: failure.PanicText(text)}
 			if failure.UserPanic(text) {
 				msg = text
 			}
 			sig.Pos = panicPos(lines[g+1:], goroot)
 			return sig, msg, true
 		}
-		return signature{}, "", false // runtime.Goexit, or what we do not know
+		return failure.Signature{}, "", false // runtime.Goexit, or what we do not know
 	}
 	var logPos, logMsg string
 	for _, l := range lines[1:] {
@@ -316,7 +372,7 @@ func workerFailure(out, goroot string) (sig signature, msg string, ok bool) {
 			logPos, logMsg = l[m[2]:m[3]], l[m[1]:]
 		}
 	}
-	return signature{Kind: kindFail, Pos: logPos}, logMsg, true
+	return failure.Signature{Kind: failure.Fail, Pos: logPos}, logMsg, true
 }
 
 var goroutineRE = regexp.MustCompile(`^\s+goroutine \d+ \[running\]:$`)

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package cli
+package testbin
 
 import (
 	"os"
@@ -21,18 +21,6 @@ func interruptProcessGroup(cmd *exec.Cmd) error {
 	}
 	return nil
 }
-
-// lockFile cannot lock here: a lock that cannot be taken keeps sweeps from
-// removing anything, and a run's own directories are removed as it ends.
-func lockFile(f *os.File, wait bool) error {
-	if wait {
-		return nil
-	}
-	return errNoLocks
-}
-
-// writable cannot tell here: writing will.
-func writable(dir string) error { return nil }
 
 // alive cannot tell here; it says yes.
 func alive(pid int) bool { return true }

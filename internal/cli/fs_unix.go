@@ -5,25 +5,8 @@ package cli
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"syscall"
 )
-
-// setProcessGroup puts the command in a process group of its own, so that
-// killing it also kills what the test started.
-func setProcessGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-}
-
-func killProcessGroup(cmd *exec.Cmd) {
-	if cmd.Process != nil {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
-}
-
-func interruptProcessGroup(cmd *exec.Cmd) error {
-	return syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
-}
 
 // lockFile takes an exclusive lock on f, which it keeps until f is closed.
 // Without wait, it fails at once if another process holds the lock.
@@ -48,10 +31,4 @@ func writable(dir string) error {
 		return err
 	}
 	return nil
-}
-
-// alive reports whether the process pid exists.
-func alive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || err == syscall.EPERM
 }

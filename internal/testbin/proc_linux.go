@@ -1,4 +1,4 @@
-package cli
+package testbin
 
 import (
 	"os/exec"

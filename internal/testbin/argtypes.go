@@ -1,4 +1,4 @@
-package cli
+package testbin
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/failure"
 )
 
 // The argument types of a fuzz target are those of the function its f.Fuzz
@@ -30,8 +31,8 @@ var (
 	wantCountRE = regexp.MustCompile(`wrong number of values in corpus entry: \d+, want (\d+)`)
 )
 
-// argTypes returns the argument types of the runner's target.
-func (r *runner) argTypes(ctx context.Context) ([]reflect.Type, error) {
+// ArgTypes returns the argument types of the runner's target.
+func (r *Runner) ArgTypes(ctx context.Context) ([]reflect.Type, error) {
 	n, tail := 1, ""
 	for range 2 { // learn the number of arguments, if not 1, then the types
 		bools, ints := make([]any, n), make([]any, n)
@@ -46,15 +47,15 @@ func (r *runner) argTypes(ctx context.Context) ([]reflect.Type, error) {
 		if err != nil {
 			return nil, err
 		}
-		out, err := r.run(ctx, [][]byte{a, b}, func(int, string) string { return "" }, func(int, signature) bool { return true })
+		out, err := r.Run(ctx, [][]byte{a, b}, func(int, string) string { return "" }, func(int, failure.Signature) bool { return true })
 		if err != nil {
 			return nil, err
 		}
-		tail = out.tail
-		if m := wantTypesRE.FindStringSubmatch(out.stale); m != nil {
+		tail = out.Tail
+		if m := wantTypesRE.FindStringSubmatch(out.Stale); m != nil {
 			return parseTypes(m[1])
 		}
-		m := wantCountRE.FindStringSubmatch(out.stale)
+		m := wantCountRE.FindStringSubmatch(out.Stale)
 		if m == nil {
 			break
 		}
@@ -62,14 +63,14 @@ func (r *runner) argTypes(ctx context.Context) ([]reflect.Type, error) {
 			break
 		}
 	}
-	return nil, fmt.Errorf("the test binary did not tell the argument types of %s (does it reach f.Fuzz?); it said:\n%s", r.target, tail)
+	return nil, fmt.Errorf("the test binary did not tell the argument types of %s (does it reach f.Fuzz?); it said:\n%s", r.Target, tail)
 }
 
 // parseTypes parses the testing package's list of types: "string int []uint8".
 func parseTypes(list string) ([]reflect.Type, error) {
 	var types []reflect.Type
 	for _, name := range strings.Fields(list) {
-		t, ok := nativeType(name)
+		t, ok := encoding.NativeType(name)
 		if !ok {
 			return nil, fmt.Errorf("the target takes an argument of type %s, which is not a native fuzz type", name)
 		}
