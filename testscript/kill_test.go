@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -14,17 +15,29 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 )
 
 var killRuns = flag.Int("kill", 0, "run TestKillSafety with this many interrupted runs (50 is the acceptance run)")
 
-// TestKillSafety interrupts fuzzmin at random moments, half the time with
-// SIGINT and half with SIGKILL, then lets a normal run finish, and checks
-// what design.md promises: no failing input is lost, every file left in
-// testdata is a corpus file that fails, and no temporary directory of
-// fuzzmin or of the go command is left behind. It is slow (a minute or
-// more), so it runs only when asked:
+// killCommands are the runs the kill test interrupts, in turn: each writes
+// or removes corpus files its own way.
+var killCommands = [][]string{
+	{"./..."},
+	{"import", "-run=FuzzA", "../crash"},
+	{"migrate", "-run=FuzzM", "-arg=@1", `-arg=string("")`},
+	{"cmin", "-fuzzcache=../fc", "-run=FuzzA"},
+}
+
+// TestKillSafety interrupts fuzzmin at random moments with SIGINT, SIGTERM
+// or SIGKILL, in each of its commands that write (minimize, import,
+// migrate, cmin), then lets a normal run of each finish, and checks what
+// design.md promises: no failing input is lost, every file left in
+// testdata or the fuzz cache is a corpus file, the failing ones fail, the
+// module holds nothing it did not, and no temporary directory of fuzzmin or
+// of the go command is left behind. It is slow (a minute or more), so it
+// runs only when asked:
 //
 //	go test ./testscript -run KillSafety -kill=50
 func TestKillSafety(t *testing.T) {
@@ -36,8 +49,8 @@ func TestKillSafety(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/fuzzmin").CombinedOutput(); err != nil {
 		t.Fatalf("building fuzzmin: %v\n%s", err, out)
 	}
+	writeFiles(t, work, killModule)
 	mod := filepath.Join(work, "mod")
-	writeFiles(t, mod, killModule)
 	tmp := filepath.Join(work, "tmp") // fuzzmin's TMPDIR: what is left there is a stray
 	if err := os.Mkdir(tmp, 0o777); err != nil {
 		t.Fatal(err)
@@ -46,9 +59,13 @@ func TestKillSafety(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 1))
+	signals := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL}
+	counts := map[string]int{}
 	for i := range *killRuns {
-		restoreOriginals(t, mod) // so that every run has work to be interrupted in
-		cmd := exec.Command(bin, "./...")
+		restoreOriginals(t, work) // so that every run has work to be interrupted in
+		args := killCommands[i%len(killCommands)]
+		sig := signals[rng.IntN(len(signals))]
+		cmd := exec.Command(bin, args...)
 		cmd.Dir, cmd.Env = mod, env
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
@@ -56,20 +73,23 @@ func TestKillSafety(t *testing.T) {
 			t.Fatal(err)
 		}
 		time.Sleep(time.Duration(rng.IntN(3000)) * time.Millisecond)
-		sig := syscall.SIGINT
-		if i%2 == 1 {
-			sig = syscall.SIGKILL
-		}
 		cmd.Process.Signal(sig)
 		cmd.Wait()
-		checkCorpus(t, mod, fmt.Sprintf("after run %d (%v)", i, sig))
+		counts[fmt.Sprintf("%s %v", args[0], sig)]++
+		checkCorpus(t, work, fmt.Sprintf("after run %d (fuzzmin %s, %v)", i, strings.Join(args, " "), sig))
 	}
-	cmd := exec.Command(bin, "./...")
-	cmd.Dir, cmd.Env = mod, env
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("the normal run after the kills: %v\n%s", err, out)
+	t.Logf("interrupted runs: %v", counts)
+	// The normal runs: migrate first, for go test refuses FuzzM's stale
+	// entries until then.
+	for _, k := range []int{2, 0, 1, 3} {
+		args := killCommands[k]
+		cmd := exec.Command(bin, args...)
+		cmd.Dir, cmd.Env = mod, env
+		if out, err := cmd.CombinedOutput(); err != nil && args[0] != "import" { // import: the entry may be there already
+			t.Fatalf("the normal run of fuzzmin %s after the kills: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		checkCorpus(t, work, "after the normal run of fuzzmin "+strings.Join(args, " "))
 	}
-	checkCorpus(t, mod, "after the normal run")
 	checkFailing(t, mod, env)
 	strays, _ := os.ReadDir(tmp)
 	for _, de := range strays {
@@ -93,34 +113,53 @@ func TestKillSafety(t *testing.T) {
 	}
 }
 
-// checkCorpus checks that every file of the corpus directories is a corpus
-// file (no temporary file, no half-written file) and that each target still
-// has an entry.
-func checkCorpus(t *testing.T, mod, when string) {
+// checkCorpus checks that every file of the corpus directories and of the
+// fuzz cache is a corpus file (no temporary file, no half-written file),
+// that each target still has a failing entry and the cache its failing
+// one, that each of FuzzM's entries is there in its old form or in its new
+// one, and that the module holds no file outside testdata it did not hold.
+func checkCorpus(t *testing.T, work, when string) {
 	t.Helper()
-	for _, target := range []string{"FuzzA", "FuzzB"} {
-		dir := filepath.Join(mod, "testdata", "fuzz", target)
-		des, err := os.ReadDir(dir)
+	mod := filepath.Join(work, "mod")
+	for _, dir := range []string{"mod/testdata/fuzz/FuzzA", "mod/testdata/fuzz/FuzzB", "mod/testdata/fuzz/FuzzM", "fc/example.com/kill/FuzzA"} {
+		des, err := os.ReadDir(filepath.Join(work, dir))
 		if err != nil {
 			t.Fatalf("%s: %v", when, err)
 		}
 		failing := 0
 		for _, de := range des {
-			data, err := os.ReadFile(filepath.Join(dir, de.Name()))
+			data, err := os.ReadFile(filepath.Join(work, dir, de.Name()))
 			if err != nil {
 				t.Fatalf("%s: %v", when, err)
 			}
-			if _, err := encoding.Unmarshal(data); err != nil {
-				t.Fatalf("%s: %s/%s is not a corpus file: %v", when, target, de.Name(), err)
+			vals, err := encoding.Unmarshal(data)
+			if err != nil {
+				t.Fatalf("%s: %s/%s is not a corpus file: %v", when, dir, de.Name(), err)
 			}
-			if de.Name() != "passing" {
+			if n, ok := vals[0].(int); ok && n > 1000 || strings.Contains(fmt.Sprint(vals...), "!") {
 				failing++
 			}
 		}
-		if failing == 0 {
-			t.Fatalf("%s: %s has no failing entry left: %v", when, target, des)
+		if failing == 0 && !strings.HasSuffix(dir, "FuzzM") {
+			t.Fatalf("%s: %s has no failing entry left: %v", when, dir, des)
 		}
 	}
+	for _, name := range []string{"m1", "m2"} {
+		_, errOld := os.Stat(filepath.Join(mod, "testdata", "fuzz", "FuzzM", name))
+		if _, errNew := os.Stat(filepath.Join(mod, "testdata", "fuzz", "FuzzM", migratedName[name])); errOld != nil && errNew != nil {
+			t.Fatalf("%s: FuzzM/%s is gone, and so is its migrated entry %s", when, name, migratedName[name])
+		}
+	}
+	filepath.WalkDir(mod, func(path string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(mod, path)
+		if err != nil || d.IsDir() || strings.HasPrefix(filepath.ToSlash(rel), "testdata/") {
+			return err
+		}
+		if _, ok := killModule["mod/"+filepath.ToSlash(rel)]; !ok {
+			t.Errorf("%s: a stray file in the module: %s", when, rel)
+		}
+		return nil
+	})
 }
 
 // checkFailing checks with go test that every entry but "passing" fails
@@ -145,16 +184,17 @@ func checkFailing(t *testing.T, mod string, env []string) {
 	}
 }
 
-// restoreOriginals puts the unminimized entries back under their names.
-func restoreOriginals(t *testing.T, mod string) {
+// restoreOriginals puts the unminimized entries and the unmigrated ones
+// back under their names, and the fuzz cache's entries.
+func restoreOriginals(t *testing.T, work string) {
 	t.Helper()
 	files := map[string]string{}
 	for name, data := range killModule {
-		if strings.HasPrefix(name, "testdata/") {
+		if strings.HasPrefix(name, "mod/testdata/") || strings.HasPrefix(name, "fc/") {
 			files[name] = data
 		}
 	}
-	writeFiles(t, mod, files)
+	writeFiles(t, work, files)
 }
 
 func writeFiles(t *testing.T, dir string, files map[string]string) {
@@ -170,12 +210,30 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-// killModule is the module the kill test minimizes: two targets whose
-// candidates take a few milliseconds each, so that runs last long enough to
-// be interrupted in every phase.
+// killModule is what the kill test works on: a module of three targets
+// whose candidates take a few milliseconds each, so that runs last long
+// enough to be interrupted in every phase; FuzzM's entries need migrating
+// (its signature gained a string); a crash to import; and a fuzz cache of
+// FuzzA's for cmin.
 var killModule = map[string]string{
-	"go.mod": "module example.com/kill\n\ngo 1.26\n",
-	"x_test.go": `package kill
+	"mod/go.mod": "module example.com/kill\n\ngo 1.26\n",
+	"mod/x.go": `package kill
+
+// Big reports whether n is too big; its branches give cmin coverage to
+// weigh entries by.
+func Big(n int, s string) bool {
+	switch {
+	case n > 1000:
+		return true
+	case s == "":
+		return false
+	case s[0] == 'a':
+		return false
+	}
+	return false
+}
+`,
+	"mod/x_test.go": `package kill
 
 import (
 	"strings"
@@ -186,7 +244,7 @@ import (
 func FuzzA(f *testing.F) {
 	f.Fuzz(func(t *testing.T, n int, s string) {
 		time.Sleep(2 * time.Millisecond)
-		if n > 1000 {
+		if Big(n, s) {
 			t.Fatalf("big %d", n)
 		}
 	})
@@ -200,9 +258,27 @@ func FuzzB(f *testing.F) {
 		}
 	})
 }
+
+func FuzzM(f *testing.F) {
+	f.Fuzz(func(t *testing.T, n int, s string) {})
+}
 `,
-	"testdata/fuzz/FuzzA/a1":      "go test fuzz v1\nint(987654321)\nstring(\"some text that does not matter at all\")\n",
-	"testdata/fuzz/FuzzA/a2":      "go test fuzz v1\nint(55555)\nstring(\"more text\")\n",
-	"testdata/fuzz/FuzzA/passing": "go test fuzz v1\nint(3)\nstring(\"\")\n",
-	"testdata/fuzz/FuzzB/b1":      "go test fuzz v1\nstring(\"a long line with a bang! somewhere in the middle of it\")\n",
+	"mod/testdata/fuzz/FuzzA/a1":      "go test fuzz v1\nint(987654321)\nstring(\"some text that does not matter at all\")\n",
+	"mod/testdata/fuzz/FuzzA/a2":      "go test fuzz v1\nint(55555)\nstring(\"more text\")\n",
+	"mod/testdata/fuzz/FuzzA/passing": "go test fuzz v1\nint(3)\nstring(\"\")\n",
+	"mod/testdata/fuzz/FuzzB/b1":      "go test fuzz v1\nstring(\"a long line with a bang! somewhere in the middle of it\")\n",
+	"mod/testdata/fuzz/FuzzM/m1":      "go test fuzz v1\nint(1)\n",
+	"mod/testdata/fuzz/FuzzM/m2":      "go test fuzz v1\nint(2)\n",
+	"crash":                           "go test fuzz v1\nint(4242424242)\nstring(\"an imported crash with some text in it\")\n",
+	"fc/example.com/kill/FuzzA/c1":    "go test fuzz v1\nint(1)\nstring(\"\")\n",
+	"fc/example.com/kill/FuzzA/c2":    "go test fuzz v1\nint(2)\nstring(\"a\")\n",
+	"fc/example.com/kill/FuzzA/c3":    "go test fuzz v1\nint(3)\nstring(\"b\")\n",
+	"fc/example.com/kill/FuzzA/c4":    "go test fuzz v1\nint(123456)\nstring(\"c\")\n",
+}
+
+// migratedName is the name of the migrated entry of each of FuzzM's: the
+// toolchain's name of its new contents.
+var migratedName = map[string]string{
+	"m1": corpus.Name([]byte("go test fuzz v1\nint(1)\nstring(\"\")\n")),
+	"m2": corpus.Name([]byte("go test fuzz v1\nint(2)\nstring(\"\")\n")),
 }
