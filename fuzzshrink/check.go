@@ -310,7 +310,15 @@ func (c *checker) report(f *checkFailure) string {
 		fmt.Fprintf(&b, "    %s\n", l)
 	}
 	if f.last.panicValue != nil {
-		fmt.Fprintf(&b, "    panic: %v\n", f.last.panicValue)
+		// Where, and the user's frames below it, as rapid shows them.
+		at := ""
+		if f.lastSig.Pos != "" {
+			at = " at " + f.lastSig.Pos
+		}
+		fmt.Fprintf(&b, "    panic: %v%s\n", f.last.panicValue, at)
+		for _, l := range f.last.panicStack {
+			fmt.Fprintf(&b, "        %s\n", l)
+		}
 	}
 	if f.lastSig != f.want {
 		fmt.Fprintf(&b, "    (the last run failed as %v, the search kept %v: is the property deterministic?)\n", f.lastSig, f.want)

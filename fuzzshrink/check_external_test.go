@@ -2,10 +2,13 @@ package fuzzshrink_test
 
 import (
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -184,6 +187,32 @@ func TestCheck_OtherFailures(t *testing.T) {
 		if !strings.Contains(report, want) {
 			t.Errorf("the report lacks %q:\n%s", want, report)
 		}
+	}
+}
+
+// indexOf panics deep in the user's code, for TestCheck_PanicPosition.
+func indexOf(xs []int, i int) int { return xs[i] } // the panic's line
+
+// TestCheck_PanicPosition: a panic is reported with its position in the
+// user's code and the user's frames of its stack, innermost first.
+func TestCheck_PanicPosition(t *testing.T) {
+	t.Parallel()
+	report := check(t, func(t *fuzzshrink.T) {
+		xs := fuzzshrink.SliceOf(fuzzshrink.IntRange(0, 9)).Draw(t, "xs")
+		indexOf(xs, 3)
+	}, fuzzshrink.Seed(1))
+	line := func(fn any) int {
+		_, l := runtime.FuncForPC(reflect.ValueOf(fn).Pointer()).FileLine(reflect.ValueOf(fn).Pointer())
+		return l
+	}
+	want := fmt.Sprintf("    panic: runtime error: index out of range [3] with length 0 at check_external_test.go:%d\n"+
+		"        github.com/fuzzmin/fuzzmin/fuzzshrink_test.indexOf\n"+
+		"        \t", line(indexOf))
+	if !strings.Contains(report, want) || !strings.Contains(report, "fuzzshrink_test.TestCheck_PanicPosition.func1\n") {
+		t.Errorf("the report lacks the panic's position and stack, %q:\n%s", want, report)
+	}
+	if strings.Contains(report, "runtime.gopanic") || strings.Contains(report, "fuzzshrink.runCaptured") {
+		t.Errorf("the report's stack holds frames that are not the user's:\n%s", report)
 	}
 }
 

@@ -120,6 +120,7 @@ type T struct {
 	errSig                    failure.Signature
 	sig                       failure.Signature // how the run failed, for runChoices
 	panicValue                any
+	panicStack                []string // the user's frames, from failure.PanicStack
 	logs                      []string
 	cleanups                  []func()
 	scores                    []score
@@ -415,7 +416,7 @@ func runCaptured(t *T, prop func(*T)) failure.Signature {
 					// such: no input to mask.
 					sig.Text = failure.Shape(msg, nil)
 				}
-				t.panicValue = r
+				t.panicValue, t.panicStack = r, failure.PanicStack()
 			case t.returned || t.invalid != "" || t.genErr != "":
 			case t.failed:
 				sig = t.logged()

@@ -52,13 +52,19 @@ func TestScripts(t *testing.T) {
 		},
 	}
 	p.Condition = func(cond string) (bool, error) {
-		if cond == "root" { // permissions do not stop root
+		switch cond {
+		case "root": // permissions do not stop root
 			return os.Geteuid() == 0, nil
+		case "mount": // the script may mount file systems (tmpfs)
+			return canMount(), nil
 		}
 		return false, fmt.Errorf("unknown condition %q", cond)
 	}
 	p.Cmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		"usefuzzmin": cmdUseFuzzmin,
+		"without":    cmdWithout,
+		"tmpfs":      cmdTmpfs,
+		"pin":        cmdPin,
 		"ls":         cmdLs,
 		"status":     cmdStatus,
 		"unhex":      cmdUnhex,
@@ -89,6 +95,23 @@ func cmdUseFuzzmin(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Setenv("GOWORK", work)
 	ts.Setenv("GOFLAGS", "") // -mod=mod is not allowed in workspace mode
 	ts.Setenv("GOMODCACHE", strings.TrimSpace(string(out)))
+}
+
+// cmdWithout takes a program away from the script: "without git" drops
+// from PATH every directory that holds an executable of that name, as on a
+// machine without it, keeping the others (fuzzmin's and the go command's).
+func cmdWithout(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: without program")
+	}
+	var keep []string
+	for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
+		if fi, err := os.Stat(filepath.Join(dir, args[0])); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			continue
+		}
+		keep = append(keep, dir)
+	}
+	ts.Setenv("PATH", strings.Join(keep, string(filepath.ListSeparator)))
 }
 
 // cmdLs lists a directory: "ls dir" prints the names of its entries, hidden

@@ -333,6 +333,10 @@ Import's flags:
 		testcase tells which build made it, so fuzzmin never guesses: a
 		file that is not a go test fuzz v1 file needs -format. The
 		default is gofuzz.
+	-max-size size
+		Refuse a file larger than size bytes (a number, or with a suffix
+		KiB, MiB or GiB); only regular files are read. The default is
+		16MiB.
 	-pkg package
 		The package of the target, as go test names it. The default is
 		".".

@@ -34,6 +34,7 @@ type finding struct {
 // its targets.
 func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
 	jobs := c.selectEntries(ctx, p)
+	c.orphanFindings(p)
 	if len(jobs) == 0 {
 		return
 	}
@@ -83,6 +84,24 @@ func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
 			c.rep.finding(p.ImportPath, f, c.github())
 			c.fail(exitFailure)
 		}
+	}
+}
+
+// orphanFindings reports the seed corpora of p whose fuzz target is gone:
+// their entries are regression tests that go test no longer runs.
+func (c *command) orphanFindings(p *pkg) {
+	orphans, err := c.orphans(p)
+	if err != nil {
+		return // selectEntries reported it
+	}
+	for _, t := range orphans {
+		dir := corpus.SeedCorpus(p.Dir, t)
+		entries, _ := corpus.Read(dir)
+		f := finding{Path: c.rel(dir), Level: "error", test: t,
+			Message: fmt.Sprintf("orphaned: %s has no fuzz target %s, so go test never runs its %s (was the target renamed? move them, or remove the directory)",
+				p.ImportPath, t, plural(len(entries), "entry", "entries"))}
+		c.rep.finding(p.ImportPath, f, c.github())
+		c.fail(exitFailure)
 	}
 }
 
@@ -158,15 +177,11 @@ var lineRE = regexp.MustCompile(`^:(\d+): (.*)$`)
 // staleFinding turns the toolchain's complaint about an entry into a
 // finding at its line.
 func (c *command) staleFinding(msg string, j *entryJob) finding {
-	reason := c.staleReason(msg, j)
-	path, rest, _ := strings.Cut(reason, ":")
-	line, text := 1, rest
-	if n, after, ok := strings.Cut(rest, ": "); ok {
-		if k, err := strconv.Atoi(n); err == nil {
-			line, text = k, after
-		}
+	line, reason, ok := testbin.Stale(msg, j.entry.Values)
+	if !ok {
+		line, reason = 1, msg
 	}
-	return finding{Path: path, Line: line, Level: "error", Message: "stale: " + text}
+	return finding{Path: c.rel(j.entry.Path), Line: line, Level: "error", Message: "stale: " + reason}
 }
 
 // couldShrink runs a bounded search on a failing entry, writing nothing,
@@ -177,7 +192,7 @@ func (c *command) couldShrink(ctx context.Context, j *entryJob) string {
 	defer func() { c.opts = opts }()
 	res := c.minimizeEntry(ctx, j)
 	if res.Status == statusWould {
-		return fmt.Sprintf("; a search of %d runs shrinks it from %d to %d bytes: run fuzzmin -run=%s", res.Runs, res.Before, res.After, res.Test)
+		return fmt.Sprintf("; a search of %d runs shrinks it from %d to %d bytes: run %s", res.Runs, res.Before, res.After, c.fuzzminCommand(j))
 	}
 	return ""
 }

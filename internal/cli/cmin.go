@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -43,11 +44,14 @@ func (c *command) cminPackage(ctx context.Context, p *pkg, tmp string) {
 		return
 	}
 	start := time.Now()
-	bin := &testbin.Binary{Path: filepath.Join(tmp, "cover.test"), ModDir: p.ModuleDir, PkgDir: p.Dir,
-		Timeout: c.opts.execTimeout, Env: c.env, RAM: c.ram.path}
+	cov := &coverBuild{bin: &testbin.Binary{Path: filepath.Join(tmp, "cover.test"), ModDir: p.ModuleDir, PkgDir: p.Dir,
+		Timeout: c.opts.execTimeout, Env: c.env, RAM: c.ram.path}}
 	c.rep.phase("building " + p.ImportPath + " for coverage")
-	goCmd := func(args ...string) *exec.Cmd { return c.goCommand(ctx, args...) }
-	err := testbin.BuildCover(goCmd, bin.Path, []string{p.ImportPath}, append(c.tagsFlag(), p.Args...))
+	var err error
+	if cov.pkgs, err = c.linkedPackages(ctx, p); err == nil {
+		goCmd := func(args ...string) *exec.Cmd { return c.goCommand(ctx, args...) }
+		err = testbin.BuildCover(goCmd, cov.bin.Path, cov.pkgs, append(c.tagsFlag(), p.Args...))
+	}
 	c.rep.phase("")
 	if err != nil {
 		if be := (*testbin.BuildError)(nil); errors.As(err, &be) && ctx.Err() == nil {
@@ -60,12 +64,12 @@ func (c *command) cminPackage(ctx context.Context, p *pkg, tmp string) {
 		return
 	}
 	c.rep.built(p.ImportPath, time.Since(start))
-	bin.Toolchain = c.toolchain(bin.Path)
+	cov.bin.Toolchain = c.toolchain(cov.bin.Path)
 	for i, tj := range jobs {
 		if ctx.Err() != nil {
 			return
 		}
-		if err := c.cminTarget(ctx, p, tj, bin, filepath.Join(tmp, fmt.Sprint("work", i))); err != nil {
+		if err := c.cminTarget(ctx, p, tj, cov, filepath.Join(tmp, fmt.Sprint("work", i))); err != nil {
 			if ctx.Err() == nil {
 				c.rep.errorf("%s %s: %v", p.ImportPath, tj.target.Name, err)
 				c.fail(exitFailure)
@@ -75,13 +79,20 @@ func (c *command) cminPackage(ctx context.Context, p *pkg, tmp string) {
 	}
 }
 
+// A coverBuild is a test binary built for coverage, and the packages whose
+// coverage it measures: those of the main module it links.
+type coverBuild struct {
+	bin  *testbin.Binary
+	pkgs []string
+}
+
 // cminTarget distills the corpus of one target.
-func (c *command) cminTarget(ctx context.Context, p *pkg, tj *targetJob, bin *testbin.Binary, work string) error {
+func (c *command) cminTarget(ctx context.Context, p *pkg, tj *targetJob, cov *coverBuild, work string) error {
 	start := time.Now()
 	var entries []*cminEntry
 	for _, e := range tj.entries { // the seed corpus, with -seed
 		if e.Err == nil {
-			entries = append(entries, &cminEntry{Entry: e, seed: true, keep: tj.tracked[e.Name]})
+			entries = append(entries, &cminEntry{Entry: e, seed: true, keep: tj.tracked.has(e.Name)})
 		}
 	}
 	cacheDir := c.cacheCorpus(p, tj.target.Name)
@@ -98,23 +109,33 @@ func (c *command) cminTarget(ctx context.Context, p *pkg, tj *targetJob, bin *te
 		c.rep.infof("%s %s: no entries in the fuzz cache (%s)", p.ImportPath, tj.target.Name, cacheDir)
 		return nil
 	}
-	names, err := c.measure(ctx, tj.target.Name, bin, work, entries)
+	names, err := c.measure(ctx, tj.target.Name, cov.bin, work, entries)
 	if err != nil {
 		return err
 	}
-	kept := distill(entries)
 	covered := map[int]bool{}
 	for _, e := range entries {
 		for _, b := range e.blocks {
 			covered[b] = true
 		}
 	}
+	if len(covered) == 0 {
+		// Nothing to weigh the entries by: distilling would remove every
+		// entry that is not kept for another reason.
+		return fmt.Errorf("coverage of %s counted no block for any of the %d entries; nothing was removed (does the target reach code of the main module?)",
+			packageList(cov.pkgs), len(entries))
+	}
+	kept := distill(entries)
 	removed := 0
 	for _, e := range entries {
 		if kept[e] || c.opts.dryRun {
 			continue
 		}
-		if err := corpus.Remove(e.Path); err != nil {
+		root := c.cacheRoot()
+		if e.seed {
+			root = tj.root
+		}
+		if err := removeEntry(root, e.Path); err != nil {
 			return err
 		}
 		removed++
@@ -123,9 +144,25 @@ func (c *command) cminTarget(ctx context.Context, p *pkg, tj *targetJob, bin *te
 	if c.opts.dryRun {
 		verb, removed = "would remove", len(entries)-len(kept)
 	}
-	c.rep.infof("%s %s: kept %d of %d entries (%d blocks of %d covered, as before), %s %d, %v",
-		p.ImportPath, tj.target.Name, len(kept), len(entries), len(covered), len(names), verb, removed, time.Since(start).Round(time.Millisecond))
+	c.rep.infof("%s %s: kept %d of %d entries (%d blocks of %d covered, as before, in %s), %s %d, %v",
+		p.ImportPath, tj.target.Name, len(kept), len(entries), len(covered), len(names), packageList(cov.pkgs), verb, removed, time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// packageList names the packages coverage was measured in, the first few.
+func packageList(pkgs []string) string {
+	if len(pkgs) > 3 {
+		return fmt.Sprintf("%s and %d more packages", strings.Join(pkgs[:3], ", "), len(pkgs)-3)
+	}
+	return strings.Join(pkgs, ", ")
+}
+
+// cacheRoot is the directory of the generated corpora of all targets.
+func (c *command) cacheRoot() string {
+	if c.opts.fuzzcache != "" {
+		return c.opts.fuzzcache
+	}
+	return filepath.Join(c.gocache, "fuzz")
 }
 
 // cacheCorpus returns the directory of the generated corpus of a target.

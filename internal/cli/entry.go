@@ -15,6 +15,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
+	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
@@ -70,12 +71,16 @@ func (c *command) minimizeEntry(ctx context.Context, j *entryJob) result {
 		if err != nil {
 			res.Error = err.Error()
 		}
+		if st == statusFlaky && !j.isFound() {
+			// It fails, at times: what it holds, and how to run it.
+			res.Value, res.Rerun = gosyntax.Call("f.Add", j.entry.Values, ""), rerun(j, j.entry.Name)
+		}
 		return res
 	}
 	res.Signature = j.want
 	j.tj.seen[j.want] = true
-	if j.tj.tracked[j.entry.Name] && !c.opts.tracked && !j.isFound() {
-		res.Status, res.Rerun = statusRegression, rerun(j, j.entry.Name)
+	if j.tj.tracked.has(j.entry.Name) && !c.opts.tracked && !j.isFound() {
+		res.Status, res.Rerun, res.maybeTracked = statusRegression, rerun(j, j.entry.Name), j.tj.tracked.all
 		return res
 	}
 	if j.zero {
@@ -303,11 +308,21 @@ func (c *command) finish(ctx context.Context, j *entryJob, out shrinkOutcome, re
 		res.Status, res.Rerun = statusWould, "" // nothing written to re-run
 		return res, nil
 	case j.tj.writeErr != nil:
-		res.Status, res.Error, res.Path = statusFailed, j.tj.writeErr.Error()+": nothing was written (the minimized value is above)", ""
+		res.Status, res.Error, res.Path = statusFailed, j.tj.writeErr.Error()+": nothing was written"+c.unchanged(j), ""
 		return res, j.tj.writeErr
 	}
 	res.Rerun = rerun(j, name)
 	return c.writeBack(ctx, j, out.data, res)
+}
+
+// unchanged says that the original is as it was, for the error of a result
+// that could not be written; an entry made of another failure met while
+// shrinking has no original.
+func (c *command) unchanged(j *entryJob) string {
+	if j.isFound() {
+		return ""
+	}
+	return "; " + c.rel(j.entry.Path) + " is unchanged"
 }
 
 // grown explains why a minimized file is longer than the original: the
@@ -326,9 +341,4 @@ func grown(before, after []byte) string {
 		return "the file grew, though its values are simpler"
 	}
 	return "the file grew, though its values are simpler: " + strings.Join(why, ", ")
-}
-
-// rerun is the go test command that runs entry name of the job's target.
-func rerun(j *entryJob, name string) string {
-	return fmt.Sprintf("go test -run=%s/%s %s", j.target.Name, name, strings.Join(j.pkg.Args, " "))
 }

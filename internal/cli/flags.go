@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"io"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -161,8 +162,22 @@ func (o *options) validate() error {
 		return fmt.Errorf("-others %q: want %s or %s", o.others, othersWrite, othersReport)
 	case o.fuzz != "" && o.dryRun:
 		return fmt.Errorf("-fuzz and -n: go test -fuzz writes what it finds")
+	case o.fuzztime != "" && !validFuzztime(o.fuzztime):
+		return fmt.Errorf("-fuzztime %q: want a positive duration (1m30s) or number of runs (1000x)", o.fuzztime)
 	}
 	return nil
+}
+
+// validFuzztime reports whether go test's -fuzztime takes s: a positive
+// duration, or a positive count of runs followed by x (testing/flag.go's
+// durationOrCountFlag, without zero).
+func validFuzztime(s string) bool {
+	if n, ok := strings.CutSuffix(s, "x"); ok {
+		v, err := strconv.ParseInt(n, 10, 0)
+		return err == nil && v > 0
+	}
+	d, err := time.ParseDuration(s)
+	return err == nil && d > 0
 }
 
 // writeFlags writes the flags section of the manual: each flag with its

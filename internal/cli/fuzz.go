@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
@@ -61,18 +63,31 @@ func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) (bool, error) {
 	err = cmd.Wait()
 	pw.Close()
 	<-done
-	if ctx.Err() != nil {
-		return false, ctx.Err()
-	}
 	after, lerr := entryNames(dir)
 	if lerr != nil {
 		return false, lerr
 	}
-	var found []string
+	var found, names []string
 	for name := range after {
 		if !before[name] {
-			found = append(found, regexp.QuoteMeta(name))
+			found, names = append(found, regexp.QuoteMeta(name)), append(names, name)
 		}
+	}
+	if ctx.Err() != nil {
+		if len(names) == 0 {
+			return false, fmt.Errorf("interrupted while go test -fuzz=%s ran; it wrote no entry, and nothing was changed", t.Name)
+		}
+		sort.Strings(names)
+		var paths []string
+		for _, n := range names {
+			paths = append(paths, c.rel(filepath.Join(dir, n)))
+		}
+		run := "-run=" + t.Name
+		if len(names) == 1 {
+			run = runFlag(t.Name, names[0])
+		}
+		return false, fmt.Errorf("interrupted while go test -fuzz=%s ran; it wrote %s, kept as it wrote it: fuzzmin %s %s minimizes it",
+			t.Name, strings.Join(paths, ", "), run, shellWords(p.Args))
 	}
 	if len(found) == 0 {
 		if err != nil {

@@ -8,10 +8,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"reflect"
+	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
@@ -32,18 +35,25 @@ type importOptions struct {
 	options // run is the target's name
 	pkg     string
 	format  string
+	maxSize byteSize // of a file to import
 }
+
+// defaultMaxSize bounds the files import reads: crash testcases are small
+// (OSS-Fuzz caps inputs at a few MiB), and a file larger than this is more
+// likely a mistake, such as /dev/zero or a disk image, than a crash.
+const defaultMaxSize = 16 << 20
 
 var importShared = []string{"C", "tags", "n", "keep", "json", "v", "timeout", "max-runs", "exec-timeout", "flaky", "p", "others"}
 
 func defaultImportOptions() importOptions {
-	return importOptions{options: defaultOptions(modeMinimize), pkg: ".", format: formatGofuzz}
+	return importOptions{options: defaultOptions(modeMinimize), pkg: ".", format: formatGofuzz, maxSize: defaultMaxSize}
 }
 
 // ownFlags adds import's own flags to fs; the manual lists them.
 func (o *importOptions) ownFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.run, "run", o.run, "The fuzz target the files are crashes of, by its `name` (required).")
 	fs.StringVar(&o.pkg, "pkg", o.pkg, "The `package` of the target, as go test names it.")
+	fs.Var(&o.maxSize, "max-size", "Refuse a file larger than `size` bytes (a number, or with a suffix KiB, MiB or GiB); only regular files are read.")
 	fs.StringVar(&o.format, "format", o.format, "How to read each file: `gofuzz`, a go test fuzz v1 file, as go test, CI artifacts and bug reports hold them; v1 or v2, a raw libFuzzer testcase of an OSS-Fuzz or ClusterFuzzLite build made with compile_native_go_fuzzer (v1) or compile_native_go_fuzzer_v2 (v2); raw, the bytes as the value of the target's one []byte or string argument. Nothing in a raw testcase tells which build made it, so fuzzmin never guesses: a file that is not a go test fuzz v1 file needs -format.")
 }
 
@@ -114,10 +124,10 @@ func (c *command) importFiles(ctx context.Context, pkgs []*pkg, o *importOptions
 		return
 	}
 	ij := &importJob{opts: o, names: map[string]string{},
-		tj: &targetJob{target: t, dir: corpus.SeedCorpus(p.Dir, t.Name), seen: map[signature]bool{}}}
+		tj: newTargetJob(p, t)}
 	ij.types, err = c.targetTypes(ctx, b, t)
 	if _, statErr := os.Stat(ij.tj.dir); err == nil && statErr == nil {
-		ij.tj.tracked, err = c.trackedFiles(ctx, ij.tj.dir)
+		ij.tj.tracked = c.trackedFiles(ctx, ij.tj.dir)
 	}
 	if err != nil {
 		if ctx.Err() == nil {
@@ -174,9 +184,9 @@ func (c *command) importFile(ij *importJob, file string) (corpus.Entry, bool) {
 	if !filepath.IsAbs(path) && ij.opts.dir != "" {
 		path = filepath.Join(ij.opts.dir, path) // -C: as if fuzzmin ran there
 	}
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path, int64(ij.opts.maxSize))
 	if err != nil {
-		return refuse(pathErr(err))
+		return refuse(err)
 	}
 	vals, enc, note, err := decodeFile(ij.opts.format, data, ij.types)
 	if err != nil {
@@ -192,7 +202,7 @@ func (c *command) importFile(ij *importJob, file string) (corpus.Entry, bool) {
 	ij.names[e.Name] = file
 	_, statErr := os.Stat(e.Path)
 	switch {
-	case statErr == nil && ij.tj.tracked[e.Name]:
+	case statErr == nil && ij.tj.tracked.files[e.Name]:
 		note = join(note, "the corpus holds this entry already, and git tracks it")
 	case statErr == nil:
 		note = join(note, "the corpus holds this entry already")
@@ -203,12 +213,12 @@ func (c *command) importFile(ij *importJob, file string) (corpus.Entry, bool) {
 	if ij.opts.dryRun {
 		fmt.Fprintf(&b, "%s: would import as %s (-n: nothing written)\n", file, c.rel(e.Path))
 	} else {
-		if _, err := corpus.WriteFile(ij.tj.dir, enc); err != nil {
+		if _, err := writeEntry(ij.tj.root, ij.tj.dir, enc); err != nil {
 			return refuse(errors.New(c.relErr(err)))
 		}
 		fmt.Fprintf(&b, "%s: imported as %s\n", file, c.rel(e.Path))
 	}
-	fmt.Fprintf(&b, "\t%s\n", gosyntax.Call("f.Add", vals, ""))
+	fmt.Fprintf(&b, "\t%s\n", preview(gosyntax.Call("f.Add", vals, "")))
 	if note != "" {
 		fmt.Fprintf(&b, "\tnote: %s\n", note)
 	}
@@ -256,6 +266,77 @@ func decodeFile(format string, data []byte, types []reflect.Type) (vals []any, f
 	}
 	file, err = encoding.Marshal(vals...)
 	return vals, file, note, err
+}
+
+// readBounded reads the regular file path, if it holds at most max bytes.
+func readBounded(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, pathErr(err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, pathErr(err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s): fuzzmin imports files", fileKind(fi.Mode()))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, pathErr(err)
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("larger than %s (-max-size raises the limit)", byteSize(max))
+	}
+	return data, nil
+}
+
+// fileKind names the type of a file that is not a regular one.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return m.Type().String()
+}
+
+// A byteSize is a flag of a number of bytes: 1048576, 1024KiB, 1MiB.
+type byteSize int64
+
+func (b byteSize) String() string {
+	for _, u := range []struct {
+		suffix string
+		n      int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if b >= byteSize(u.n) && int64(b)%u.n == 0 {
+			return fmt.Sprintf("%d%s", int64(b)/u.n, u.suffix)
+		}
+	}
+	return strconv.FormatInt(int64(b), 10)
+}
+
+func (b *byteSize) Set(s string) error {
+	n, unit := s, int64(1)
+	for suffix, u := range map[string]int64{"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30} {
+		if rest, ok := strings.CutSuffix(s, suffix); ok {
+			n, unit = rest, u
+		}
+	}
+	v, err := strconv.ParseInt(n, 10, 64)
+	if err != nil || v <= 0 || v > math.MaxInt64/unit {
+		return fmt.Errorf("want a number of bytes above 0, such as 1048576 or 1MiB")
+	}
+	*b = byteSize(v * unit)
+	return nil
 }
 
 // pathErr drops the path from an *fs.PathError, for a message that names

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -214,4 +215,28 @@ func dedupe(sorted []string) []string {
 		}
 	}
 	return out
+}
+
+// linkedPackages returns the packages of the main module that the test
+// binary of p links: p, and those its tests import, directly or not,
+// sorted. A fuzz target in a harness package (one whose tests call another
+// package of the module) covers code there.
+func (c *command) linkedPackages(ctx context.Context, p *pkg) ([]string, error) {
+	args := []string{"list", "-deps", "-test", "-f", "{{if .Module}}{{if .Module.Main}}{{.Name}} {{.ImportPath}}{{end}}{{end}}"}
+	args = append(append(args, c.tagsFlag()...), p.Args...)
+	out, err := c.goOutput(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, line := range strings.Split(out, "\n") {
+		name, path, ok := strings.Cut(line, " ")
+		if !ok || name == "main" && strings.HasSuffix(path, ".test") {
+			continue // the generated test main
+		}
+		path, _, _ = strings.Cut(path, " [") // "x [x.test]": x with its test files
+		paths = append(paths, path)
+	}
+	slices.Sort(paths)
+	return dedupe(paths), nil
 }

@@ -38,7 +38,8 @@ func newMatcher(pattern string) (*matcher, error) {
 }
 
 func (m *matcher) matchTarget(name string) bool { return m.target == nil || m.target.MatchString(name) }
-func (m *matcher) matchEntry(name string) bool  { return m.entry == nil || m.entry.MatchString(name) }
+
+func (m *matcher) matchEntry(name string) bool { return m.entry == nil || m.entry.MatchString(name) }
 
 // splitPattern splits a -run pattern at the slashes that are not inside
 // [...] or (...), as the testing package does.

@@ -116,7 +116,7 @@ type migration struct {
 	srcs     []source
 	from, to []reflect.Type
 	dir      string
-	tracked  map[string]bool
+	tracked  tracking
 	steps    []migrateStep
 }
 
@@ -149,7 +149,7 @@ func (c *command) migrate(ctx context.Context, m *migration) {
 	defer unlock()
 	entries, err := corpus.Read(m.dir)
 	if err == nil && len(entries) > 0 {
-		m.tracked, err = c.trackedFiles(ctx, m.dir)
+		m.tracked = c.trackedFiles(ctx, m.dir)
 	}
 	if err != nil {
 		c.rep.errorf("%s: %v", m.t.Name, err)

@@ -150,7 +150,7 @@ func (c *command) writeMigrated(m *migration) {
 		if st.status != migrated {
 			continue
 		}
-		if _, err := corpus.WriteFile(m.dir, st.data); err != nil {
+		if _, err := writeEntry(m.p.ModuleDir, m.dir, st.data); err != nil {
 			st.status, st.err = migFailed, fmt.Errorf("writing the new entry: %s; the old one is unchanged", c.relErr(err))
 		}
 	}
@@ -159,7 +159,7 @@ func (c *command) writeMigrated(m *migration) {
 		if st.status != migrated || st.kept || st.path == st.e.Path {
 			continue
 		}
-		if err := corpus.Remove(st.e.Path); err != nil {
+		if err := removeEntry(m.p.ModuleDir, st.e.Path); err != nil {
 			st.status, st.err = migFailed, fmt.Errorf("removing the old entry: %v; the new one is written", err)
 		}
 	}
@@ -191,7 +191,7 @@ func (c *command) reportMigration(m *migration) {
 			if st.kept || st.path == st.e.Path {
 				old = "kept " + c.rel(st.e.Path) + ", another entry's new file"
 			}
-			fmt.Fprintf(&b, "%s: %s\n\t%s\n", name, verb, gosyntax.Call("f.Add", st.vals, ""))
+			fmt.Fprintf(&b, "%s: %s\n\t%s\n", name, verb, preview(gosyntax.Call("f.Add", st.vals, "")))
 			if c.opts.dryRun {
 				fmt.Fprintf(&b, "\twould write %s, %s (-n: nothing written)\n", c.rel(st.path), strings.Replace(old, "removed", "remove", 1))
 			} else {
@@ -200,7 +200,7 @@ func (c *command) reportMigration(m *migration) {
 			if st.note != "" {
 				fmt.Fprintf(&b, "\tnote: %s\n", st.note)
 			}
-			if m.tracked[st.e.Name] {
+			if m.tracked.files[st.e.Name] {
 				fmt.Fprintf(&b, "\tnote: git tracks %s", c.rel(st.e.Path))
 				if !c.opts.dryRun {
 					b.WriteString(": commit the change")

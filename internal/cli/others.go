@@ -66,7 +66,7 @@ func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob, run
 			if done == maxOthers {
 				why = "more than " + plural(maxOthers, "other failure", "other failures") + " in one target"
 			}
-			c.rep.infof("%s: also found, not written (%s): %v\n\t%s", tj.target.Name, why, sig, gosyntax.Call("f.Add", vals, ""))
+			c.rep.infof("%s: also found, not written (%s): %v\n\t%s", tj.target.Name, why, sig, preview(gosyntax.Call("f.Add", vals, "")))
 			continue
 		}
 		done++

@@ -19,14 +19,19 @@ import (
 type targetJob struct {
 	target  *target
 	dir     string // the seed corpus directory
+	root    string // the module's root: what is written stays inside it
 	entries []corpus.Entry
-	tracked map[string]bool // entries git tracks: regression tests somebody kept
+	tracked tracking // entries git tracks: regression tests somebody kept
 	// writeErr says why dir cannot be written, found before any search.
 	writeErr error
 	// others holds the other failures met while shrinking, each with the
 	// smallest candidate that showed it; seen, the failures of the entries.
 	others pool
 	seen   map[signature]bool
+}
+
+func newTargetJob(p *pkg, t *target) *targetJob {
+	return &targetJob{target: t, dir: corpus.SeedCorpus(p.Dir, t.Name), root: p.ModuleDir, seen: map[signature]bool{}}
 }
 
 // minimizePackage builds the package's test binary once and minimizes the
@@ -119,7 +124,7 @@ func (c *command) report(res result) {
 		return
 	}
 	c.rep.result(res)
-	if res.Status.failure() {
+	if res.Status.failure() || res.Error != "" {
 		c.fail(exitFailure)
 	}
 }
@@ -148,16 +153,14 @@ func lockDir(dir string) (unlock func(), err error) {
 // selected entries, and reports seed corpora without a target and targets
 // without entries.
 func (c *command) selectEntries(ctx context.Context, p *pkg) []*targetJob {
-	seedTargets, err := corpus.Targets(p.Dir)
+	orphans, err := c.orphans(p)
 	if err != nil {
 		c.rep.errorf("%s: %v", p.ImportPath, err)
 		c.fail(exitFailure)
 		return nil
 	}
-	for _, t := range seedTargets {
-		// testdata/fuzz/TestXxx holds the failures fuzzshrink.Check
-		// saved for test TestXxx: no fuzz target's, and not orphaned.
-		if p.target(t) == nil && c.match.matchTarget(t) && !strings.HasPrefix(t, "Test") {
+	if c.opts.mode != modeCheck { // check reports them as findings
+		for _, t := range orphans {
 			c.rep.infof("%s: %s has no fuzz target %s; left alone", p.ImportPath, c.rel(corpus.SeedCorpus(p.Dir, t)), t)
 		}
 	}
@@ -168,13 +171,13 @@ func (c *command) selectEntries(ctx context.Context, p *pkg) []*targetJob {
 		}
 		if c.opts.mode == modeCmin && !c.opts.seed {
 			// The generated corpus only: the seed corpus is not read.
-			jobs = append(jobs, &targetJob{target: t, dir: corpus.SeedCorpus(p.Dir, t.Name), seen: map[signature]bool{}})
+			jobs = append(jobs, newTargetJob(p, t))
 			continue
 		}
-		tj := &targetJob{target: t, dir: corpus.SeedCorpus(p.Dir, t.Name), seen: map[signature]bool{}}
+		tj := newTargetJob(p, t)
 		all, err := corpus.Read(tj.dir)
-		if err == nil && len(all) > 0 {
-			tj.tracked, err = c.trackedFiles(ctx, tj.dir)
+		if err == nil && len(all) > 0 && !c.opts.tracked && (c.opts.mode != modeCheck || c.opts.minimal) {
+			tj.tracked = c.trackedFiles(ctx, tj.dir)
 		}
 		if err != nil {
 			c.rep.errorf("%s: %v", t.Name, err)
@@ -203,6 +206,25 @@ func (c *command) selectEntries(ctx context.Context, p *pkg) []*targetJob {
 		}
 	}
 	return jobs
+}
+
+// orphans returns the names of the seed corpus directories of p that -run
+// selects and whose fuzz target is gone (renamed or removed): go test never
+// replays their entries. testdata/fuzz/TestXxx holds the failures
+// fuzzshrink.Check saved for the test TestXxx: no fuzz target's, and not
+// an orphan.
+func (c *command) orphans(p *pkg) ([]string, error) {
+	seedTargets, err := corpus.Targets(p.Dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, t := range seedTargets {
+		if p.target(t) == nil && c.match.matchTarget(t) && !strings.HasPrefix(t, "Test") {
+			out = append(out, t)
+		}
+	}
+	return out, nil
 }
 
 // A built package: its test binary, and the go test run that built it,

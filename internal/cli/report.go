@@ -208,6 +208,18 @@ func changedRegion(prev, cur string) string {
 	return left + "⟨" + shorten(prev[p:len(prev)-q], 60) + " → " + shorten(cur[p:len(cur)-q], 60) + "⟩" + right
 }
 
+// maxPreview bounds a value shown to people: a longer one is shown in
+// part, its beginning and end; the whole value is in the corpus file.
+const maxPreview = 2048
+
+// preview bounds a value shown to people (see maxPreview).
+func preview(s string) string {
+	if len(s) <= maxPreview {
+		return s
+	}
+	return shorten(s, maxPreview) + fmt.Sprintf(" (%d bytes, shown in part; the whole value is in the file)", len(s))
+}
+
 // shorten cuts s to about n bytes, keeping its beginning and end.
 func shorten(s string, n int) string {
 	if len(s) <= n {
@@ -234,6 +246,12 @@ func (r *reporter) result(res result) {
 	if r.noRerun {
 		res.Rerun = ""
 	}
+	res.Value = preview(res.Value)
+	draws := strings.Split(res.Draws, "\n")
+	for i := range draws {
+		draws[i] = preview(draws[i])
+	}
+	res.Draws = strings.Join(draws, "\n")
 	r.output(r.out, res.Package, res.Test, paragraph(res))
 	if r.json != nil {
 		sig := ""
@@ -298,13 +316,22 @@ func paragraph(res result) string {
 	case statusPasses:
 		fmt.Fprintf(&b, "%s: passes; left alone\n", res.Test)
 	case statusRegression:
-		fmt.Fprintf(&b, "%s: regression: committed entry fails: %v; left alone (-tracked minimizes it)\n", res.Test, res.Signature)
+		what := "committed entry fails"
+		if res.maybeTracked {
+			what = "entry fails, and may be committed"
+		}
+		fmt.Fprintf(&b, "%s: regression: %s: %v; left alone (-tracked minimizes it)\n", res.Test, what, res.Signature)
 	case statusStopped:
 		fmt.Fprintf(&b, "%s: nothing smaller found, %d runs, %v: %v; left alone\n", res.Test, res.Runs, elapsed, res.Signature)
 		fmt.Fprintf(&b, "\tsearch stopped early (%s): the result may not be minimal\n", res.Stop)
 	default:
 		fmt.Fprintf(&b, "%s: %s: %s\n", res.Test, res.Status, res.Error)
 		res.Error = ""
+		if res.Value != "" {
+			// What the search found, or what a flaky entry holds: the
+			// value to paste, though no file of it was written.
+			fmt.Fprintf(&b, "\t%s\n", res.Value)
+		}
 	}
 	if res.Note != "" {
 		fmt.Fprintf(&b, "\tnote: %s\n", res.Note)
@@ -324,13 +351,22 @@ func (r *reporter) finding(pkg string, f finding, github bool) {
 	r.mu.Lock()
 	r.findings++
 	r.mu.Unlock()
-	line := fmt.Sprintf("%s:%d: %s\n", f.Path, f.Line, f.Message)
+	// A finding of a directory has no line.
+	line := fmt.Sprintf("%s: %s\n", f.Path, f.Message)
+	if f.Line > 0 {
+		line = fmt.Sprintf("%s:%d: %s\n", f.Path, f.Line, f.Message)
+	}
 	if github {
 		// Annotations name files from the root of the work space, with
-		// slashes; the message is escaped as the workflow commands want.
+		// slashes; the message and the properties are escaped as the
+		// workflow commands want.
 		msg := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(f.Message)
-		file := strings.NewReplacer("%", "%25", ",", "%2C", ":", "%3A").Replace(filepath.ToSlash(f.Path))
-		line += fmt.Sprintf("::%s file=%s,line=%d::%s\n", f.Level, file, f.Line, msg)
+		file := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ",", "%2C", ":", "%3A").Replace(filepath.ToSlash(f.Path))
+		props := "file=" + file
+		if f.Line > 0 {
+			props += fmt.Sprintf(",line=%d", f.Line)
+		}
+		line += fmt.Sprintf("::%s %s::%s\n", f.Level, props, msg)
 	}
 	r.output(r.out, pkg, f.test, line)
 	if r.json != nil {

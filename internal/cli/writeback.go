@@ -22,14 +22,17 @@ import (
 // result; a *mismatchError says that the check saw another failure.
 func (c *command) writeBack(ctx context.Context, j *entryJob, data []byte, res result) (result, error) {
 	fail := func(err error) (result, error) {
-		res.Status, res.Error, res.Path = statusFailed, err.Error(), ""
+		res.Status, res.Error, res.Path, res.Rerun = statusFailed, err.Error(), "", ""
+		if !j.isFound() {
+			res.Rerun = rerun(j, j.entry.Name) // the original, which is still there
+		}
 		return res, err
 	}
 	dir := j.tj.dir
 	name := corpus.Name(data)
 	_, statErr := os.Stat(filepath.Join(dir, name))
 	existed := !errors.Is(statErr, fs.ErrNotExist)
-	path, err := corpus.WriteFile(dir, data)
+	path, err := writeEntry(j.tj.root, dir, data)
 	if err != nil {
 		return fail(fmt.Errorf("writing the minimized entry: %s; %s is unchanged", c.relErr(err), c.rel(j.entry.Path)))
 	}
@@ -59,7 +62,7 @@ func (c *command) writeBack(ctx context.Context, j *entryJob, data []byte, res r
 	}
 	if err != nil {
 		if !existed {
-			os.Remove(path)
+			removeEntry(j.tj.root, path)
 		}
 		if errors.Is(err, context.Canceled) {
 			return fail(err)
@@ -83,7 +86,10 @@ func (c *command) writeBack(ctx context.Context, j *entryJob, data []byte, res r
 	if c.written[path] == "" {
 		c.written[path] = res.Test
 	}
-	res.pending = &pendingWrite{path: path, created: !existed, target: j.target.Name, name: name, want: j.want, shape: shape, checked: alone}
+	res.pending = &pendingWrite{root: j.tj.root, path: path, created: !existed, target: j.target.Name, name: name, want: j.want, shape: shape, checked: alone}
+	if !j.isFound() {
+		res.pending.rerunOriginal = rerun(j, j.entry.Name)
+	}
 	if !c.opts.keep && !j.isFound() && path != j.entry.Path {
 		res.pending.original = j.entry.Path
 	}
@@ -93,6 +99,7 @@ func (c *command) writeBack(ctx context.Context, j *entryJob, data []byte, res r
 // A pendingWrite is a file written for an entry, which go test checks when
 // the package is done; then the original goes.
 type pendingWrite struct {
+	root     string // what the files are inside
 	path     string
 	created  bool   // by this run: removed if the check fails
 	original string // to remove once the check passes, if any
@@ -101,6 +108,9 @@ type pendingWrite struct {
 	want     signature
 	shape    func(msg string) string
 	checked  bool // go test cannot check it: the test binary did, alone
+	// rerunOriginal runs the original, if there is one: the re-run line
+	// of the result if the check fails.
+	rerunOriginal string
 }
 
 // checkTimeout is the time a check of an entry that fails with want may
@@ -185,17 +195,17 @@ func (c *command) finalCheck(ctx context.Context, b *built, results []result) {
 		switch sig, ok := got[pw]; {
 		case pw.checked || ok && sig == pw.want:
 			if pw.original != "" {
-				if err := corpus.Remove(pw.original); err != nil {
-					res.Error = fmt.Sprintf("removing the original: %v", err)
+				if err := removeEntry(pw.root, pw.original); err != nil {
+					res.Error = fmt.Sprintf("the minimized entry is written and verified, but removing the original failed: %v; both files exist: remove %s by hand", c.relErr(err), c.rel(pw.original))
 				} else {
 					res.Removed = c.rel(pw.original)
 				}
 			}
 		default:
 			if pw.created {
-				os.Remove(pw.path)
+				removeEntry(pw.root, pw.path)
 			}
-			res.Status, res.Path = statusFailed, ""
+			res.Status, res.Path, res.Rerun = statusFailed, "", pw.rerunOriginal
 			switch {
 			case ok && pw.original == "":
 				res.Error = (&mismatchError{got: sig, want: pw.want, original: "nothing was written"}).Error()

@@ -136,6 +136,12 @@ func ReadEntry(path string) Entry {
 	} else if err != nil {
 		return fail("%v", err)
 	}
+	if len(vals) == 0 {
+		// The toolchain reads such a file, then refuses it for every
+		// target: "wrong number of values in corpus entry: 0, want 1".
+		e.Err = fmt.Errorf("%s:1: wrong number of values in corpus entry: 0: the file holds its header line and no value", path)
+		return e
+	}
 	e.Values = vals
 	return e
 }

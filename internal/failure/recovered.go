@@ -91,6 +91,27 @@ func callerPos(after string) string {
 	}
 }
 
+// PanicStack returns the frames of the user's code on the stack of a
+// panic, from the one that panicked down, each as two lines as the runtime
+// prints them: the function, then a tab and file:line. It must be called
+// from the function deferred in the test that recovers the panic.
+func PanicStack() []string {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	var out []string
+	seen := false
+	for {
+		fr, more := frames.Next()
+		if seen && UserFrame(goroot, fr.Function, fr.File) {
+			out = append(out, fr.Function, fmt.Sprintf("\t%s:%d", fr.File, fr.Line))
+		}
+		seen = seen || fr.Function == "runtime.gopanic"
+		if !more {
+			return out
+		}
+	}
+}
+
 // Errored returns the signature of a test that t.Error (or t.Fail) failed
 // without ending it, called where Errored is called from: the position of
 // the first user frame on the stack. fuzzshrink calls it in its own Error

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -189,8 +190,15 @@ func RunExecWrapper(args []string, stdout, stderr io.Writer) int {
 		var out bytes.Buffer
 		cmd.Stdout = io.MultiWriter(&out, stdout)
 		cmd.Stderr = cmd.Stdout
+		cmd.WaitDelay = orphanGrace // a child it left may hold the output open
+		// In a process group of its own, so that what it leaves running
+		// can be ended; it dies with the wrapper.
+		setProcessGroup(cmd)
+		dieWithParent(cmd, syscall.SIGKILL)
 		exit := 0
-		if err := cmd.Run(); err != nil {
+		err := cmd.Run()
+		killProcessGroup(cmd)
+		if err != nil && !errors.Is(err, exec.ErrWaitDelay) {
 			exit = -1
 			if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 				exit = ee.ExitCode()

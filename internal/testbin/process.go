@@ -54,23 +54,43 @@ func (p *testProcess) kill() { killProcessGroup(p.cmd) }
 // hung every interval meanwhile: if it returns true, the process is killed.
 // It returns the exit code, -1 if the process was killed. If ctx is done
 // first, it kills the process and returns ctx.Err().
+//
+// The output ends when every process holding the pipe has closed it: a
+// child the test started and left running (a server, a sleep) may hold it
+// long after the test process is gone. So once the test process has
+// exited, its process group is killed, and the output is read for at most
+// orphanGrace more.
 func (p *testProcess) wait(ctx context.Context, interval time.Duration, hung func() bool) (int, error) {
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
 	defer p.pr.Close()
-	for {
+	exited := make(chan struct{})
+	var waitErr error
+	go func() {
+		waitErr = p.cmd.Wait()
+		close(exited)
+	}()
+	var grace <-chan time.Time
+	for waiting := exited; ; {
 		select {
 		case <-p.readDone:
-			err := p.cmd.Wait()
+			<-exited
 			var ee *exec.ExitError
-			if errors.As(err, &ee) {
+			if errors.As(waitErr, &ee) {
 				return ee.ExitCode(), nil
 			}
-			return 0, err
+			return 0, waitErr
+		case <-waiting:
+			p.kill() // what it left running
+			grace, waiting = time.After(orphanGrace), nil
+		case <-grace:
+			p.pr.Close() // ends readLines, and so readDone
+			grace = nil
 		case <-ctx.Done():
 			p.kill()
+			p.pr.Close()
 			<-p.readDone
-			p.cmd.Wait()
+			<-exited
 			return -1, ctx.Err()
 		case <-tick.C:
 			if hung() {
@@ -79,6 +99,10 @@ func (p *testProcess) wait(ctx context.Context, interval time.Duration, hung fun
 		}
 	}
 }
+
+// orphanGrace is how long the output of a test process that has exited is
+// read, once what it left running is killed.
+const orphanGrace = time.Second
 
 // GoCommand returns a go command run in dir with env. Canceling ctx
 // interrupts the go command and what it runs, as Ctrl-C in a terminal

@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/fuzzmin/fuzzmin/internal/corpus"
+)
+
+// fuzzmin writes, renames and removes files only inside the module of the
+// package whose corpus it works on (and, for cmin, inside the fuzz cache).
+// A symbolic link on the way that leads out (testdata/fuzz/FuzzX linked to
+// another project's corpus, an entry linked to a file elsewhere) would let
+// it change what is not ours. Each write and removal checks its path
+// (writeEntry, removeEntry); before any work, refuseLinks checks every
+// corpus directory and entry the command may touch, so that a run stops
+// before it has done anything rather than halfway.
+
+// writeEntry writes data into dir, a corpus directory inside root, under
+// the toolchain's name (corpus.WriteFile), if no link leads it out of root.
+func writeEntry(root, dir string, data []byte) (string, error) {
+	if err := corpus.Confined(filepath.Join(dir, corpus.Name(data)), root); err != nil {
+		return "", err
+	}
+	return corpus.WriteFile(dir, data)
+}
+
+// removeEntry removes the corpus file path inside root, if no link leads
+// it out of root. (Removing a link removes the link, not its target; but a
+// directory on the way may be a link, and then the file is not ours.)
+func removeEntry(root, path string) error {
+	if err := corpus.Confined(filepath.Dir(path), root); err != nil {
+		return err
+	}
+	return corpus.Remove(path)
+}
+
+// refuseLinks reports each corpus directory of the targets of pkgs, and
+// each entry in it, that leads out of its package's module through a
+// symbolic link, and with cmin each generated corpus directory that leads
+// out of the fuzz cache. It reports whether it found one: then nothing is
+// done.
+func (c *command) refuseLinks(pkgs []*pkg) bool {
+	if c.opts.mode == modeCheck {
+		return false // check writes nothing
+	}
+	refused := false
+	for _, p := range pkgs {
+		for _, t := range p.Targets {
+			if !c.match.matchTarget(t.Name) {
+				continue
+			}
+			if err := confinedCorpus(corpus.SeedCorpus(p.Dir, t.Name), p.ModuleDir); err != nil {
+				c.rep.errorf("%s", c.linkMessage(err, "the main module"))
+				refused = true
+			}
+			if c.opts.mode != modeCmin {
+				continue
+			}
+			if err := confinedCorpus(c.cacheCorpus(p, t.Name), c.cacheRoot()); err != nil {
+				c.rep.errorf("%s", c.linkMessage(err, "the fuzz cache"))
+				refused = true
+			}
+		}
+	}
+	return refused
+}
+
+// confinedCorpus checks a corpus directory and its entries.
+func confinedCorpus(dir, root string) error {
+	if err := corpus.Confined(dir, root); err != nil {
+		return err
+	}
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil // nothing there to lead out
+	}
+	for _, de := range des {
+		if err := corpus.Confined(filepath.Join(dir, de.Name()), root); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// linkMessage says why a path is refused, naming where it had to stay.
+func (c *command) linkMessage(err error, where string) string {
+	var le *corpus.LinkError
+	if !errors.As(err, &le) {
+		return c.relErr(err)
+	}
+	return fmt.Sprintf("%s is a symbolic link to %s, outside %s (%s): fuzzmin writes only inside it; nothing was done",
+		c.rel(le.Link), le.Target, where, le.Root)
+}
