@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 	"github.com/fuzzmin/fuzzmin/internal/structured"
 )
 
@@ -131,13 +132,13 @@ func newPlan(ft reflect.Type) (*plan, error) {
 
 // nativeArgType is the native fuzz type that carries values of t.
 func nativeArgType(t reflect.Type) (reflect.Type, error) {
-	if isLeaf(t) {
-		return nativeType(t), nil
+	if shrink.IsLeaf(t) {
+		return shrink.NativeType(t), nil
 	}
 	if err := structured.CheckType(t); err != nil {
 		return nil, err
 	}
-	return bytesType, nil
+	return shrink.BytesType, nil
 }
 
 // toUser converts the fuzz function's native arguments (after t, which it
@@ -153,8 +154,8 @@ func (p *plan) toUser(in []reflect.Value) []reflect.Value {
 
 // userValue converts a native fuzz argument to a value of type t.
 func userValue(v reflect.Value, t reflect.Type) reflect.Value {
-	if isLeaf(t) {
-		return fromNative(v.Interface(), t)
+	if shrink.IsLeaf(t) {
+		return shrink.FromNative(v.Interface(), t)
 	}
 	return structured.Decode(v.Bytes(), t)
 }
@@ -164,8 +165,8 @@ func toNative(v reflect.Value) (any, error) {
 	if !v.IsValid() {
 		return nil, fmt.Errorf("nil value")
 	}
-	if isLeaf(v.Type()) {
-		return native(v), nil
+	if shrink.IsLeaf(v.Type()) {
+		return shrink.Native(v), nil
 	}
 	if err := structured.CheckType(v.Type()); err != nil {
 		return nil, err

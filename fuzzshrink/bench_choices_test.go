@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fuzzmin/fuzzmin/internal/session"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // hundredInts is the choice sequence of a 100-element slice of ints, some
@@ -31,7 +32,7 @@ func hundredInts(b *testing.B) []byte {
 func BenchmarkDraw_SliceOfInts(b *testing.B) {
 	g, g100 := SliceOf(Int()), SliceOfN(Int(), 100, 100)
 	data := hundredInts(b)
-	var spare record
+	var spare shrink.Record
 	for _, bc := range []struct {
 		name string
 		draw func() []int
@@ -39,14 +40,14 @@ func BenchmarkDraw_SliceOfInts(b *testing.B) {
 		{"fuzz", func() []int { return g.Draw(newT(nil, data, nil), "xs") }},
 		{"record", func() []int {
 			t := newT(nil, data, nil)
-			t.recording, t.rec.choices, t.rec.spans = true, spare.choices[:0], spare.spans[:0]
+			t.recording, t.rec.Choices, t.rec.Spans = true, spare.Choices[:0], spare.Spans[:0]
 			xs := g.Draw(t, "xs")
 			spare = t.rec
 			return xs
 		}},
 		{"generate", func() []int {
 			t := newT(nil, nil, newGenerator(1, 100))
-			t.recording, t.rec.choices, t.rec.spans = true, spare.choices[:0], spare.spans[:0]
+			t.recording, t.rec.Choices, t.rec.Spans = true, spare.Choices[:0], spare.Spans[:0]
 			xs := g100.Draw(t, "xs")
 			spare = t.rec
 			return xs
@@ -89,11 +90,11 @@ func BenchmarkShrinkRate(b *testing.B) {
 			}
 			c := newChecker(nil, prop, []CheckOption{CorpusDir("")})
 			want, t := c.replay(data)
-			norm, rec := t.rec.normalize()
+			norm, rec := t.rec.Normalize()
 			runs := 0
 			for b.Loop() {
 				o := &choiceOracle{run: c.replay, want: want}
-				if _, err := Shrink(context.Background(), []any{&choiceSeq{data: norm, rec: rec}}, o); err != nil {
+				if _, err := Shrink(context.Background(), []any{&shrink.ChoiceSeq{Data: norm, Rec: rec}}, o); err != nil {
 					b.Fatal(err)
 				}
 				runs += o.runs

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fuzzmin/fuzzmin/internal/session"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // kvSM checks a key-value store whose Put does not overwrite a key it
@@ -105,12 +106,12 @@ func BenchmarkRepeat200(b *testing.B) {
 	data := kv200(b)
 	c := newChecker(nil, kvSM, []CheckOption{CorpusDir("")})
 	want, t := c.replay(data)
-	norm, rec := t.rec.normalize()
+	norm, rec := t.rec.Normalize()
 	runs := 0
 	for b.Loop() {
 		o := &choiceOracle{run: c.replay, want: want}
-		r, err := Shrink(context.Background(), []any{&choiceSeq{data: norm, rec: rec}}, o)
-		if err != nil || len(r.Args[0].(*choiceSeq).data) != 11 {
+		r, err := Shrink(context.Background(), []any{&shrink.ChoiceSeq{Data: norm, Rec: rec}}, o)
+		if err != nil || len(r.Args[0].(*shrink.ChoiceSeq).Data) != 11 {
 			b.Fatalf("%v, %v", r.Args, err)
 		}
 		runs += o.runs
@@ -143,7 +144,7 @@ func BenchmarkRepeatSessionRate(b *testing.B) {
 // replays a candidate (with the record).
 func BenchmarkRepeatReplay(b *testing.B) {
 	data := kv200(b)
-	var spare record
+	var spare shrink.Record
 	for _, bc := range []struct {
 		name string
 		run  func()

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/fuzzmin/fuzzmin/fuzzshrink"
-	"github.com/fuzzmin/fuzzmin/fuzzshrink/internal/shapes"
+	"github.com/fuzzmin/fuzzmin/internal/shapes"
 )
 
 // The benchmarks report runs/op, the number of candidates the oracle ran:

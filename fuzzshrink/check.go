@@ -15,6 +15,7 @@ import (
 
 	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // The flags of Check, registered with the testing flags: go test
@@ -120,11 +121,11 @@ func Find[V any](g *Gen[V], cond func(V) bool, opts ...CheckOption) (V, bool) {
 		}
 	}, append([]CheckOption{CorpusDir("")}, opts...))
 	f := c.run()
-	if f == nil || f.last == nil || len(f.last.rec.draws) == 0 {
+	if f == nil || f.last == nil || len(f.last.rec.Draws) == 0 {
 		var zero V
 		return zero, false
 	}
-	return f.last.rec.draws[0].value.(V), true
+	return f.last.rec.Draws[0].Value.(V), true
 }
 
 // A checker is one call of Check.
@@ -136,7 +137,7 @@ type checker struct {
 	local   string // the package of prop, whose types print unqualified
 	filters filterStats
 	stats   checkStats
-	spare   record // the memory of the last replay's record
+	spare   shrink.Record // the memory of the last replay's record
 }
 
 // checkStats counts what Check did.
@@ -158,7 +159,7 @@ type checkFailure struct {
 	shrink     Stats
 	runs       int
 	err        error // the engine's
-	others     map[failure.Signature]*choiceSeq
+	others     map[failure.Signature]*shrink.ChoiceSeq
 	best       []byte // the shrunk sequence
 	persisted  string
 	persistErr error
@@ -207,7 +208,7 @@ func (c *checker) newT(data []byte, gen *generator, keepDraws bool) *T {
 // thousands of candidates, and keeps a record only by normalizing it.
 func (c *checker) replay(data []byte) (failure.Signature, *T) {
 	t := c.newT(data, nil, false)
-	t.rec.choices, t.rec.spans = c.spare.choices[:0], c.spare.spans[:0]
+	t.rec.Choices, t.rec.Spans = c.spare.Choices[:0], c.spare.Spans[:0]
 	sig := runCaptured(t, c.prop)
 	c.spare = t.rec
 	return sig, t
@@ -267,12 +268,12 @@ func (c *checker) run() *checkFailure {
 // shrink shrinks the failure of run orig, persists the result and returns
 // the failure.
 func (c *checker) shrink(orig *T, want failure.Signature, origin string) *checkFailure {
-	f := &checkFailure{origin: origin, want: want, orig: orig, others: map[failure.Signature]*choiceSeq{}}
-	data, rec := orig.rec.normalize()
-	start := &choiceSeq{data: data, rec: rec}
-	o := &choiceOracle{run: c.replay, want: want, frozen: frozenTokens(rec),
-		other: func(sig failure.Signature, seq *choiceSeq) {
-			if b := f.others[sig]; b == nil || compareChoiceSeqs(seq, b) < 0 {
+	f := &checkFailure{origin: origin, want: want, orig: orig, others: map[failure.Signature]*shrink.ChoiceSeq{}}
+	data, rec := orig.rec.Normalize()
+	start := &shrink.ChoiceSeq{Data: data, Rec: rec}
+	o := &choiceOracle{run: c.replay, want: want, frozen: shrink.FrozenTokens(rec),
+		other: func(sig failure.Signature, seq *shrink.ChoiceSeq) {
+			if b := f.others[sig]; b == nil || seq.Compare(b) < 0 {
 				f.others[sig] = seq
 			}
 		}}
@@ -285,7 +286,7 @@ func (c *checker) shrink(orig *T, want failure.Signature, origin string) *checkF
 		}
 	}
 	r, err := Shrink(context.Background(), []any{start}, o, MaxRuns(c.cfg.shrinkRuns), Timeout(c.cfg.shrinkTime))
-	f.best, f.shrink, f.runs, f.err = r.Args[0].(*choiceSeq).data, r.Stats, o.runs, err
+	f.best, f.shrink, f.runs, f.err = r.Args[0].(*shrink.ChoiceSeq).Data, r.Stats, o.runs, err
 
 	// A last run of the shrunk case, for its draws and messages.
 	f.last = c.newT(f.best, nil, true)
@@ -335,12 +336,12 @@ func (c *checker) report(f *checkFailure) string {
 		fmt.Fprintf(&b, " (%v)", f.err)
 	}
 	var orig []string // the original's draws; its sequences of commands are above
-	for _, d := range f.orig.rec.draws {
-		if _, ok := d.value.(*cmdSeq); !ok {
-			orig = append(orig, fmt.Sprintf("    %s = %s\n", labelOf(d), formatValue(d.value, c.local)))
+	for _, d := range f.orig.rec.Draws {
+		if _, ok := d.Value.(*cmdSeq); !ok {
+			orig = append(orig, fmt.Sprintf("    %s = %s\n", labelOf(d), formatValue(d.Value, c.local)))
 		}
 	}
-	if len(orig) > 0 || len(f.orig.rec.draws) == 0 {
+	if len(orig) > 0 || len(f.orig.rec.Draws) == 0 {
 		b.WriteString("; the original:")
 	}
 	b.WriteString("\n" + strings.Join(orig, ""))
@@ -352,7 +353,7 @@ func (c *checker) report(f *checkFailure) string {
 		}
 		sort.Slice(sigs, func(i, j int) bool { return sigs[i].String() < sigs[j].String() })
 		for _, s := range sigs {
-			fmt.Fprintf(&b, "    %v, by the choice sequence %s\n", s, gosyntax.Value(f.others[s].data, ""))
+			fmt.Fprintf(&b, "    %v, by the choice sequence %s\n", s, gosyntax.Value(f.others[s].Data, ""))
 		}
 	}
 	fmt.Fprintf(&b, "Choice sequence: %s\n", gosyntax.Value(f.best, ""))

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fuzzmin/fuzzmin/internal/failure"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // TestChoiceOracle_Identity checks that the oracle accepts only the failure
@@ -24,12 +25,12 @@ func TestChoiceOracle_Identity(t *testing.T) {
 	c := newChecker(nil, prop, []CheckOption{CorpusDir("")})
 	want, _ := c.replay([]byte{95})
 	var others []failure.Signature
-	o := &choiceOracle{run: c.replay, want: want, other: func(sig failure.Signature, _ *choiceSeq) { others = append(others, sig) }}
+	o := &choiceOracle{run: c.replay, want: want, other: func(sig failure.Signature, _ *shrink.ChoiceSeq) { others = append(others, sig) }}
 	for _, tt := range []struct {
 		data []byte
-		want failure.Verdict
-	}{{[]byte{99}, failure.Same}, {[]byte{85}, failure.Other}, {[]byte{10}, failure.Pass}} {
-		if v, _ := o.judge(&choiceSeq{data: tt.data}); v != tt.want {
+		want Verdict
+	}{{[]byte{99}, Fail}, {[]byte{85}, OtherFail}, {[]byte{10}, Pass}} {
+		if v, _ := o.judge(&shrink.ChoiceSeq{Data: tt.data}); v != tt.want {
 			t.Errorf("%x: %v, want %v", tt.data, v, tt.want)
 		}
 	}
@@ -38,7 +39,7 @@ func TestChoiceOracle_Identity(t *testing.T) {
 	}
 	// 50, then past the end 0: the filter rejects the simplest value only
 	// if 0 is rejected, so this one is valid.
-	if v, _ := o.judge(&choiceSeq{data: []byte{50}}); v != failure.Pass {
+	if v, _ := o.judge(&shrink.ChoiceSeq{Data: []byte{50}}); v != Pass {
 		t.Errorf("50 then 0: %v", v)
 	}
 	if fmt.Sprint(o.runs) != "4" {

@@ -2,19 +2,20 @@ package fuzzshrink
 
 import (
 	"bytes"
-	"context"
 	"testing"
+
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // bestOf runs prop on data and returns its normal form with its record,
 // as the engine's best.
-func bestOf(prop func(*T) []any, data []byte) (*choiceSeq, bool) {
+func bestOf(prop func(*T) []any, data []byte) (*shrink.ChoiceSeq, bool) {
 	t, _ := runProp(prop, data, nil)
 	if t.invalid != "" {
 		return nil, false
 	}
-	norm, rec := t.rec.normalize()
-	return &choiceSeq{data: norm, rec: rec}, true
+	norm, rec := t.rec.Normalize()
+	return &shrink.ChoiceSeq{Data: norm, Rec: rec}, true
 }
 
 // TestChoicePasses_CandidatesSmaller checks, for generated cases of many
@@ -36,28 +37,28 @@ func TestChoicePasses_CandidatesSmaller(t *testing.T) {
 			if !ok {
 				continue
 			}
-			checkChoicePasses(t, name, prop, best, cursor{}, 2)
+			checkChoicePasses(t, name, prop, best, shrink.Mark{}, 2)
 		}
 	}
 }
 
-func checkChoicePasses(t *testing.T, name string, prop func(*T) []any, best *choiceSeq, from cursor, depth int) {
+func checkChoicePasses(t *testing.T, name string, prop func(*T) []any, best *shrink.ChoiceSeq, from shrink.Mark, depth int) {
 	t.Helper()
-	for _, p := range passes {
+	for _, p := range best.Passes() {
 		n := 0
-		for c, v := range p.candidates([]any{best}, from) {
-			cand := v.(*choiceSeq)
-			if compareChoiceSeqs(cand, best) >= 0 {
-				t.Fatalf("%s: pass %s proposed %x from %x: not smaller", name, p.name, cand.data, best.data)
+		for c, v := range p.Run(best, from) {
+			cand := v.(*shrink.ChoiceSeq)
+			if cand.Compare(best) >= 0 {
+				t.Fatalf("%s: pass %s proposed %x from %x: not smaller", name, p.Name, cand.Data, best.Data)
 			}
-			next, ok := bestOf(prop, cand.data)
+			next, ok := bestOf(prop, cand.Data)
 			if !ok {
 				continue
 			}
-			if trimmed(next.data, cand.data) && !offsetFloats(next.rec) && !boundaries(cand.data) {
-				t.Fatalf("%s: pass %s proposed %x, whose normal form %x is larger", name, p.name, cand.data, next.data)
+			if trimmed(next.Data, cand.Data) && !offsetFloats(next.Rec) && !boundaries(cand.Data) {
+				t.Fatalf("%s: pass %s proposed %x, whose normal form %x is larger", name, p.Name, cand.Data, next.Data)
 			}
-			if depth > 1 && n < 2 && compareChoiceSeqs(next, best) < 0 {
+			if depth > 1 && n < 2 && next.Compare(best) < 0 {
 				checkChoicePasses(t, name, prop, next, c, depth-1)
 			}
 			if n++; n == 25 {
@@ -70,9 +71,9 @@ func checkChoicePasses(t *testing.T, name string, prop func(*T) []any, best *cho
 // offsetFloats reports whether rec has a float choice whose range does not
 // hold 0: a token that decodes outside the range stands for the simplest
 // value inside, whose token can be longer (0 for 0.5 in [0.3, 0.7]).
-func offsetFloats(rec *record) bool {
-	for _, c := range rec.choices {
-		if c.kind == kindFloat && !c.floatRange().contains(0) {
+func offsetFloats(rec *shrink.Record) bool {
+	for _, c := range rec.Choices {
+		if c.Kind == shrink.KindFloat && !c.FloatInterval().Contains(0) {
 			return true
 		}
 	}
@@ -83,8 +84,8 @@ func offsetFloats(rec *record) bool {
 // a branch writes.
 func boundaries(data []byte) bool {
 	for pos := 0; pos < len(data); {
-		tk, next := readToken(data, pos)
-		if tk.first >= boundaryTokens {
+		tk, next := shrink.ReadToken(data, pos)
+		if tk.First >= shrink.BoundaryTokens {
 			return true
 		}
 		pos = next
@@ -95,7 +96,7 @@ func boundaries(data []byte) bool {
 // trimmed reports whether a, without trailing zero bytes, is larger than b
 // without them.
 func trimmed(a, b []byte) bool {
-	return compareChoiceSeqs(&choiceSeq{data: bytes.TrimRight(a, "\x00")}, &choiceSeq{data: bytes.TrimRight(b, "\x00")}) > 0
+	return (&shrink.ChoiceSeq{Data: bytes.TrimRight(a, "\x00")}).Compare(&shrink.ChoiceSeq{Data: bytes.TrimRight(b, "\x00")}) > 0
 }
 
 // TestChoicePasses_NoShrinkFrozen checks that no candidate changes the
@@ -110,47 +111,17 @@ func TestChoicePasses_NoShrinkFrozen(t *testing.T) {
 	for seed := range uint64(50) {
 		g, vals := runProp(prop, nil, newGenerator(seed, 50))
 		best, _ := bestOf(prop, g.data)
-		frozen := frozenTokens(best.rec)
-		for _, p := range passes {
-			for _, v := range p.candidates([]any{best}, cursor{}) {
-				c, ok := bestOf(prop, v.(*choiceSeq).data)
+		frozen := shrink.FrozenTokens(best.Rec)
+		for _, p := range best.Passes() {
+			for _, v := range p.Run(best, shrink.Mark{}) {
+				c, ok := bestOf(prop, v.(*shrink.ChoiceSeq).Data)
 				if !ok {
 					continue
 				}
-				if got := frozenTokens(c.rec); len(got) == 0 || !bytes.Equal(got[0], frozen[0]) {
-					t.Fatalf("pass %s changed a = %v: %x from %x", p.name, vals[0], v.(*choiceSeq).data, best.data)
+				if got := shrink.FrozenTokens(c.Rec); len(got) == 0 || !bytes.Equal(got[0], frozen[0]) {
+					t.Fatalf("pass %s changed a = %v: %x from %x", p.Name, vals[0], v.(*shrink.ChoiceSeq).Data, best.Data)
 				}
 			}
 		}
-	}
-}
-
-// normalizing is an oracle that judges every candidate Fail and normalizes
-// it to norm.
-type normalizing struct{ norm []any }
-
-func (o normalizing) Run(_ context.Context, batch [][]any) ([]Verdict, error) {
-	return []Verdict{Fail}, nil
-}
-
-func (o normalizing) normalize([]any) []any { return o.norm }
-
-// TestShrink_NormalFormMustBeSmaller checks the engine's side of
-// normalization: a normal form that is not smaller than the best tuple is
-// no progress, and is not accepted, so that the search still terminates.
-func TestShrink_NormalFormMustBeSmaller(t *testing.T) {
-	t.Parallel()
-	start := &choiceSeq{data: []byte{5, 5}, rec: &record{
-		choices: []choice{{kind: kindInt, lo: 0, hi: 9, val: 5, start: 0, end: 1}, {kind: kindInt, lo: 0, hi: 9, val: 5, start: 1, end: 2}},
-		spans:   []span{{gen: tokenGen, first: 0, last: 1, parent: -1}, {gen: tokenGen, first: 1, last: 2, parent: -1}},
-	}}
-	r, err := Shrink(context.Background(), []any{start}, normalizing{[]any{&choiceSeq{data: []byte{5, 5, 5}}}}, MaxRuns(50))
-	if err != nil || r.Stats.Accepted != 0 || r.Args[0].(*choiceSeq) != start {
-		t.Fatalf("accepted %d normal forms larger than the best (%v)", r.Stats.Accepted, err)
-	}
-	small := &choiceSeq{data: []byte{1}}
-	r, _ = Shrink(context.Background(), []any{start}, normalizing{[]any{small}}, MaxRuns(50))
-	if r.Args[0].(*choiceSeq) != small || r.Stats.Accepted != 1 {
-		t.Fatalf("the smaller normal form was not kept: %v", r.Args[0])
 	}
 }

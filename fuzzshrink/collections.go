@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // Collections are drawn element by element, each optional element after a
@@ -39,7 +41,7 @@ func (t *T) continueProb(minLen, maxLen int, base, per float64) float64 {
 // collect draws the elements of a collection whose element spans have
 // generator elem: add draws one element and reports whether it counted (not
 // a duplicate).
-func collect(t *T, elem *genInfo, minLen, maxLen int, add func() bool) {
+func collect(t *T, elem *shrink.Drawer, minLen, maxLen int, add func() bool) {
 	p := t.continueProb(minLen, maxLen, 0.5, 10)
 	n, dups := 0, 0
 	for maxLen < 0 || n < maxLen {
@@ -55,7 +57,7 @@ func collect(t *T, elem *genInfo, minLen, maxLen int, add func() bool) {
 				return
 			}
 			if i >= 0 {
-				t.rec.spans[i].flagged = true
+				t.rec.Spans[i].Flagged = true
 			}
 		}
 		ok := add()
@@ -68,7 +70,7 @@ func collect(t *T, elem *genInfo, minLen, maxLen int, add func() bool) {
 		}
 		if dups++; dups > maxDuplicates {
 			if n < minLen {
-				t.cannotGenerate("%s drew %d duplicates in a row: it cannot get %d distinct elements", elem.name, dups, minLen)
+				t.cannotGenerate("%s drew %d duplicates in a row: it cannot get %d distinct elements", elem.Name, dups, minLen)
 			}
 			return
 		}
@@ -77,8 +79,8 @@ func collect(t *T, elem *genInfo, minLen, maxLen int, add func() bool) {
 
 // dropSpan removes span i, the last one, which has no children.
 func (t *T) dropSpan(i int32) {
-	t.cur = t.rec.spans[i].parent
-	t.rec.spans = t.rec.spans[:i]
+	t.cur = t.rec.Spans[i].Parent
+	t.rec.Spans = t.rec.Spans[:i]
 }
 
 func checkLens(name string, minLen, maxLen int) {
@@ -87,7 +89,9 @@ func checkLens(name string, minLen, maxLen int) {
 	}
 }
 
-func elementOf(name string) *genInfo { return &genInfo{name: "an element of " + name, element: true} }
+func elementOf(name string) *shrink.Drawer {
+	return &shrink.Drawer{Name: "an element of " + name, Element: true}
+}
 
 // SliceOf generates slices of values of g, of any length. They shrink by
 // losing elements (one, or blocks of them, or all but one at once), then
@@ -132,14 +136,14 @@ func sliceOf[V any](name string, g *Gen[V], minLen, maxLen int) *Gen[[]V] {
 func forceElems(t *T, name string, minLen, maxLen, n int, force func(i int) error) error {
 	for i := range n {
 		if i >= minLen {
-			t.putRank(boolRange, 1)
+			t.putRank(shrink.BoolInterval, 1)
 		}
 		if err := force(i); err != nil {
 			return err
 		}
 	}
 	if maxLen < 0 || n < maxLen {
-		t.putRank(boolRange, 0)
+		t.putRank(shrink.BoolInterval, 0)
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // Just generates v, always. It draws no choice, so it never shrinks.
@@ -25,7 +27,7 @@ func SampledFrom[V any](values ...V) *Gen[V] {
 		panic("fuzzshrink.SampledFrom: no values")
 	}
 	vs := append([]V(nil), values...)
-	r := unsignedRange(0, uint64(len(vs)-1))
+	r := shrink.UnsignedInterval(0, uint64(len(vs)-1))
 	return newGen(fmt.Sprintf("SampledFrom(%d values)", len(vs)),
 		func(t *T) V { return vs[t.drawInt(r, uniform)] },
 		func(t *T, x V) error {
@@ -77,7 +79,7 @@ func FlatMap[U, V any](g *Gen[U], fn func(U) *Gen[V]) *Gen[V] {
 // ([Map], [FlatMap], [Compose]).
 func (g *Gen[V]) Filter(pred func(V) bool) *Gen[V] {
 	f := newGen[V](fmt.Sprintf("%v.Filter", g), nil, nil)
-	f.info.filter = true
+	f.info.Filter = true
 	f.draw = func(t *T) V {
 		for range filterTries {
 			past := t.gen == nil && t.pos >= len(t.data) || t.gen != nil && (t.gen.zero || len(t.data) >= maxGenBytes)
@@ -142,7 +144,7 @@ func NoShrink[V any](g *Gen[V]) *Gen[V] {
 	n := newGen(fmt.Sprintf("NoShrink(%v)", g),
 		func(t *T) V { return g.value(t) },
 		g.force)
-	n.info.noShrink = true
+	n.info.NoShrink = true
 	return n
 }
 
@@ -158,9 +160,9 @@ func OneOf[V any](gens ...*Gen[V]) *Gen[V] {
 		panic("fuzzshrink.OneOf: no generators")
 	}
 	gs := append([]*Gen[V](nil), gens...)
-	r := unsignedRange(0, uint64(len(gs)-1))
+	r := shrink.UnsignedInterval(0, uint64(len(gs)-1))
 	o := newGen[V](fmt.Sprintf("OneOf(%d generators)", len(gs)), nil, nil)
-	o.info.depth = true
+	o.info.Depth = true
 	o.draw = func(t *T) V {
 		n := t.nested(o.info)
 		t.nest = append(t.nest, o.info)

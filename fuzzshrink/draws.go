@@ -7,30 +7,31 @@ import (
 	"strings"
 
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // Failures of generators are reported as the labelled draws of the
 // property, one "label = value" per top-level draw, values in Go syntax.
 
 // formatDraws prints labelled draws, "label = value", joined by sep.
-func formatDraws(draws []drawn, local, sep string) string {
+func formatDraws(draws []shrink.Drawn, local, sep string) string {
 	lines := make([]string, len(draws))
 	for i, d := range draws {
-		if seq, ok := d.value.(*cmdSeq); ok {
+		if seq, ok := d.Value.(*cmdSeq); ok {
 			lines[i] = seq.format(local) // statemachine.go
 			continue
 		}
-		lines[i] = labelOf(d) + " = " + formatValue(d.value, local)
+		lines[i] = labelOf(d) + " = " + formatValue(d.Value, local)
 	}
 	return strings.Join(lines, sep)
 }
 
 // labelOf is the label of a draw, "_" if it has none.
-func labelOf(d drawn) string {
-	if d.label == "" {
+func labelOf(d shrink.Drawn) string {
+	if d.Label == "" {
 		return "_"
 	}
-	return d.label
+	return d.Label
 }
 
 // formatValue prints a drawn value as Go: untyped where Go's default type

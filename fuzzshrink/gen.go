@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fuzzmin/fuzzmin/internal/failure"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // A Gen generates values of type V: a description of a value space whose
@@ -23,27 +24,17 @@ import (
 // shrinker works on the choices and on the spans of the draws that made
 // them, so that shrinking keeps the invariants too.
 type Gen[V any] struct {
-	info  *genInfo
+	info  *shrink.Drawer
 	draw  func(t *T) V
 	force func(t *T, v V) error // writes the choices that draw v; nil if the generator cannot
 }
 
-// genInfo is the part of a generator that spans record: its identity (the
-// pointer), for "same generator" checks, and how the shrinker treats it.
-type genInfo struct {
-	name     string
-	noShrink bool // NoShrink: the choices inside are frozen
-	filter   bool // Filter: the values inside skip rejected ones
-	element  bool // an element of a collection: its flag and its value
-	depth    bool // OneOf: counts nested draws of itself
-}
-
 func newGen[V any](name string, draw func(*T) V, force func(*T, V) error) *Gen[V] {
-	return &Gen[V]{info: &genInfo{name: name}, draw: draw, force: force}
+	return &Gen[V]{info: &shrink.Drawer{Name: name}, draw: draw, force: force}
 }
 
 // String describes the generator, such as "SliceOf(IntRange(0, 9))".
-func (g *Gen[V]) String() string { return g.info.name }
+func (g *Gen[V]) String() string { return g.info.Name }
 
 // Draw draws a value from the generator within the property run by t. The
 // label names the value in reports: a failure is reported as one
@@ -77,8 +68,8 @@ func (g *Gen[V]) drawn(t *T, label string) V {
 	i := t.begin(g.info, label)
 	v := g.draw(t)
 	t.end(i)
-	if t.keepDraws && t.rec.spans[i].parent < 0 {
-		t.rec.draws = append(t.rec.draws, drawn{label, v})
+	if t.keepDraws && t.rec.Spans[i].Parent < 0 {
+		t.rec.Draws = append(t.rec.Draws, shrink.Drawn{Label: label, Value: v})
 	}
 	return v
 }
@@ -105,9 +96,9 @@ type T struct {
 	pastEnd   int        // choices drawn past the end of the data
 	recording bool       // record the choices and spans
 	keepDraws bool       // record the values of top-level draws
-	rec       record
-	cur       int32      // the innermost open span, -1 at the top
-	nest      []*genInfo // the generators open with depth counting
+	rec       shrink.Record
+	cur       int32            // the innermost open span, -1 at the top
+	nest      []*shrink.Drawer // the generators open with depth counting
 	forced    *forcing
 	step      *cmdStep      // the step of Repeat running
 	short     *shortFailure // a Repeat failed before it ran its minimum of steps
@@ -132,29 +123,29 @@ func newT(tt *testing.T, data []byte, gen *generator) *T {
 }
 
 // begin opens a span of g's draw and returns its index.
-func (t *T) begin(g *genInfo, label string) int32 {
-	i := int32(len(t.rec.spans))
-	t.rec.spans = append(t.rec.spans, span{gen: g, label: label, first: int32(len(t.rec.choices)), last: -1, parent: t.cur})
+func (t *T) begin(g *shrink.Drawer, label string) int32 {
+	i := int32(len(t.rec.Spans))
+	t.rec.Spans = append(t.rec.Spans, shrink.Span{Drawer: g, Label: label, First: int32(len(t.rec.Choices)), Last: -1, Parent: t.cur})
 	t.cur = i
 	return i
 }
 
 // end closes span i.
 func (t *T) end(i int32) {
-	s := &t.rec.spans[i]
-	s.last = int32(len(t.rec.choices))
-	t.cur = s.parent
+	s := &t.rec.Spans[i]
+	s.Last = int32(len(t.rec.Choices))
+	t.cur = s.Parent
 }
 
 // closeSpans closes the spans a failure left open.
 func (t *T) closeSpans() {
-	for ; t.cur >= 0; t.cur = t.rec.spans[t.cur].parent {
-		t.rec.spans[t.cur].last = int32(len(t.rec.choices))
+	for ; t.cur >= 0; t.cur = t.rec.Spans[t.cur].Parent {
+		t.rec.Spans[t.cur].Last = int32(len(t.rec.Choices))
 	}
 }
 
 // nested returns how many draws of g are open.
-func (t *T) nested(g *genInfo) int {
+func (t *T) nested(g *shrink.Drawer) int {
 	n := 0
 	for _, o := range t.nest {
 		if o == g {

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"unicode/utf8"
 
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 	"github.com/fuzzmin/fuzzmin/internal/structured"
 )
 
@@ -35,8 +36,8 @@ const maxMakeDepth = 8
 // A maker draws and forces values of one type.
 type maker struct {
 	t     reflect.Type
-	info  *genInfo // the spans of its values: one identity per type, so that a tree's subtrees are its descendants
-	elem  *genInfo // the spans of its elements, for slices and maps
+	info  *shrink.Drawer // the spans of its values: one identity per type, so that a tree's subtrees are its descendants
+	elem  *shrink.Drawer // the spans of its elements, for slices and maps
 	draw  func(t *T, depth int) reflect.Value
 	force func(t *T, v reflect.Value, depth int) error
 }
@@ -63,7 +64,7 @@ func makerFor(t reflect.Type, seen map[reflect.Type]*maker) *maker {
 	if m := seen[t]; m != nil {
 		return m
 	}
-	m := &maker{t: t, info: &genInfo{name: "Make[" + t.String() + "]()"}}
+	m := &maker{t: t, info: &shrink.Drawer{Name: "Make[" + t.String() + "]()"}}
 	seen[t] = m
 	zero := func() reflect.Value { return reflect.New(t).Elem() }
 	switch k := t.Kind(); {
@@ -78,40 +79,40 @@ func makerFor(t reflect.Type, seen map[reflect.Type]*maker) *maker {
 			return v
 		}
 		m.force = func(tt *T, v reflect.Value, _ int) error {
-			tt.putRank(boolRange, boolRank(v.Bool()))
+			tt.putRank(shrink.BoolInterval, boolRank(v.Bool()))
 			return nil
 		}
 	case reflect.Int <= k && k <= reflect.Int64:
 		bits := t.Bits()
-		r := signedRange(-1<<(bits-1), 1<<(bits-1)-1)
+		r := shrink.SignedInterval(-1<<(bits-1), 1<<(bits-1)-1)
 		m.draw = func(tt *T, _ int) reflect.Value {
 			v := zero()
 			v.SetInt(int64(tt.drawInt(r, biased)))
 			return v
 		}
 		m.force = func(tt *T, v reflect.Value, _ int) error {
-			tt.putRank(r, r.rank(uint64(v.Int())))
+			tt.putRank(r, r.Rank(uint64(v.Int())))
 			return nil
 		}
 	case reflect.Uint <= k && k <= reflect.Uintptr:
-		r := unsignedRange(0, math.MaxUint64>>(64-t.Bits()))
+		r := shrink.UnsignedInterval(0, math.MaxUint64>>(64-t.Bits()))
 		m.draw = func(tt *T, _ int) reflect.Value {
 			v := zero()
 			v.SetUint(tt.drawInt(r, biased))
 			return v
 		}
 		m.force = func(tt *T, v reflect.Value, _ int) error {
-			tt.putRank(r, r.rank(v.Uint()))
+			tt.putRank(r, r.Rank(v.Uint()))
 			return nil
 		}
 	case k == reflect.Float32 || k == reflect.Float64:
 		m.draw = func(tt *T, _ int) reflect.Value {
 			v := zero()
-			v.SetFloat(tt.drawFloat(anyFloat))
+			v.SetFloat(tt.drawFloat(shrink.AnyFloat))
 			return v
 		}
 		m.force = func(tt *T, v reflect.Value, _ int) error {
-			tt.putFloat(anyFloat, v.Float())
+			tt.putFloat(shrink.AnyFloat, v.Float())
 			return nil
 		}
 	case k == reflect.String:
@@ -189,15 +190,15 @@ func makerFor(t reflect.Type, seen map[reflect.Type]*maker) *maker {
 				return nil
 			}
 			if v.IsNil() {
-				tt.putRank(boolRange, 0)
+				tt.putRank(shrink.BoolInterval, 0)
 				return nil
 			}
-			tt.putRank(boolRange, 1)
+			tt.putRank(shrink.BoolInterval, 1)
 			return e.force(tt, v.Elem(), depth+1)
 		}
 	case k == reflect.Slice:
 		e := makerFor(t.Elem(), seen)
-		m.elem = elementOf(m.info.name)
+		m.elem = elementOf(m.info.Name)
 		m.draw = func(tt *T, depth int) reflect.Value {
 			v := zero()
 			if depth >= maxMakeDepth {
@@ -216,11 +217,11 @@ func makerFor(t reflect.Type, seen map[reflect.Type]*maker) *maker {
 				}
 				return nil
 			}
-			return forceElems(tt, m.info.name, 0, -1, v.Len(), func(i int) error { return e.force(tt, v.Index(i), depth+1) })
+			return forceElems(tt, m.info.Name, 0, -1, v.Len(), func(i int) error { return e.force(tt, v.Index(i), depth+1) })
 		}
 	case k == reflect.Map:
 		km, vm := makerFor(t.Key(), seen), makerFor(t.Elem(), seen)
-		m.elem = elementOf(m.info.name)
+		m.elem = elementOf(m.info.Name)
 		m.draw = func(tt *T, depth int) reflect.Value {
 			v := zero()
 			if depth >= maxMakeDepth {
@@ -245,8 +246,8 @@ func makerFor(t reflect.Type, seen map[reflect.Type]*maker) *maker {
 				}
 				return nil
 			}
-			keys := sortedKeys(v)
-			return forceElems(tt, m.info.name, 0, -1, len(keys), func(i int) error {
+			keys := shrink.SortedKeys(v)
+			return forceElems(tt, m.info.Name, 0, -1, len(keys), func(i int) error {
 				if err := km.force(tt, keys[i], depth+1); err != nil {
 					return err
 				}

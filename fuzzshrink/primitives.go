@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"unicode/utf8"
+
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // The primitive generators. Their values shrink toward the simplest one: 0
@@ -32,14 +34,14 @@ func signedGen[I signedInt](name string, lo, hi I) *Gen[I] {
 	if lo > hi {
 		panic(fmt.Sprintf("fuzzshrink.%s: min %d > max %d", name, lo, hi))
 	}
-	r := signedRange(int64(lo), int64(hi))
+	r := shrink.SignedInterval(int64(lo), int64(hi))
 	return newGen(name,
 		func(t *T) I { return I(int64(t.drawInt(r, biased))) },
 		func(t *T, v I) error {
 			if v < lo || v > hi {
 				return fmt.Errorf("%d is out of range", v)
 			}
-			t.putRank(r, r.rank(uint64(int64(v))))
+			t.putRank(r, r.Rank(uint64(int64(v))))
 			return nil
 		})
 }
@@ -49,14 +51,14 @@ func unsignedGen[U unsignedInt](name string, lo, hi U) *Gen[U] {
 	if lo > hi {
 		panic(fmt.Sprintf("fuzzshrink.%s: min %d > max %d", name, lo, hi))
 	}
-	r := unsignedRange(uint64(lo), uint64(hi))
+	r := shrink.UnsignedInterval(uint64(lo), uint64(hi))
 	return newGen(name,
 		func(t *T) U { return U(t.drawInt(r, biased)) },
 		func(t *T, v U) error {
 			if v < lo || v > hi {
 				return fmt.Errorf("%d is out of range", v)
 			}
-			t.putRank(r, r.rank(uint64(v)))
+			t.putRank(r, r.Rank(uint64(v)))
 			return nil
 		})
 }
@@ -149,7 +151,7 @@ func Bool() *Gen[bool] {
 	return newGen("Bool()",
 		func(t *T) bool { return t.drawBool(0.5) },
 		func(t *T, v bool) error {
-			t.putRank(boolRange, boolRank(v))
+			t.putRank(shrink.BoolInterval, boolRank(v))
 			return nil
 		})
 }
@@ -165,7 +167,7 @@ func boolRank(b bool) uint64 {
 // are not generated), subnormals and the extremes often, and small
 // integers and simple fractions more often than other values. They shrink
 // toward 0, integers and fractions with few significant bits.
-func Float64() *Gen[float64] { return floatGen("Float64()", anyFloat) }
+func Float64() *Gen[float64] { return floatGen("Float64()", shrink.AnyFloat) }
 
 // Float64Range generates float64s in [min, max] (never NaN); the bounds may
 // be infinite. It panics if min > max or either is NaN.
@@ -173,12 +175,12 @@ func Float64Range(min, max float64) *Gen[float64] {
 	if !(min <= max) {
 		panic(fmt.Sprintf("fuzzshrink.Float64Range: invalid range [%v, %v]", min, max))
 	}
-	return floatGen(fmt.Sprintf("Float64Range(%v, %v)", min, max), floatRange{lo: min, hi: max})
+	return floatGen(fmt.Sprintf("Float64Range(%v, %v)", min, max), shrink.FloatInterval{Lo: min, Hi: max})
 }
 
 // Float32 generates float32s of any value, as Float64 does.
 func Float32() *Gen[float32] {
-	return toFloat32("Float32()", floatRange{lo: math.Inf(-1), hi: math.Inf(1), nan: true})
+	return toFloat32("Float32()", shrink.FloatInterval{Lo: math.Inf(-1), Hi: math.Inf(1), NaN: true})
 }
 
 // Float32Range generates float32s in [min, max], as Float64Range does.
@@ -186,14 +188,14 @@ func Float32Range(min, max float32) *Gen[float32] {
 	if !(min <= max) {
 		panic(fmt.Sprintf("fuzzshrink.Float32Range: invalid range [%v, %v]", min, max))
 	}
-	return toFloat32(fmt.Sprintf("Float32Range(%v, %v)", min, max), floatRange{lo: float64(min), hi: float64(max)})
+	return toFloat32(fmt.Sprintf("Float32Range(%v, %v)", min, max), shrink.FloatInterval{Lo: float64(min), Hi: float64(max)})
 }
 
-func floatGen(name string, r floatRange) *Gen[float64] {
+func floatGen(name string, r shrink.FloatInterval) *Gen[float64] {
 	return newGen(name,
 		func(t *T) float64 { return t.drawFloat(r) },
 		func(t *T, v float64) error {
-			if !r.contains(v) {
+			if !r.Contains(v) {
 				return fmt.Errorf("%v is out of range", v)
 			}
 			t.putFloat(r, v)
@@ -204,11 +206,11 @@ func floatGen(name string, r floatRange) *Gen[float64] {
 // toFloat32 draws a float64 choice and rounds it to float32: a float32 in r
 // rounds to itself, and rounding never leaves a range whose bounds are
 // float32s.
-func toFloat32(name string, r floatRange) *Gen[float32] {
+func toFloat32(name string, r shrink.FloatInterval) *Gen[float32] {
 	return newGen(name,
 		func(t *T) float32 { return float32(t.drawFloat(r)) },
 		func(t *T, v float32) error {
-			if !r.contains(float64(v)) {
+			if !r.Contains(float64(v)) {
 				return fmt.Errorf("%v is out of range", v)
 			}
 			t.putFloat(r, float64(v))
@@ -270,7 +272,7 @@ func indexOfRune(r rune) uint64 {
 	return uint64(r) - 0x800
 }
 
-var runeRange = unsignedRange(0, maxRuneIndex)
+var runeRange = shrink.UnsignedInterval(0, maxRuneIndex)
 
 // Rune generates runes: printable ASCII two times in three, then ASCII
 // control characters, the Basic Multilingual Plane, and any valid code
@@ -283,7 +285,7 @@ func Rune() *Gen[rune] {
 			if !utf8.ValidRune(v) {
 				return fmt.Errorf("%U is not a valid rune", v)
 			}
-			t.putRank(runeRange, runeRange.rank(indexOfRune(v)))
+			t.putRank(runeRange, runeRange.Rank(indexOfRune(v)))
 			return nil
 		})
 }
@@ -296,7 +298,7 @@ func RuneFrom(alphabet []rune) *Gen[rune] {
 		panic("fuzzshrink.RuneFrom: empty alphabet")
 	}
 	a := append([]rune(nil), alphabet...)
-	r := unsignedRange(0, uint64(len(a)-1))
+	r := shrink.UnsignedInterval(0, uint64(len(a)-1))
 	return newGen(fmt.Sprintf("RuneFrom(%q)", string(a)),
 		func(t *T) rune { return a[t.drawInt(r, biased)] },
 		func(t *T, v rune) error {

@@ -15,6 +15,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
 	"github.com/fuzzmin/fuzzmin/internal/session"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // The in-process minimize session (the protocol is internal/session's).
@@ -185,7 +186,7 @@ func tupleOf(args []any) ([]byte, error) {
 
 func allNative(args []any) bool {
 	for _, a := range args {
-		if !supported(a) {
+		if !shrink.Supported(a) {
 			return false
 		}
 	}
@@ -222,14 +223,14 @@ func (o *inProcess) Run(ctx context.Context, batch [][]any) ([]Verdict, error) {
 			}
 			sig, msg := o.runOne(args)
 			sig = o.shaped(sig, msg, args)
-			if v = failure.Classify(sig, o.want); v == failure.Other {
-				if old, ok := o.others[sig]; !ok || compareArgs(args, old) < 0 {
+			if v = shrink.Classify(sig, o.want); v == OtherFail {
+				if old, ok := o.others[sig]; !ok || Compare(args, old) < 0 {
 					o.others[sig] = args
 				}
 			}
 		}
 		vs = append(vs, Verdict(v))
-		if v == failure.Same {
+		if v == Fail {
 			break
 		}
 	}

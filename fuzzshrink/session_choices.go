@@ -13,6 +13,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
 	"github.com/fuzzmin/fuzzmin/internal/session"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // The minimize session of a target of generators: the entry's one []byte
@@ -51,7 +52,7 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 	defer bestRec.Close()
 	local := funcPackage(reflect.ValueOf(prop))
 	runs := s.cfg.Runs
-	var spare record // the memory of the last candidate's record, as in Check
+	var spare shrink.Record // the memory of the last candidate's record, as in Check
 	o := &choiceOracle{
 		run: func(data []byte) (failure.Signature, *T) {
 			tt := runChoices(t, prop, data, s.cfg.Verbose, &spare)
@@ -65,7 +66,7 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 			}
 			return nil
 		},
-		known: func(data []byte) (failure.Verdict, bool) {
+		known: func(data []byte) (Verdict, bool) {
 			if len(s.cfg.Known) == 0 {
 				return 0, false
 			}
@@ -73,28 +74,28 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 			return v, ok
 		},
 	}
-	others := map[failure.Signature]*choiceSeq{} // the smallest candidate of each
-	o.other = func(sig failure.Signature, seq *choiceSeq) {
-		if b := others[sig]; b == nil || compareChoiceSeqs(seq, b) < 0 {
+	others := map[failure.Signature]*shrink.ChoiceSeq{} // the smallest candidate of each
+	o.other = func(sig failure.Signature, seq *shrink.ChoiceSeq) {
+		if b := others[sig]; b == nil || seq.Compare(b) < 0 {
 			others[sig] = seq
 		}
 	}
 
-	var start *choiceSeq
+	var start *shrink.ChoiceSeq
 	var orig *T // the original's run
 	if s.cfg.Want != nil {
 		// The original crashes the process: its record cannot be had by
 		// running it. Shrink on its tokens, whatever choices read them.
-		o.want, start = *s.cfg.Want, tokenSeq(data)
+		o.want, start = *s.cfg.Want, shrink.TokenSeq(data)
 	} else {
 		orig = runChoices(t, prop, data, true, nil)
 		tt := orig
 		if !tt.sig.Failed() || tt.invalid != "" {
 			return session.Result{Error: "the entry does not fail when run in the session"}
 		}
-		o.want, o.frozen = tt.sig, frozenTokens(&tt.rec)
-		norm, rec := tt.rec.normalize()
-		start = &choiceSeq{data: norm, rec: rec}
+		o.want, o.frozen = tt.sig, shrink.FrozenTokens(&tt.rec)
+		norm, rec := tt.rec.Normalize()
+		start = &shrink.ChoiceSeq{Data: norm, Rec: rec}
 		if tt.short != nil {
 			// It fails in a Repeat before the minimum of steps (statemachine.go).
 			long, err := o.lengthen(start, tt.short)
@@ -110,19 +111,19 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 	}
 	// The result must be simpler than the original's normal form (or the
 	// form lengthened to the minimum of steps), not than its raw bytes.
-	floor := start.data
+	floor := start.Data
 	var recErr error
 	opts := []Option{Observe(func(ev Event) {
-		seq := ev.Args[0].(*choiceSeq)
+		seq := ev.Args[0].(*shrink.ChoiceSeq)
 		if s.cfg.Verbose && ev.Kind != Done {
 			e := session.Event{Action: session.ActionPass, Pass: ev.Pass, Round: ev.Round, Runs: runs}
 			if ev.Kind == Accepted {
-				e.Action, e.Value = session.ActionAccept, formatDraws(seq.rec.draws, local, "; ")
+				e.Action, e.Value = session.ActionAccept, formatDraws(seq.Rec.Draws, local, "; ")
 			}
 			os.Stdout.Write(session.AppendEvent(nil, e))
 		}
 		if ev.Kind == Accepted && recErr == nil {
-			recErr = bestRec.Write(runs, choiceTuple(seq.data))
+			recErr = bestRec.Write(runs, choiceTuple(seq.Data))
 		}
 	})}
 	if s.cfg.MaxRuns > 0 {
@@ -132,8 +133,8 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 		opts = append(opts, Deadline(s.cfg.Deadline))
 	}
 	r, err := Shrink(context.Background(), []any{start}, o, opts...)
-	best, accepted := r.Args[0].(*choiceSeq).data, r.Stats.Accepted
-	if compareChoiceSeqs(&choiceSeq{data: best}, &choiceSeq{data: floor}) >= 0 {
+	best, accepted := r.Args[0].(*shrink.ChoiceSeq).Data, r.Stats.Accepted
+	if (&shrink.ChoiceSeq{Data: best}).Compare(&shrink.ChoiceSeq{Data: floor}) >= 0 {
 		// Nothing simpler than the entry: keep it as it was (its normal
 		// form can be longer, as a boundary token of the fuzzer takes one
 		// byte). A simpler result is kept even if its bytes are more.
@@ -143,7 +144,7 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 		Value: gosyntax.Value(best, "")}
 	res.Add = "f.Add(" + res.Value + ")"
 	for sig, seq := range others {
-		res.Others = append(res.Others, session.Other{Want: sig, Tuple: choiceTuple(seq.data)})
+		res.Others = append(res.Others, session.Other{Want: sig, Tuple: choiceTuple(seq.Data)})
 	}
 	switch {
 	case err != nil:
@@ -173,11 +174,11 @@ func choiceTuple(data []byte) []byte {
 // runChoices replays data through prop in capture mode, with t the T it
 // embeds, and returns the T, whose sig says how it failed. The record
 // reuses the memory of spare, if not nil.
-func runChoices(t *testing.T, prop func(*T), data []byte, keepDraws bool, spare *record) *T {
+func runChoices(t *testing.T, prop func(*T), data []byte, keepDraws bool, spare *shrink.Record) *T {
 	tt := newT(t, data, nil)
 	tt.recording, tt.keepDraws = true, keepDraws
 	if spare != nil {
-		tt.rec.choices, tt.rec.spans = spare.choices[:0], spare.spans[:0]
+		tt.rec.Choices, tt.rec.Spans = spare.Choices[:0], spare.Spans[:0]
 	}
 	tt.sig = runCaptured(tt, prop)
 	return tt

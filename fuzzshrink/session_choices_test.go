@@ -98,19 +98,3 @@ func TestSession_ChoicesCrash(t *testing.T) {
 		t.Errorf("others: %v", res.Others)
 	}
 }
-
-// TestTokenSeq checks the record of a sequence's tokens alone.
-func TestTokenSeq(t *testing.T) {
-	t.Parallel()
-	s := tokenSeq([]byte{5, 0xE1, 1, 2, 0xF0, 0})
-	if len(s.rec.choices) != 4 || s.rec.choices[1].val != 0x102 || s.rec.choices[2].val != smallTokens-1 {
-		t.Fatalf("%+v", s.rec.choices)
-	}
-	for _, p := range passes {
-		for _, v := range p.candidates([]any{s}, cursor{}) {
-			if compareChoiceSeqs(v.(*choiceSeq), s) >= 0 {
-				t.Fatalf("pass %s: %x is not smaller than %x", p.name, v.(*choiceSeq).data, s.data)
-			}
-		}
-	}
-}

@@ -5,7 +5,8 @@ import (
 	"testing"
 
 	"github.com/fuzzmin/fuzzmin/fuzzshrink"
-	"github.com/fuzzmin/fuzzmin/fuzzshrink/internal/shapes"
+	"github.com/fuzzmin/fuzzmin/internal/shapes"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // shapeOracle runs the candidates of a shape in process. With full, it
@@ -22,7 +23,7 @@ func (o shapeOracle) Run(ctx context.Context, batch [][]any) ([]fuzzshrink.Verdi
 		if ctx.Err() != nil {
 			break
 		}
-		v := fuzzshrink.Verdict(o.s.Verdict(args[0]))
+		v := shrink.Classify(o.s.Check(args[0]), o.s.Sig)
 		vs = append(vs, v)
 		if v == fuzzshrink.Fail && !o.full {
 			break

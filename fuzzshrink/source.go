@@ -4,7 +4,8 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
-	"slices"
+
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // A T draws its choices from one of two sources: it replays a choice
@@ -13,65 +14,6 @@ import (
 // writing the choice's canonical token, so that the sequence written
 // replays to the same values. The record of a run lists the choices drawn
 // and the spans of the draws that made them; the shrink passes work on it.
-
-// A record is what a run of a property drew.
-type record struct {
-	choices []choice
-	spans   []span
-	draws   []drawn // the values of top-level draws, when kept
-}
-
-// A choice is one typed choice and where its token lies in the sequence.
-type choice struct {
-	kind       choiceKind
-	signed     bool   // kindInt: the range is signed
-	nan        bool   // kindFloat: NaN is allowed
-	lo, hi     uint64 // kindInt: the range; kindFloat: the bounds' bits
-	val        uint64 // kindInt: the rank; kindFloat: the value's bits
-	start, end int32  // the token, data[start:end], clipped to the data
-}
-
-func (c *choice) intRange() intRange { return intRange{c.signed, c.lo, c.hi} }
-
-func (c *choice) floatRange() floatRange {
-	return floatRange{math.Float64frombits(c.lo), math.Float64frombits(c.hi), c.nan}
-}
-
-func (c *choice) float() float64 { return math.Float64frombits(c.val) }
-
-// appendToken appends the canonical token of the choice's value.
-func (c *choice) appendToken(b []byte) []byte {
-	if c.kind == kindFloat {
-		return appendFloatToken(b, c.float())
-	}
-	return appendIntToken(b, c.val)
-}
-
-// simplest reports whether the choice has the simplest value of its
-// domain, whose canonical token is a zero byte or, for floats out of 0's
-// reach, whatever reading past the end gives.
-func (c *choice) simplest() bool {
-	if c.kind == kindFloat {
-		return c.val == math.Float64bits(c.floatRange().simplest())
-	}
-	return c.val == 0
-}
-
-// A span is the choices that one draw made: [first, last) in
-// record.choices, nested in its parent span (-1 at the top).
-type span struct {
-	gen         *genInfo
-	label       string
-	first, last int32
-	parent      int32
-	flagged     bool // an element of a collection whose first choice is its continue flag
-}
-
-// drawn is the value of a top-level draw, for reports.
-type drawn struct {
-	label string
-	value any
-}
 
 // The limits on a run, which keep generation and replay bounded whatever
 // the generators do.
@@ -117,8 +59,8 @@ func newGenerator(seed uint64, size int) *generator {
 }
 
 // rank picks the rank of an integer choice in r.
-func (g *generator) rank(r intRange, d dist) uint64 {
-	n := r.size()
+func (g *generator) rank(r shrink.Interval, d dist) uint64 {
+	n := r.Size()
 	switch d.kind {
 	case distUniform:
 		return g.below(n)
@@ -146,12 +88,12 @@ func (g *generator) rank(r intRange, d dist) uint64 {
 	switch x := g.rng.IntN(100); {
 	case x < 5: // a bound: "exact bounds often"
 		if g.rng.IntN(2) == 0 {
-			return r.rank(r.hi)
+			return r.Rank(r.Hi)
 		}
-		return r.rank(r.lo)
+		return r.Rank(r.Lo)
 	case x < 10: // another boundary value
-		bs := r.boundaries()
-		return r.rank(bs[g.rng.IntN(len(bs))])
+		bs := r.Boundaries()
+		return r.Rank(bs[g.rng.IntN(len(bs))])
 	case x < 50: // small: near the target, more spread at larger sizes
 		k := g.rng.IntN(5 + g.size/20)
 		return g.below(min(n, 1<<k-1))
@@ -175,15 +117,15 @@ func (g *generator) below(n uint64) uint64 {
 }
 
 // float picks a float in r.
-func (g *generator) float(r floatRange) float64 {
+func (g *generator) float(r shrink.FloatInterval) float64 {
 	var f float64
 	switch x := g.rng.IntN(100); {
 	case x < 10: // a special value
-		if r.lo > math.Inf(-1) && x < 2 {
-			return r.lo
+		if r.Lo > math.Inf(-1) && x < 2 {
+			return r.Lo
 		}
-		if r.hi < math.Inf(1) && x < 4 {
-			return r.hi
+		if r.Hi < math.Inf(1) && x < 4 {
+			return r.Hi
 		}
 		f = floatSpecials[g.rng.IntN(len(floatSpecials))]
 	case x < 50: // a small integer
@@ -197,13 +139,13 @@ func (g *generator) float(r floatRange) float64 {
 	default: // any bits
 		f = math.Float64frombits(g.rng.Uint64())
 	}
-	if r.contains(f) {
+	if r.Contains(f) {
 		return f
 	}
-	if w := r.hi - r.lo; !math.IsInf(w, 0) && !math.IsNaN(w) {
-		return r.clamp(r.lo + w*g.rng.Float64())
+	if w := r.Hi - r.Lo; !math.IsInf(w, 0) && !math.IsNaN(w) {
+		return r.Clamp(r.Lo + w*g.rng.Float64())
 	}
-	return r.simplest()
+	return r.Simplest()
 }
 
 // floatSpecials are the values generation picks for floats often.
@@ -212,7 +154,7 @@ var floatSpecials = []float64{0, math.Copysign(0, -1), 1, -1, 0.5, math.Inf(1), 
 	math.Float64frombits(0x000FFFFFFFFFFFFF), math.Nextafter(1, 2), 1e-300, 1e300}
 
 // drawRank draws an integer choice in r and returns its rank.
-func (t *T) drawRank(r intRange, d dist) uint64 {
+func (t *T) drawRank(r shrink.Interval, d dist) uint64 {
 	if t.gen != nil {
 		var k uint64
 		if len(t.data) < maxGenBytes && !t.gen.zero {
@@ -226,28 +168,28 @@ func (t *T) drawRank(r intRange, d dist) uint64 {
 	if start >= len(t.data) {
 		t.overrun()
 	}
-	var tk token
-	tk, t.pos = readToken(t.data, t.pos)
-	k := decodeInt(r, tk)
+	var tk shrink.Token
+	tk, t.pos = shrink.ReadToken(t.data, t.pos)
+	k := shrink.DecodeInt(r, tk)
 	t.noteInt(r, k, start)
 	return k
 }
 
 // putRank writes the canonical token of rank k of r (generation and
 // forcing).
-func (t *T) putRank(r intRange, k uint64) uint64 {
+func (t *T) putRank(r shrink.Interval, k uint64) uint64 {
 	start := len(t.data)
-	t.data = appendIntToken(t.data, k)
+	t.data = shrink.AppendIntToken(t.data, k)
 	t.pos = len(t.data)
 	t.noteInt(r, k, start)
 	return k
 }
 
-func (t *T) noteInt(r intRange, k uint64, start int) {
+func (t *T) noteInt(r shrink.Interval, k uint64, start int) {
 	if t.recording {
 		n := len(t.data)
-		t.rec.choices = append(t.rec.choices, choice{kind: kindInt, signed: r.signed, lo: r.lo, hi: r.hi, val: k,
-			start: int32(min(start, n)), end: int32(min(t.pos, n))})
+		t.rec.Choices = append(t.rec.Choices, shrink.Choice{Kind: shrink.KindInt, Signed: r.Signed, Lo: r.Lo, Hi: r.Hi, Val: k,
+			Start: int32(min(start, n)), End: int32(min(t.pos, n))})
 	}
 }
 
@@ -262,15 +204,15 @@ func (t *T) overrun() {
 }
 
 // drawInt draws an integer choice in r and returns its value.
-func (t *T) drawInt(r intRange, d dist) uint64 { return r.value(t.drawRank(r, d)) }
+func (t *T) drawInt(r shrink.Interval, d dist) uint64 { return r.Value(t.drawRank(r, d)) }
 
 // drawBool draws a bool that generation makes true with probability p.
-func (t *T) drawBool(p float64) bool { return t.drawRank(boolRange, flagDist(p)) == 1 }
+func (t *T) drawBool(p float64) bool { return t.drawRank(shrink.BoolInterval, flagDist(p)) == 1 }
 
 // drawFloat draws a float choice in r.
-func (t *T) drawFloat(r floatRange) float64 {
+func (t *T) drawFloat(r shrink.FloatInterval) float64 {
 	if t.gen != nil {
-		f := r.simplest()
+		f := r.Simplest()
 		if len(t.data) < maxGenBytes && !t.gen.zero {
 			f = t.gen.float(r)
 		} else {
@@ -282,51 +224,30 @@ func (t *T) drawFloat(r floatRange) float64 {
 	if start >= len(t.data) {
 		t.overrun()
 	}
-	var tk token
-	tk, t.pos = readToken(t.data, t.pos)
-	f := r.clamp(decodeFloat(tk))
+	var tk shrink.Token
+	tk, t.pos = shrink.ReadToken(t.data, t.pos)
+	f := r.Clamp(shrink.DecodeFloat(tk))
 	t.noteFloat(r, f, start)
 	return f
 }
 
 // putFloat writes the canonical token of f, which must lie in r.
-func (t *T) putFloat(r floatRange, f float64) float64 {
+func (t *T) putFloat(r shrink.FloatInterval, f float64) float64 {
 	if math.IsNaN(f) {
 		f = math.NaN() // one NaN, whose token replays to it: payloads are not choices
 	}
 	start := len(t.data)
-	t.data = appendFloatToken(t.data, f)
+	t.data = shrink.AppendFloatToken(t.data, f)
 	t.pos = len(t.data)
 	t.noteFloat(r, f, start)
 	return f
 }
 
-func (t *T) noteFloat(r floatRange, f float64, start int) {
+func (t *T) noteFloat(r shrink.FloatInterval, f float64, start int) {
 	if t.recording {
 		n := len(t.data)
-		t.rec.choices = append(t.rec.choices, choice{kind: kindFloat, nan: r.nan,
-			lo: math.Float64bits(r.lo), hi: math.Float64bits(r.hi), val: math.Float64bits(f),
-			start: int32(min(start, n)), end: int32(min(t.pos, n))})
+		t.rec.Choices = append(t.rec.Choices, shrink.Choice{Kind: shrink.KindFloat, NaN: r.NaN,
+			Lo: math.Float64bits(r.Lo), Hi: math.Float64bits(r.Hi), Val: math.Float64bits(f),
+			Start: int32(min(start, n)), End: int32(min(t.pos, n))})
 	}
-}
-
-// normalize returns the normal form of a run's sequence: the canonical
-// tokens of the choices it drew, and its record with the tokens' new
-// positions, in memory of its own. The unconsumed rest of the data is gone. It replays to the
-// same choices, so to the same run.
-//
-// Trailing simplest choices stay: replay would read them past the end
-// anyway, but dropped, they would cost nothing in the order, and the
-// shrinker would prefer [2 9 0] to [0 2 9], and never sort a set whose
-// smallest element comes last. Every choice counts, as in Hypothesis.
-func (rec *record) normalize() ([]byte, *record) {
-	out := &record{choices: make([]choice, len(rec.choices)), spans: slices.Clone(rec.spans), draws: slices.Clone(rec.draws)}
-	var data []byte
-	for i, c := range rec.choices {
-		start := len(data)
-		data = c.appendToken(data)
-		c.start, c.end = int32(start), int32(len(data))
-		out.choices[i] = c
-	}
-	return data[:len(data):len(data)], out
 }

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // testTree is a recursive type for Make and Deferred.
@@ -72,13 +74,13 @@ func TestGenerate_Replays(t *testing.T) {
 			if !reflect.DeepEqual(choiceValues(&r.rec), choiceValues(&g.rec)) {
 				t.Fatalf("%s, seed %d: the replay drew other choices", name, seed)
 			}
-			norm, rec := r.rec.normalize()
+			norm, rec := r.rec.Normalize()
 			if !bytes.Equal(norm, g.data) {
 				t.Fatalf("%s, seed %d: generated %x, whose normal form is %x", name, seed, g.data, norm)
 			}
-			for i, c := range rec.choices {
-				if tok := c.appendToken(nil); !bytes.Equal(norm[c.start:c.end], tok) {
-					t.Fatalf("%s: choice %d at [%d, %d) of %x, want its token %x", name, i, c.start, c.end, norm, tok)
+			for i, c := range rec.Choices {
+				if tok := c.AppendToken(nil); !bytes.Equal(norm[c.Start:c.End], tok) {
+					t.Fatalf("%s: choice %d at [%d, %d) of %x, want its token %x", name, i, c.Start, c.End, norm, tok)
 				}
 			}
 		}
@@ -94,10 +96,10 @@ func show(vals []any) string {
 	return strings.Join(s, " ")
 }
 
-func choiceValues(rec *record) []uint64 {
-	vs := make([]uint64, len(rec.choices))
-	for i, c := range rec.choices {
-		vs[i] = c.val
+func choiceValues(rec *shrink.Record) []uint64 {
+	vs := make([]uint64, len(rec.Choices))
+	for i, c := range rec.Choices {
+		vs[i] = c.Val
 	}
 	return vs
 }
@@ -158,12 +160,12 @@ func TestNormalize_ReplaysTheSame(t *testing.T) {
 			if a.invalid != "" {
 				continue
 			}
-			norm, _ := a.rec.normalize()
+			norm, _ := a.rec.Normalize()
 			b, vb := runProp(prop, norm, nil)
 			if show(va) != show(vb) || b.invalid != "" {
 				t.Fatalf("%s: %x gives %v, its normal form %x gives %v", name, data, va, norm, vb)
 			}
-			if again, _ := b.rec.normalize(); !bytes.Equal(again, norm) {
+			if again, _ := b.rec.Normalize(); !bytes.Equal(again, norm) {
 				t.Fatalf("%s: the normal form %x is not normal: %x", name, norm, again)
 			}
 		}

@@ -3,10 +3,11 @@ package fuzzshrink
 import (
 	"fmt"
 
-	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // State machines: a property runs a sequence of commands, drawn from its
@@ -143,8 +144,8 @@ func (c *command) enabled() bool { return c.pre == nil || c.pre() }
 // The spans of a sequence and of its steps. Their generators are the same
 // in every run: the passes compare spans of one record.
 var (
-	sequenceInfo = &genInfo{name: "Repeat"}
-	stepInfo     = &genInfo{name: "a step of Repeat", element: true}
+	sequenceInfo = &shrink.Drawer{Name: "Repeat", Steps: true}
+	stepInfo     = &shrink.Drawer{Name: "a step of Repeat", Element: true}
 )
 
 // stepRange is the domain a continue flag of Repeat is read from: replay
@@ -152,7 +153,7 @@ var (
 // bytes of go test -fuzz run sequences of about 8 steps, where a bool
 // would end them after 2. The flag is recorded as a bool, 0 or 1, whose
 // canonical token replays the same way.
-var stepRange = unsignedRange(0, 7)
+var stepRange = shrink.UnsignedInterval(0, 7)
 
 // repeat runs a sequence of commands: Repeat without types.
 func repeat(t *T, minLen, maxLen int, cmds []command) {
@@ -162,11 +163,11 @@ func repeat(t *T, minLen, maxLen int, cmds []command) {
 		top := t.cur < 0
 		si = t.begin(sequenceInfo, "")
 		if t.keepDraws && top {
-			t.rec.draws = append(t.rec.draws, drawn{"", seq})
+			t.rec.Draws = append(t.rec.Draws, shrink.Drawn{Value: seq})
 		}
 	}
 	p := t.continueProb(minLen, maxLen, 1, 4) // 1 + size/4 steps past the minimum, on average
-	r := unsignedRange(0, uint64(len(cmds)-1))
+	r := shrink.UnsignedInterval(0, uint64(len(cmds)-1))
 	var forced []string // AddDraws: the names of the commands to run
 	if t.forced != nil {
 		if x, ok := t.forced.take(StepsLabel); ok {
@@ -208,7 +209,7 @@ func repeat(t *T, minLen, maxLen int, cmds []command) {
 				break
 			}
 			if ei >= 0 {
-				t.rec.spans[ei].flagged = true
+				t.rec.Spans[ei].Flagged = true
 			}
 		}
 		k, ok := t.drawCommand(r, cmds, first)
@@ -275,12 +276,12 @@ func (t *T) forceStep(seq *cmdSeq, cmds []command, names *[]string, minLen, maxL
 	if seq.steps >= minLen {
 		t.putRank(stepRange, 1)
 		if ei >= 0 {
-			t.rec.choices[len(t.rec.choices)-1].hi = 1
-			t.rec.spans[ei].flagged = true
+			t.rec.Choices[len(t.rec.Choices)-1].Hi = 1
+			t.rec.Spans[ei].Flagged = true
 		}
 	}
 	if len(cmds) > 1 {
-		t.putRank(unsignedRange(0, uint64(len(cmds)-1)), uint64(k))
+		t.putRank(shrink.UnsignedInterval(0, uint64(len(cmds)-1)), uint64(k))
 	}
 	ok := t.runStep(seq, &cmds[k], minLen, ei)
 	if ei >= 0 {
@@ -296,8 +297,8 @@ func (t *T) forceStep(seq *cmdSeq, cmds []command, names *[]string, minLen, maxL
 func (t *T) drawContinue(p float64) bool {
 	k := t.drawRank(stepRange, flagDist(p))
 	if t.recording {
-		c := &t.rec.choices[len(t.rec.choices)-1]
-		c.hi, c.val = 1, min(k, 1)
+		c := &t.rec.Choices[len(t.rec.Choices)-1]
+		c.Hi, c.Val = 1, min(k, 1)
 	}
 	return k != 0
 }
@@ -309,7 +310,7 @@ func (t *T) drawContinue(p float64) bool {
 // the data, where every index reads 0 and a skip would read the same
 // again, it takes the first command enabled instead, and records that
 // index, so that the normal form replays the same way.
-func (t *T) drawCommand(r intRange, cmds []command, first int) (int, bool) {
+func (t *T) drawCommand(r shrink.Interval, cmds []command, first int) (int, bool) {
 	switch {
 	case len(cmds) == 1:
 		return 0, true // no choice to draw: the command is enabled
@@ -338,14 +339,14 @@ func (t *T) drawCommand(r intRange, cmds []command, first int) (int, bool) {
 		return k, false
 	}
 	if t.recording {
-		t.rec.choices[len(t.rec.choices)-1].val = uint64(first)
+		t.rec.Choices[len(t.rec.Choices)-1].Val = uint64(first)
 	}
 	return first, true
 }
 
 // dropStep removes span i, a skipped step, the last span, and its choices.
 func (t *T) dropStep(i int32) {
-	t.rec.choices = t.rec.choices[:t.rec.spans[i].first]
+	t.rec.Choices = t.rec.Choices[:t.rec.Spans[i].First]
 	t.dropSpan(i)
 }
 
@@ -491,15 +492,15 @@ func withMsg(s, msg string) string {
 func drawLines(last, orig *T, steps int, failed bool, local string) []string {
 	var lines []string
 	nseq, k := 0, 0
-	for _, d := range last.rec.draws {
-		if _, ok := d.value.(*cmdSeq); ok {
+	for _, d := range last.rec.Draws {
+		if _, ok := d.Value.(*cmdSeq); ok {
 			nseq++
 		}
 	}
-	for _, d := range last.rec.draws {
-		seq, ok := d.value.(*cmdSeq)
+	for _, d := range last.rec.Draws {
+		seq, ok := d.Value.(*cmdSeq)
 		if !ok {
-			lines = append(lines, labelOf(d)+" = "+formatValue(d.value, local))
+			lines = append(lines, labelOf(d)+" = "+formatValue(d.Value, local))
 			continue
 		}
 		if o := nthSeq(orig, k); o != nil {
@@ -523,8 +524,8 @@ func nthSeq(t *T, k int) *cmdSeq {
 	if t == nil {
 		return nil
 	}
-	for _, d := range t.rec.draws {
-		if seq, ok := d.value.(*cmdSeq); ok {
+	for _, d := range t.rec.Draws {
+		if seq, ok := d.Value.(*cmdSeq); ok {
 			if k == 0 {
 				return seq
 			}
@@ -550,22 +551,22 @@ type shortFailure struct {
 // longer; without it a failure in the first steps would be reported with
 // fewer steps than the minimum. The candidates are judged by o, which must
 // not accept a short failure yet.
-func (o *choiceOracle) lengthen(seq *choiceSeq, sf *shortFailure) (*choiceSeq, error) {
-	if sf.span < 0 || int(sf.span) >= len(seq.rec.spans) {
+func (o *choiceOracle) lengthen(seq *shrink.ChoiceSeq, sf *shortFailure) (*shrink.ChoiceSeq, error) {
+	if sf.span < 0 || int(sf.span) >= len(seq.Rec.Spans) {
 		return nil, nil
 	}
-	sp := seq.rec.spans[sf.span]
-	if sp.first >= sp.last {
+	sp := seq.Rec.Spans[sf.span]
+	if sp.First >= sp.Last {
 		return nil, nil
 	}
-	at := int(seq.rec.choices[sp.first].start)
+	at := int(seq.Rec.Choices[sp.First].Start)
 	for per := 1; per <= 9; per++ {
-		cand := splice(seq.data, at, at, make([]byte, per*sf.missing))
-		v, err := o.judge(&choiceSeq{data: cand})
+		cand := shrink.Splice(seq.Data, at, at, make([]byte, per*sf.missing))
+		v, err := o.judge(&shrink.ChoiceSeq{Data: cand})
 		if err != nil {
 			return nil, err
 		}
-		if v == failure.Same {
+		if v == Fail {
 			return o.lastNorm, nil
 		}
 	}

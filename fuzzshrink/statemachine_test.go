@@ -11,6 +11,7 @@ import (
 
 	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/session"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // stackSM is a stack checked against a model; buggy makes Pop return the
@@ -92,7 +93,7 @@ func TestRepeat_SkipOnReplay(t *testing.T) {
 		},
 	} {
 		tt, report := replaySM(stackSM(true), tc.data)
-		norm, _ := tt.rec.normalize()
+		norm, _ := tt.rec.Normalize()
 		if report != tc.report || !bytes.Equal(norm, tc.norm) {
 			t.Errorf("%s: report\n%s\nnormal form %v, want\n%s\n%v", tc.name, report, norm, tc.report, tc.norm)
 		}
@@ -119,9 +120,9 @@ func TestRepeat_NormalForm(t *testing.T) {
 		}
 		prop := stackSM(i%2 == 0)
 		tt, report := replaySM(prop, data)
-		norm, _ := tt.rec.normalize()
+		norm, _ := tt.rec.Normalize()
 		t2, again := replaySM(prop, norm)
-		norm2, _ := t2.rec.normalize()
+		norm2, _ := t2.rec.Normalize()
 		if again != report || t2.sig != tt.sig || !bytes.Equal(norm, norm2) || len(norm) > len(data)+60 {
 			t.Fatalf("%v: report\n%s\nnormal form %v replays as\n%s\nnormal form %v", data, report, norm, again, norm2)
 		}
@@ -133,10 +134,10 @@ func TestRepeat_NormalForm(t *testing.T) {
 }
 
 // countSteps counts the step spans of a record.
-func countSteps(rec record) int {
+func countSteps(rec shrink.Record) int {
 	n := 0
-	for _, sp := range rec.spans {
-		if sp.gen == stepInfo {
+	for _, sp := range rec.Spans {
+		if sp.Drawer == stepInfo {
 			n++
 		}
 	}
@@ -160,7 +161,7 @@ func TestRepeat_PastTheEnd(t *testing.T) {
 	if want := "Shrunk:   [Inc(), Dec(), Inc()] (0 shrink steps)\nFailure:  failed after step 3, the last: n = 1"; report != want {
 		t.Errorf("report\n%s\nwant\n%s", report, want)
 	}
-	if norm, _ := tt.rec.normalize(); !bytes.Equal(norm, []byte{1, 0, 1, 0}) {
+	if norm, _ := tt.rec.Normalize(); !bytes.Equal(norm, []byte{1, 0, 1, 0}) {
 		t.Errorf("normal form %v", norm)
 	}
 }
@@ -262,35 +263,36 @@ func shrinkSM(t testing.TB, prop func(*T), data []byte) (best []byte, deleteRuns
 	if !want.Failed() {
 		t.Fatalf("%v does not fail", data)
 	}
-	norm, rec := tt.rec.normalize()
+	norm, rec := tt.rec.Normalize()
 	o := &choiceOracle{run: c.replay, want: want}
-	steps := map[*choiceSeq]int{} // the steps of each best sequence
-	var deletes []int             // the runs of delete spans at each accepted candidate
-	r, err := Shrink(context.Background(), []any{&choiceSeq{data: norm, rec: rec}}, o, Observe(func(ev Event) {
+	steps := map[*shrink.ChoiceSeq]int{} // the steps of each best sequence
+	var deletes []int                    // the runs of delete spans at each accepted candidate
+	r, err := Shrink(context.Background(), []any{&shrink.ChoiceSeq{Data: norm, Rec: rec}}, o, Observe(func(ev Event) {
 		if ev.Kind == Accepted {
-			seq := ev.Args[0].(*choiceSeq)
-			steps[seq] = countSteps(*seq.rec)
-			deletes = append(deletes, ev.Stats.Passes[passIndex("delete spans")].Runs)
+			seq := ev.Args[0].(*shrink.ChoiceSeq)
+			steps[seq] = countSteps(*seq.Rec)
+			deletes = append(deletes, passRuns(ev.Stats, "delete spans"))
 			deletes = append(deletes, steps[seq])
 		}
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	final := countSteps(*r.Args[0].(*choiceSeq).rec)
+	final := countSteps(*r.Args[0].(*shrink.ChoiceSeq).Rec)
 	for i := 0; i < len(deletes); i += 2 {
 		if deletes[i+1] == final {
 			deleteRuns = deletes[i]
 			break
 		}
 	}
-	return r.Args[0].(*choiceSeq).data, deleteRuns, r.Stats.Runs
+	return r.Args[0].(*shrink.ChoiceSeq).Data, deleteRuns, r.Stats.Runs
 }
 
-func passIndex(name string) int {
-	for i, p := range passes {
-		if p.name == name {
-			return i
+// passRuns returns the runs of the pass of that name.
+func passRuns(st Stats, name string) int {
+	for _, p := range st.Passes {
+		if p.Name == name {
+			return p.Runs
 		}
 	}
 	panic(name)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // Target tells Check how close the run of the property is to failing: a
@@ -54,8 +56,8 @@ func (c *checker) target(best map[string]*T) *checkFailure {
 	per := max(1, c.cfg.targetRuns/len(labels))
 	for _, label := range labels {
 		cur := best[label]
-		data, rec := cur.rec.normalize()
-		seq := &choiceSeq{data: data, rec: rec}
+		data, rec := cur.rec.Normalize()
+		seq := &shrink.ChoiceSeq{Data: data, Rec: rec}
 		score := scoreOf(cur, label)
 		for range per {
 			cand := mutate(rng, seq)
@@ -72,8 +74,8 @@ func (c *checker) target(best map[string]*T) *checkFailure {
 				return c.shrink(t, sig, fmt.Sprintf("run %d of the target phase, climbing %q", c.stats.targeted, label))
 			}
 			if s := scoreOf(t, label); s >= score {
-				data, rec := t.rec.normalize()
-				seq, score = &choiceSeq{data: data, rec: rec}, s
+				data, rec := t.rec.Normalize()
+				seq, score = &shrink.ChoiceSeq{Data: data, Rec: rec}, s
 			}
 		}
 	}
@@ -82,27 +84,27 @@ func (c *checker) target(best map[string]*T) *checkFailure {
 
 // mutate returns seq with one or two of its choices changed: moved by a
 // power of two, or drawn anew. It returns nil if no choice can change.
-func mutate(rng *rand.Rand, seq *choiceSeq) []byte {
-	an := seq.analysis()
+func mutate(rng *rand.Rand, seq *shrink.ChoiceSeq) []byte {
+	an := seq.Analysis()
 	var free []int
-	for i := range seq.rec.choices {
-		if !an.frozen[i] {
+	for i := range seq.Rec.Choices {
+		if !an.Frozen[i] {
 			free = append(free, i)
 		}
 	}
 	if len(free) == 0 {
 		return nil
 	}
-	data := seq.data
+	data := seq.Data
 	for range 1 + rng.IntN(2) {
-		c := seq.rec.choices[free[rng.IntN(len(free))]]
-		if int(c.end) > len(data) || len(data) != len(seq.data) {
+		c := seq.Rec.Choices[free[rng.IntN(len(free))]]
+		if int(c.End) > len(data) || len(data) != len(seq.Data) {
 			break // a second change, after the first moved the tokens
 		}
 		var tok []byte
-		if c.kind == kindInt {
-			r := c.intRange()
-			v := r.value(c.val)
+		if c.Kind == shrink.KindInt {
+			r := c.Interval()
+			v := r.Value(c.Val)
 			switch rng.IntN(3) {
 			case 0, 1:
 				d := uint64(1) << rng.IntN(8)
@@ -110,26 +112,26 @@ func mutate(rng *rand.Rand, seq *choiceSeq) []byte {
 					d = uint64(1) << rng.IntN(64)
 				}
 				up := rng.IntN(2) == 0
-				if nv, ok := move(&c, v, d, up); ok {
+				if nv, ok := shrink.Shift(&c, v, d, up); ok {
 					v = nv
 				} else if up {
-					v = r.hi
+					v = r.Hi
 				} else {
-					v = r.lo
+					v = r.Lo
 				}
 			default:
-				v = r.value((&generator{rng: rng}).below(r.size()))
+				v = r.Value((&generator{rng: rng}).below(r.Size()))
 			}
-			tok = appendIntToken(nil, r.rank(v))
+			tok = shrink.AppendIntToken(nil, r.Rank(v))
 		} else {
-			r := c.floatRange()
-			f := c.float() + float64(int64(1)<<rng.IntN(20))*float64(1-2*rng.IntN(2))
-			if !r.contains(f) {
+			r := c.FloatInterval()
+			f := c.Float() + float64(int64(1)<<rng.IntN(20))*float64(1-2*rng.IntN(2))
+			if !r.Contains(f) {
 				f = (&generator{rng: rng, size: 100}).float(r)
 			}
-			tok = appendFloatToken(nil, f)
+			tok = shrink.AppendFloatToken(nil, f)
 		}
-		data = splice(data, int(c.start), int(c.end), tok)
+		data = shrink.Splice(data, int(c.Start), int(c.End), tok)
 	}
 	return data
 }

@@ -11,11 +11,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/fuzzmin/fuzzmin/fuzzshrink"
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
@@ -290,7 +290,7 @@ func (c *command) finish(ctx context.Context, j *entryJob, out shrinkOutcome, re
 	if !j.isFound() && (!out.accepted || bytes.Equal(out.data, j.entry.Data)) {
 		res.After = res.Before // the file stays as it is
 		res.Status = statusMinimal
-		if out.stop != fuzzshrink.StopDone.String() {
+		if out.stop != shrink.StopDone.String() {
 			res.Status = statusStopped
 		}
 		return res, nil

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
-	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
 	"github.com/fuzzmin/fuzzmin/internal/session"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
@@ -35,7 +35,7 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 		Verbose:  c.opts.verbose,
 		MaxRuns:  c.opts.maxRuns,
 		Deadline: time.Now().Add(c.opts.timeout),
-		Known:    map[string]failure.Verdict{},
+		Known:    map[string]shrink.Verdict{},
 	}
 	if j.want.Crash() {
 		cfg.Want = &j.want
@@ -101,7 +101,7 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 		default:
 			others[crash.String()] = true
 			j.tj.others.addTuple(crash, tuple)
-			cfg.Known[session.Key(tuple)] = failure.Other
+			cfg.Known[session.Key(tuple)] = shrink.OtherFail
 		}
 		if c.opts.maxRuns > 0 && n >= c.opts.maxRuns || time.Now().After(cfg.Deadline) {
 			// Out of budget between sessions: the best so far, spelled

@@ -9,10 +9,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/fuzzmin/fuzzmin/fuzzshrink"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
@@ -20,11 +20,11 @@ import (
 // by the test binary, on the target's runners at once.
 func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker bool) (shrinkOutcome, error) {
 	o := &oracle{runners: j.runners, inWorker: inWorker, parallelFrom: parallelFrom, want: j.want, shaper: j.shaper, runs: &j.runs, met: map[string]bool{}, pool: &j.tj.others}
-	opts := []fuzzshrink.Option{
-		fuzzshrink.Timeout(c.opts.timeout),
-		fuzzshrink.BatchSize(batchSize(len(j.entry.Data))),
-		fuzzshrink.Observe(func(ev fuzzshrink.Event) {
-			if ev.Kind == fuzzshrink.Accepted {
+	opts := []shrink.Option{
+		shrink.Timeout(c.opts.timeout),
+		shrink.BatchSize(batchSize(len(j.entry.Data))),
+		shrink.Observe(func(ev shrink.Event) {
+			if ev.Kind == shrink.Accepted {
 				if b, err := encoding.Marshal(ev.Args...); err == nil {
 					j.progress.size(len(b))
 				}
@@ -33,9 +33,9 @@ func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker 
 		}),
 	}
 	if c.opts.maxRuns > 0 {
-		opts = append(opts, fuzzshrink.MaxRuns(c.opts.maxRuns))
+		opts = append(opts, shrink.MaxRuns(c.opts.maxRuns))
 	}
-	shrunk, err := fuzzshrink.Shrink(ctx, j.entry.Values, o, opts...)
+	shrunk, err := shrink.Shrink(ctx, j.entry.Values, o, opts...)
 	out := shrinkOutcome{runs: shrunk.Stats.Runs, stop: shrunk.Stats.Stop.String(), accepted: shrunk.Stats.Accepted > 0, others: sortedKeys(o.met)}
 	if err != nil {
 		return out, err
@@ -87,7 +87,7 @@ type oracle struct {
 	pool         *pool           // and the smallest candidate of each
 }
 
-func (o *oracle) Run(ctx context.Context, batch [][]any) ([]fuzzshrink.Verdict, error) {
+func (o *oracle) Run(ctx context.Context, batch [][]any) ([]shrink.Verdict, error) {
 	files := make([][]byte, len(batch))
 	for i, args := range batch {
 		b, err := encoding.Marshal(args...)
@@ -113,7 +113,7 @@ func (o *oracle) Run(ctx context.Context, batch [][]any) ([]fuzzshrink.Verdict, 
 	}
 	wg.Wait()
 	f := int(first.Load())
-	var verdicts []fuzzshrink.Verdict
+	var verdicts []shrink.Verdict
 	for g := range min(f+1, len(batch)) {
 		if err := errs[g%w]; err != nil {
 			return verdicts, err
@@ -121,12 +121,12 @@ func (o *oracle) Run(ctx context.Context, batch [][]any) ([]fuzzshrink.Verdict, 
 		if !judged[g] {
 			return verdicts, fmt.Errorf("the test binary ran no candidate %d of %d", g, len(batch))
 		}
-		v := failure.Classify(sigs[g], o.want)
-		if v == failure.Other {
+		v := shrink.Classify(sigs[g], o.want)
+		if v == shrink.OtherFail {
 			o.met[sigs[g].String()] = true
 			o.pool.add(sigs[g], batch[g])
 		}
-		verdicts = append(verdicts, fuzzshrink.Verdict(v))
+		verdicts = append(verdicts, v)
 	}
 	return verdicts, nil
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fuzzmin/fuzzmin/fuzzshrink"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
 	"github.com/fuzzmin/fuzzmin/internal/testbin/testbintest"
 )
@@ -62,7 +62,7 @@ func TestOracle_IndependentOfProcs(t *testing.T) {
 			var others pool
 			// parallelFrom 0: every batch is dealt out to all runners.
 			o := &oracle{runners: runners, inWorker: inWorker, want: want, runs: &runs, met: map[string]bool{}, pool: &others}
-			res, err := fuzzshrink.Shrink(context.Background(), orig, o, fuzzshrink.BatchSize(16*procs))
+			res, err := shrink.Shrink(context.Background(), orig, o, shrink.BatchSize(16*procs))
 			if err != nil {
 				t.Fatal(err)
 			}

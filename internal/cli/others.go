@@ -6,11 +6,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fuzzmin/fuzzmin/fuzzshrink"
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
 	"github.com/fuzzmin/fuzzmin/internal/session"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
@@ -34,7 +34,7 @@ func (p *pool) add(sig signature, vals []any) {
 	if *p == nil {
 		*p = pool{}
 	}
-	if old, ok := (*p)[sig]; !ok || fuzzshrink.Compare(vals, old) < 0 {
+	if old, ok := (*p)[sig]; !ok || shrink.Compare(vals, old) < 0 {
 		(*p)[sig] = vals
 	}
 }
@@ -90,7 +90,7 @@ func (tj *targetJob) next() (signature, []any, bool) {
 		return signature{}, nil, false
 	}
 	slices.SortFunc(sigs, func(a, b signature) int {
-		if c := fuzzshrink.Compare(tj.others[a], tj.others[b]); c != 0 {
+		if c := shrink.Compare(tj.others[a], tj.others[b]); c != 0 {
 			return c
 		}
 		return strings.Compare(a.String(), b.String())

@@ -11,9 +11,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/fuzzmin/fuzzmin/fuzzshrink"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
 	"github.com/fuzzmin/fuzzmin/internal/session"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // A reporter prints what happens: a paragraph per entry for people, or
@@ -131,12 +131,12 @@ func (r *reporter) start(pkg, test string) {
 
 // trace shows a search run here with -v: each pass as it starts and each
 // accepted candidate.
-func (r *reporter) trace(j *entryJob, ev fuzzshrink.Event) {
+func (r *reporter) trace(j *entryJob, ev shrink.Event) {
 	e := session.Event{Action: session.ActionPass, Pass: ev.Pass, Round: ev.Round, Runs: ev.Stats.Runs}
 	switch ev.Kind {
-	case fuzzshrink.Done:
+	case shrink.Done:
 		return
-	case fuzzshrink.Accepted:
+	case shrink.Accepted:
 		e.Action, e.Value = session.ActionAccept, gosyntax.Call("f.Add", ev.Args, "")
 	}
 	r.event(j, e)
@@ -293,7 +293,7 @@ func paragraph(res result) string {
 			}
 		}
 		fmt.Fprintf(&b, "\t%s\n", res.Value)
-		if res.Stop != "" && res.Stop != fuzzshrink.StopDone.String() {
+		if res.Stop != "" && res.Stop != shrink.StopDone.String() {
 			fmt.Fprintf(&b, "\tsearch stopped early (%s): the result may not be minimal\n", res.Stop)
 		}
 		for _, o := range res.Others {

@@ -77,30 +77,6 @@ func TestGoexited(t *testing.T) {
 	}
 }
 
-func TestClassify(t *testing.T) {
-	want := Signature{Kind: Panic, Pos: "x.go:1"}
-	for _, tt := range []struct {
-		got  Signature
-		want Verdict
-	}{
-		{Signature{}, Pass},
-		{want, Same},
-		{Signature{Kind: Panic, Pos: "x.go:2"}, Other},
-		{Signature{Kind: Fail, Pos: "x.go:1"}, Other},
-	} {
-		if v := Classify(tt.got, want); v != tt.want {
-			t.Errorf("Classify(%v, %v) = %v, want %v", tt.got, want, v, tt.want)
-		}
-	}
-	for _, v := range []Verdict{Pass, Same, Other} {
-		b, err := v.MarshalText()
-		var back Verdict
-		if err != nil || back.UnmarshalText(b) != nil || back != v {
-			t.Errorf("verdict %v does not survive MarshalText: %q, %v", v, b, err)
-		}
-	}
-}
-
 func TestErrored(t *testing.T) {
 	sig, at := Errored(), line()
 	if want := (Signature{Kind: Fail, Pos: fmt.Sprintf("recovered_test.go:%d", at)}); sig != want {

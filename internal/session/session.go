@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/internal/failure"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // Env names the session directory in the test binary's environment.
@@ -61,7 +62,7 @@ type Config struct {
 	// Known are the verdicts the command learned from earlier sessions that
 	// died, by the Key of the candidate's tuple: those candidates are not
 	// run again.
-	Known map[string]failure.Verdict `json:"known,omitempty"`
+	Known map[string]shrink.Verdict `json:"known,omitempty"`
 }
 
 // Result is what a session reports.

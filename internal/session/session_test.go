@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/internal/failure"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // TestConfigResult_RoundTrip pins that both files survive JSON both ways,
@@ -16,7 +17,7 @@ import (
 func TestConfigResult_RoundTrip(t *testing.T) {
 	want := &failure.Signature{Kind: failure.Exit, Text: "exit status 3"}
 	cfg := Config{Target: "FuzzX", Entry: "c000000", Verbose: true, MaxRuns: 10, Deadline: time.Unix(1e9, 5).UTC(), Runs: 3,
-		Want: want, Known: map[string]failure.Verdict{Key([]byte("a")): failure.Pass, Key([]byte("b")): failure.Same, Key(nil): failure.Other}}
+		Want: want, Known: map[string]shrink.Verdict{Key([]byte("a")): shrink.Pass, Key([]byte("b")): shrink.Fail, Key(nil): shrink.OtherFail}}
 	res := Result{Best: []byte("go test fuzz v1\nint(1)\n"), Accepted: 2, Value: "int(1)", Add: "f.Add(int(1))", Want: *want,
 		Runs: 9, Elapsed: 1500 * time.Millisecond, Stop: "done",
 		Others: []Other{{Want: failure.Signature{Kind: failure.Panic, Pos: "x.go:1"}, Tuple: []byte{1, 2}}}, Error: "e"}
@@ -33,8 +34,8 @@ func TestConfigResult_RoundTrip(t *testing.T) {
 		}
 	}
 	// Verdicts are spelled by name, for a reader of the file.
-	if b, _ := json.Marshal(map[string]failure.Verdict{"k": failure.Other}); string(b) != `{"k":"other"}` {
-		t.Errorf("a known verdict is written as %s, want {\"k\":\"other\"}", b)
+	if b, _ := json.Marshal(map[string]shrink.Verdict{"k": shrink.OtherFail}); string(b) != `{"k":"other fail"}` {
+		t.Errorf("a known verdict is written as %s, want {\"k\":\"other fail\"}", b)
 	}
 }
 

@@ -1,0 +1,115 @@
+// Package shapes holds failing inputs shaped like real ones, for the quality
+// tests and benchmarks of fuzzshrink: for each shape a small parser with one
+// bug (in a package of its own), the body of its fuzz target, and an
+// unminimized failing input (in testdata, in the fuzz corpus format).
+//
+// A candidate fails the same way as the input only if it panics with the
+// same signature (the message class and the panicking line in the shape's
+// code, as the command line and fuzzshrink's session tell failures apart);
+// a candidate that fails another way is another bug.
+package shapes
+
+import (
+	"embed"
+	stdjson "encoding/json"
+	"fmt"
+
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/failure"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/config"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/gosource"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/json"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/markup"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/packet"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/sexpr"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/toml"
+)
+
+// A Shape is one failing input and the fuzz target it fails.
+type Shape struct {
+	Name   string
+	Input  any               // the unminimized failing input: a string or []byte
+	Sig    failure.Signature // how Input fails
+	shaper failure.Shaper    // how its message is shaped, and so the candidates'
+	target func(arg any)
+}
+
+// Check runs the shape's fuzz target on arg and returns how it fails.
+func (s *Shape) Check(arg any) failure.Signature {
+	sig, msg := s.run(arg)
+	if msg != "" {
+		sig.Text = s.shaper.Shape(msg, []any{arg})
+	}
+	return sig
+}
+
+// run runs the target on arg and returns how it fails, with the message of
+// a panic of the target's own value.
+func (s *Shape) run(arg any) (sig failure.Signature, msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			sig, msg = failure.Recovered(r)
+		}
+	}()
+	s.target(arg)
+	return failure.Signature{}, ""
+}
+
+//go:embed testdata
+var testdata embed.FS
+
+// targets are the bodies of the shapes' fuzz targets, by name.
+var targets = []struct {
+	name string
+	run  func(arg any)
+}{
+	{"json", func(arg any) {
+		var doc any
+		if err := stdjson.Unmarshal(arg.([]byte), &doc); err != nil {
+			return // invalid JSON is not our concern
+		}
+		json.Index(doc)
+	}},
+	{"config", func(arg any) { config.Parse(arg.(string)) }},
+	{"sexpr", func(arg any) { sexpr.Eval(arg.(string)) }},
+	{"markup", func(arg any) {
+		nodes, err := markup.Parse(arg.(string))
+		if err != nil {
+			return
+		}
+		markup.Layout(nodes, 960)
+	}},
+	{"gosource", func(arg any) { gosource.Check("fuzz.go", arg.([]byte)) }},
+	{"toml", func(arg any) {
+		doc, err := toml.Parse(arg.(string))
+		if err != nil {
+			return
+		}
+		toml.LoadServer(doc)
+	}},
+	{"packet", func(arg any) { packet.Parse(arg.([]byte)) }},
+}
+
+// All returns the shapes, each with its input read from testdata and its
+// signature. It panics if an input does not fail.
+func All() []*Shape {
+	var all []*Shape
+	for _, t := range targets {
+		data, err := testdata.ReadFile("testdata/" + t.name)
+		if err != nil {
+			panic(err)
+		}
+		vals, err := encoding.Unmarshal(data)
+		if err != nil || len(vals) != 1 {
+			panic(fmt.Sprintf("testdata/%s: %v", t.name, err))
+		}
+		s := &Shape{Name: t.name, Input: vals[0], target: t.run}
+		_, msg := s.run(s.Input)
+		s.shaper = failure.NewShaper(msg, []any{s.Input})
+		if s.Sig = s.Check(s.Input); !s.Sig.Failed() {
+			panic(fmt.Sprintf("testdata/%s does not fail", t.name))
+		}
+		all = append(all, s)
+	}
+	return all
+}

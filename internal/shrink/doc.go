@@ -1,0 +1,110 @@
+// Package shrink is the engine that fuzzmin and package fuzzshrink share:
+// a greedy search that shrinks a tuple of arguments against an oracle, in
+// rounds of passes, with budgets, a cache of the candidates run, and
+// events. It knows the native fuzz types and the composite values of
+// fuzzshrink.Fuzz; another kind of argument plugs in as a [Value], which
+// brings its own size, order, identity and passes: the choice sequences of
+// generators ([ChoiceSeq], whose passes are in choicepasses.go) are one.
+//
+// [Shrink] minimizes a tuple against an [Oracle], which tells whether a
+// candidate still fails the same way ([Fail]), passes ([Pass]), or fails
+// differently ([OtherFail], never accepted: another bug); [Classify] is that
+// rule for failure signatures. An oracle that implements [Normalizer]
+// replaces an accepted candidate by its normal form.
+//
+// # The order
+//
+// Every accepted candidate is strictly smaller than the best tuple before it
+// in one well-founded order, so the search terminates: first the total size
+// (the length of the string and []byte arguments, the weight of composite
+// ones: nodes plus bytes), then argument by argument, left to right, the
+// simpler value: false before true; integers toward 0, positive before
+// negative; floats finite before ±Inf before NaN, integers before fractions,
+// integers toward 0 and fractions toward fewer significant digits, then
+// fewer significant bits (2.5 before 2.1), then toward 0; strings and byte
+// slices shortlex in the printable-first order of characters: digits,
+// lowercase letters, uppercase letters, space, the other printable ASCII
+// characters, then the rest by code point, so that characters go toward
+// '0' and an irrelevant byte reads 0, not \x00; composite values by their
+// leaves in order.
+//
+// # The passes
+//
+// A round runs these passes in order, each over every argument, left to
+// right: structure first, since a shorter input makes every later run
+// cheaper, then values. Strings and byte slices are read as text whatever
+// their format: bracket and quote spans, blocks of lines by indentation,
+// the items of each container (at its newlines, commas and semicolons, or
+// spaces), and tokens; nothing in it knows JSON, TOML or HTML.
+//
+//   - lengths: in binary data, find the length fields whose records tile
+//     the input; remove whole records, and lower a record's length field
+//     while removing what it no longer counts, in one candidate;
+//   - lists: remove blocks of items of each container, outer containers
+//     first (hierarchical delta debugging): members and elements, lines and
+//     blocks of lines, statements, arguments, attributes;
+//   - hoist: replace a bracket span or a block by a shorter one inside it,
+//     up to 4 levels deeper ({"a":[X]} → X);
+//   - spans: remove a span with an adjacent comma, semicolon or space, or
+//     remove only its delimiters;
+//   - tokens: remove blocks of tokens;
+//   - remove: remove contiguous blocks of bytes (of runes, for valid UTF-8
+//     strings), of slice elements and of map entries, of sizes n, n/2, …,
+//     1: large blocks at aligned offsets, ddmin-style, blocks of up to 8 at
+//     every offset, down to single elements;
+//   - pairs: remove two close blocks of tokens at once (`"></td>` → `"/>`);
+//     it runs only in rounds where no pass before it accepted anything;
+//   - zero: set a composite argument, then each of its fields, elements,
+//     pointers and map values in turn, to the zero value;
+//   - sort: order the elements of slices and arrays, and the values of
+//     maps, from simplest to most complex, so that the result does not
+//     depend on the order the failure had them in;
+//   - redistribute: merge a byte or rune into the next one ([51 50] →
+//     [101]);
+//   - offset: lower the integer arguments, and the integer fields and
+//     elements of composite values, by a common amount (a == b stays
+//     true);
+//   - ints: 0, then the positive counterpart, then a binary search toward 0;
+//   - floats: 0, positive, finite values for ±Inf and NaN, the nearest
+//     integers, then for integers the same binary search, for fractions
+//     fewer significant digits and the halves n+0.5;
+//   - bools: false;
+//   - literals: replace a span or a token by 0, a or an empty string, and
+//     set blocks of tokens to '0' at once;
+//   - bytes: each byte of []byte (and of strings that are not valid UTF-8)
+//     toward '0' in the printable-first order: '0', the last character of
+//     each lower class, every punctuation character for a control
+//     character, then a binary search within its own class;
+//   - runes: each rune of a valid UTF-8 string in the same way, skipping
+//     surrogates, so that the string stays valid;
+//   - swap: swap adjacent bytes or runes that are out of order (00!0 →
+//     000!); it runs only in rounds where no pass before it accepted
+//     anything.
+//
+// Choice sequences, the argument of a target of generators, have passes of
+// their own, listed in choicepasses.go: they delete spans, replace spans by
+// descendants, zero spans, lower choices, sort spans, redistribute and
+// offset integers; they order sequences shortlex on their bytes, and after
+// accepting a candidate the engine keeps its normal form.
+//
+// The search stops when a full round accepts nothing, or when a budget runs
+// out, and returns the best tuple found so far.
+//
+// Passes propose candidates lazily. Each candidate carries a cursor, the
+// position in its pass, and after accepting a candidate the engine resumes
+// the pass at that position on the new best tuple instead of starting it
+// over: block removal continues at the same size and offset, and lowering a
+// number is a true binary search (about log₂|v| runs to find a threshold).
+// Isolating a few interesting bytes in n costs O(log n) runs; a round on
+// an input where nothing can go costs O(n) runs per pass.
+//
+// # Runs
+//
+// The oracle gets candidates in batches in proposal order; the engine
+// accepts the first Fail of a batch and discards the rest, so with a
+// deterministic oracle results do not depend on the batch size. No
+// candidate is run twice: the engine remembers a 128-bit hash of every
+// candidate it ran, never the candidate. Each candidate is freshly allocated
+// and shares no memory with the engine's state or other candidates, so an
+// oracle may keep it; like a fuzz function, it must not modify it.
+package shrink

@@ -1,0 +1,201 @@
+package shrink
+
+import (
+	"encoding/binary"
+	"iter"
+	"unicode/utf8"
+)
+
+// Binary formats frame their records with length fields: a packet's header
+// says how many bytes or words follow. Removing part of a record breaks the
+// framing, and so does lowering the field alone; the toolchain's minimizer,
+// and byte-level removal in general, can do neither. The lengths pass finds
+// the framing without knowing the format: for each way a length field may be
+// laid out (its offset in the record, 1, 2 or 4 bytes in either byte order,
+// counting bytes or 32-bit words, after itself or in all), it follows the
+// chain of records from the start of the input, and keeps the layouts whose
+// records tile the input exactly. On those it removes whole records
+// (blocks of them, as [blocks] has them), and lowers a record's length
+// field together with removing what it no longer counts from the end of
+// the record, in the same candidate.
+
+// A lengthField is one layout of a length field.
+type lengthField struct {
+	off, width int  // offset in the record, 1, 2 or 4 bytes
+	little     bool // byte order of 2- and 4-byte fields
+	unit       int  // 1 (bytes) or 4 (32-bit words)
+	inclusive  bool // the length counts the whole record, not what follows the field
+}
+
+// lengthFields are the layouts tried, in order.
+var lengthFields = func() []lengthField {
+	var fs []lengthField
+	for _, inclusive := range []bool{false, true} {
+		for _, unit := range []int{4, 1} {
+			for _, w := range []struct {
+				width  int
+				little bool
+			}{{2, false}, {1, false}, {4, false}, {2, true}, {4, true}} {
+				for off := range 4 {
+					fs = append(fs, lengthField{off: off, width: w.width, little: w.little, unit: unit, inclusive: inclusive})
+				}
+			}
+		}
+	}
+	return fs
+}()
+
+// value reads the field of the record at r.
+func (f lengthField) value(s []byte, r int) uint64 {
+	b := s[r+f.off : r+f.off+f.width]
+	switch {
+	case f.width == 1:
+		return uint64(b[0])
+	case f.width == 2 && f.little:
+		return uint64(binary.LittleEndian.Uint16(b))
+	case f.width == 2:
+		return uint64(binary.BigEndian.Uint16(b))
+	case f.little:
+		return uint64(binary.LittleEndian.Uint32(b))
+	}
+	return uint64(binary.BigEndian.Uint32(b))
+}
+
+// put writes v into the field of the record at r of c, if it fits.
+func (f lengthField) put(c []byte, r int, v uint64) {
+	b := c[r+f.off : r+f.off+f.width]
+	switch {
+	case f.width == 1:
+		b[0] = byte(v)
+	case f.width == 2 && f.little:
+		binary.LittleEndian.PutUint16(b, uint16(v))
+	case f.width == 2:
+		binary.BigEndian.PutUint16(b, uint16(v))
+	case f.little:
+		binary.LittleEndian.PutUint32(b, uint32(v))
+	default:
+		binary.BigEndian.PutUint32(b, uint32(v))
+	}
+}
+
+// header is the number of bytes before what the field counts.
+func (f lengthField) header() int {
+	if f.inclusive {
+		return 0
+	}
+	return f.off + f.width
+}
+
+// recordLen is the length of a record whose field holds v, or -1 if that is
+// too short to hold the field or absurdly long.
+func (f lengthField) recordLen(v uint64) int {
+	if v > 1<<31/uint64(f.unit) {
+		return -1
+	}
+	n := f.header() + int(v)*f.unit
+	if n < f.off+f.width {
+		return -1
+	}
+	return n
+}
+
+// tiling returns the offsets of the records of s in layout f, and len(s),
+// if they tile s exactly; nil otherwise.
+func (f lengthField) tiling(s []byte) []int {
+	count := 0
+	for r := 0; r < len(s); count++ {
+		if r+f.off+f.width > len(s) {
+			return nil
+		}
+		n := f.recordLen(f.value(s, r))
+		if n <= 0 || r+n > len(s) {
+			return nil
+		}
+		r += n
+	}
+	starts := make([]int, 0, count+1)
+	for r := 0; r < len(s); r += f.recordLen(f.value(s, r)) {
+		starts = append(starts, r)
+	}
+	return append(starts, len(s))
+}
+
+// lengthsArg applies the lengths pass to binary data: []byte and string
+// arguments that are not text (see [binary]). On text, layouts that happen
+// to tile it would only waste runs.
+func lengthsArg(v any, from pos) iter.Seq2[pos, any] {
+	switch x := v.(type) {
+	case []byte:
+		if isBinary(x) {
+			return boxed(shrinkRecords(x, from))
+		}
+	case string:
+		if isBinary(x) {
+			return boxed(shrinkRecords(x, from))
+		}
+	}
+	return nil
+}
+
+// isBinary reports whether s is not text: not valid UTF-8, or with a
+// control character other than tab, newline and carriage return.
+func isBinary[S byteString](s S) bool {
+	for i := range len(s) {
+		if c := s[i]; c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+			return true
+		}
+	}
+	return !utf8.Valid([]byte(s))
+}
+
+// shrinkRecords yields s with whole records removed, then with a record's
+// length field lowered and the end of the record removed, for every layout
+// that tiles s (see the top of this file). Lowering is a binary search (see
+// [magnitudes]) on the field's value. The cursor is pos.k = 2·layout +
+// stage, then (pos.i, pos.j) = (block size, offset) of records to remove,
+// or (pos.i, pos.s) = (record, search state).
+func shrinkRecords[S byteString](s0 S, from pos) iter.Seq2[pos, S] {
+	return func(yield func(pos, S) bool) {
+		s := []byte(s0)
+		for k := from.k; k < 2*len(lengthFields); k++ {
+			f := lengthFields[k/2]
+			starts := f.tiling(s)
+			if starts == nil {
+				continue
+			}
+			nrec := len(starts) - 1
+			start := pos{}
+			if k == from.k {
+				start = from
+			}
+			if k%2 == 0 {
+				for p, b := range blocks(nrec, start) {
+					p.k = k
+					if !yield(p, cut(s0, rng{starts[b[0]], starts[b[1]]})) {
+						return
+					}
+				}
+				continue
+			}
+			for i := start.i; i < nrec; i++ {
+				st := magSearch{}
+				if i == start.i {
+					st = start.s
+				}
+				r, end := starts[i], starts[i+1]
+				v := f.value(s, r)
+				for st, m := range magnitudes(false, v, v, st) {
+					n := f.recordLen(m.mag)
+					if n < 0 {
+						continue
+					}
+					c := cut(s, rng{r + n, end})
+					f.put(c, r, m.mag)
+					if !yield(pos{k: k, i: i, s: st}, S(c)) {
+						return
+					}
+				}
+			}
+		}
+	}
+}

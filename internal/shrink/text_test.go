@@ -1,0 +1,78 @@
+package shrink
+
+import (
+	"fmt"
+	"iter"
+	"slices"
+	"testing"
+)
+
+// textCandidates lists the candidates of a text shrinker on s, at most n
+// (0: all).
+func textCandidates(shrink func(string, pos) iter.Seq2[pos, string], s string, n int) string {
+	var got []string
+	for _, c := range shrink(s, pos{}) {
+		if n > 0 && len(got) == n {
+			break
+		}
+		got = append(got, c)
+	}
+	return fmt.Sprintf("%q", got)
+}
+
+// TestTextPasses pins the candidates of the text passes on small inputs, in
+// order.
+func TestTextPasses(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		shrink func(string, pos) iter.Seq2[pos, string]
+		s      string
+		n      int
+		want   string
+	}{
+		// The whole text, then the list's items with their separators.
+		{"lists", removeItems[string], "[1, 2, 3]", 0, `["" "[]" "[2, 3]" "[1, 3]" "[1, 2]"]`},
+		{"lists/lines", removeItems[string], "a\n  b\nc", 0, `["" "c" "a\n  b\n" "a\nc"]`},
+		// The shortest span inside first.
+		{"hoist", hoist[string], `{"a":[{"b":1}]}`, 0, `["{\"b\":1}" "[{\"b\":1}]" "{\"a\":{\"b\":1}}"]`},
+		// Each span with a separator, then without its delimiters.
+		{"spans", cutSpans[string], "f(x, [y])", 0, `["f" "fx, [y]" "f(x)" "f(x, y)"]`},
+		{"tokens", removeTokens[string], "a+b", 0, `["" "+b" "ab" "a+"]`},
+		// Two blocks of tokens around one or two kept ones.
+		{"pairs", removePairs[string], "<a></a>", 4, `[">a>" ">/a>" "a/a>" "a</a>"]`},
+		// Spans by 0, a, "" (padded where nothing separates them), tokens
+		// by 0 and a, then blocks of tokens set to 0.
+		{"literals", literals[string], `f(x)"s"`, 12, `["f0\"s\"" "f 0\"s\"" "f0 \"s\"" "f 0 \"s\"" "fa\"s\"" "f a\"s\"" "fa \"s\"" "f a \"s\"" "f(x)\"\"" "f(x)0" "0(x)\"s\"" "a(x)\"s\""]`},
+	} {
+		if got := textCandidates(tc.shrink, tc.s, tc.n); got != tc.want {
+			t.Errorf("%s(%q) = %s\nwant %s", tc.name, tc.s, got, tc.want)
+		}
+	}
+}
+
+// TestShrinkRecords: a compound packet of two records, each a 4-byte header
+// whose bytes 2-3 count the 32-bit words that follow.
+func TestShrinkRecords(t *testing.T) {
+	t.Parallel()
+	s := []byte("\x80\x01\x00\x01abcd\x80\x02\x00\x02efghijkl")
+	rtcp := slices.Index(lengthFields, lengthField{off: 2, width: 2, unit: 4})
+	var got []string
+	for p, c := range shrinkRecords(s, pos{k: 2 * rtcp}) {
+		if p.k/2 != rtcp {
+			break
+		}
+		got = append(got, string(c))
+	}
+	want := `["" "\x80\x02\x00\x02efghijkl" "\x80\x01\x00\x01abcd" "\x80\x01\x00\x00\x80\x02\x00\x02efghijkl" ` +
+		`"\x80\x01\x00\x01abcd\x80\x02\x00\x00" "\x80\x01\x00\x01abcd\x80\x02\x00\x01efgh"]`
+	if g := fmt.Sprintf("%q", got); g != want {
+		t.Errorf("shrinkRecords = %s\nwant %s", g, want)
+	}
+	if got := lengthFields[rtcp].tiling(s); fmt.Sprint(got) != "[0 8 20]" {
+		t.Errorf("tiling = %v, want [0 8 20]", got)
+	}
+	if isBinary("{\"a\": 1}\n\té") || !isBinary(s) || !isBinary("\xff") {
+		t.Errorf("isBinary is wrong")
+	}
+}
