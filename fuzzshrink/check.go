@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -158,9 +157,9 @@ type checkFailure struct {
 	lastSig    failure.Signature
 	shrink     Stats
 	runs       int
-	err        error // the engine's
-	others     map[failure.Signature]*shrink.ChoiceSeq
-	best       []byte // the shrunk sequence
+	err        error       // the engine's
+	others     shrink.Pool // of choice sequences
+	best       []byte      // the shrunk sequence
 	persisted  string
 	persistErr error
 }
@@ -268,15 +267,11 @@ func (c *checker) run() *checkFailure {
 // shrink shrinks the failure of run orig, persists the result and returns
 // the failure.
 func (c *checker) shrink(orig *T, want failure.Signature, origin string) *checkFailure {
-	f := &checkFailure{origin: origin, want: want, orig: orig, others: map[failure.Signature]*shrink.ChoiceSeq{}}
+	f := &checkFailure{origin: origin, want: want, orig: orig}
 	data, rec := orig.rec.Normalize()
 	start := &shrink.ChoiceSeq{Data: data, Rec: rec}
-	o := &choiceOracle{run: c.replay, want: want, frozen: shrink.FrozenTokens(rec),
-		other: func(sig failure.Signature, seq *shrink.ChoiceSeq) {
-			if b := f.others[sig]; b == nil || seq.Compare(b) < 0 {
-				f.others[sig] = seq
-			}
-		}}
+	o := &choiceOracle{run: c.replay, want: want, frozen: shrink.FrozenTokens(rec)}
+	defer func() { f.others = o.others }()
 	if orig.short != nil {
 		// It fails in a Repeat before the minimum of steps (statemachine.go).
 		if long, _ := o.lengthen(start, orig.short); long != nil {
@@ -347,13 +342,8 @@ func (c *checker) report(f *checkFailure) string {
 	b.WriteString("\n" + strings.Join(orig, ""))
 	if len(f.others) > 0 {
 		fmt.Fprintf(&b, "Other failures met while shrinking (check them once this one is fixed):\n")
-		sigs := make([]failure.Signature, 0, len(f.others))
-		for s := range f.others {
-			sigs = append(sigs, s)
-		}
-		sort.Slice(sigs, func(i, j int) bool { return sigs[i].String() < sigs[j].String() })
-		for _, s := range sigs {
-			fmt.Fprintf(&b, "    %v, by the choice sequence %s\n", s, gosyntax.Value(f.others[s].Data, ""))
+		for _, s := range f.others.Sorted() {
+			fmt.Fprintf(&b, "    %v, by the choice sequence %s\n", s, gosyntax.Value(f.others[s][0].(*shrink.ChoiceSeq).Data, ""))
 		}
 	}
 	fmt.Fprintf(&b, "Choice sequence: %s\n", gosyntax.Value(f.best, ""))

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
@@ -24,8 +23,7 @@ func TestChoiceOracle_Identity(t *testing.T) {
 	}
 	c := newChecker(nil, prop, []CheckOption{CorpusDir("")})
 	want, _ := c.replay([]byte{95})
-	var others []failure.Signature
-	o := &choiceOracle{run: c.replay, want: want, other: func(sig failure.Signature, _ *shrink.ChoiceSeq) { others = append(others, sig) }}
+	o := &choiceOracle{run: c.replay, want: want}
 	for _, tt := range []struct {
 		data []byte
 		want Verdict
@@ -34,7 +32,7 @@ func TestChoiceOracle_Identity(t *testing.T) {
 			t.Errorf("%x: %v, want %v", tt.data, v, tt.want)
 		}
 	}
-	if len(others) != 1 || others[0].Text != "assignment to entry in nil map" {
+	if others := o.others.Sorted(); len(others) != 1 || others[0].Text != "assignment to entry in nil map" {
 		t.Errorf("other failures %v", others)
 	}
 	// 50, then past the end 0: the filter rejects the simplest value only

@@ -18,9 +18,9 @@ type choiceOracle struct {
 	short  bool     // the original failed in a Repeat before its minimum of steps
 	runs   int
 
-	before func(data []byte) error                            // the session records each candidate first
-	known  func(data []byte) (Verdict, bool)                  // verdicts learned by earlier sessions
-	other  func(sig failure.Signature, seq *shrink.ChoiceSeq) // a candidate that failed another way
+	before func(data []byte) error           // the session records each candidate first
+	known  func(data []byte) (Verdict, bool) // verdicts learned by earlier sessions
+	others shrink.Pool                       // the candidates that failed another way
 
 	lastCand, lastNorm *shrink.ChoiceSeq // the last candidate judged Fail, and its normal form
 }
@@ -62,8 +62,8 @@ func (o *choiceOracle) judge(seq *shrink.ChoiceSeq) (Verdict, error) {
 	}
 	v := shrink.Classify(sig, o.want)
 	switch {
-	case v == OtherFail && o.other != nil:
-		o.other(sig, seq)
+	case v == OtherFail:
+		o.others.Add(sig, []any{seq})
 	case v == Fail && !o.keepsFrozen(&t.rec):
 		v = Pass // it changed a NoShrink value: not a shrink
 	case v == Fail && t.short != nil && !o.short:

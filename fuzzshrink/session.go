@@ -108,7 +108,7 @@ func (s *minimizeSession) minimize(t *testing.T, p *plan, fn reflect.Value, in [
 		return session.Result{Error: err.Error()}
 	}
 	defer best.Close()
-	o := &inProcess{s: s, t: t, fn: fn, cur: cur, runs: s.cfg.Runs, others: map[failure.Signature][]any{}}
+	o := &inProcess{s: s, t: t, fn: fn, cur: cur, runs: s.cfg.Runs}
 	if s.cfg.Want != nil {
 		o.want = *s.cfg.Want
 	} else {
@@ -145,8 +145,8 @@ func (s *minimizeSession) minimize(t *testing.T, p *plan, fn reflect.Value, in [
 	r, err := Shrink(context.Background(), args, o, opts...)
 	res := session.Result{Want: o.want, Accepted: r.Stats.Accepted, Runs: o.runs, Elapsed: r.Stats.Time, Stop: r.Stats.Stop.String(),
 		Value: gosyntax.Args(r.Args, local)}
-	for sig, args := range o.others {
-		if tuple, err := tupleOf(args); err == nil {
+	for _, sig := range o.others.Sorted() {
+		if tuple, err := tupleOf(o.others[sig]); err == nil {
 			res.Others = append(res.Others, session.Other{Want: sig, Tuple: tuple})
 		}
 	}
@@ -202,7 +202,7 @@ type inProcess struct {
 	want   failure.Signature
 	shaper failure.Shaper // how the original's message is shaped, and so the candidates'
 	runs   int
-	others map[failure.Signature][]any // the smallest candidate of each other failure
+	others shrink.Pool // the smallest candidate of each other failure
 }
 
 func (o *inProcess) Run(ctx context.Context, batch [][]any) ([]Verdict, error) {
@@ -224,9 +224,7 @@ func (o *inProcess) Run(ctx context.Context, batch [][]any) ([]Verdict, error) {
 			sig, msg := o.runOne(args)
 			sig = o.shaped(sig, msg, args)
 			if v = shrink.Classify(sig, o.want); v == OtherFail {
-				if old, ok := o.others[sig]; !ok || Compare(args, old) < 0 {
-					o.others[sig] = args
-				}
+				o.others.Add(sig, args)
 			}
 		}
 		vs = append(vs, Verdict(v))

@@ -74,12 +74,6 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 			return v, ok
 		},
 	}
-	others := map[failure.Signature]*shrink.ChoiceSeq{} // the smallest candidate of each
-	o.other = func(sig failure.Signature, seq *shrink.ChoiceSeq) {
-		if b := others[sig]; b == nil || seq.Compare(b) < 0 {
-			others[sig] = seq
-		}
-	}
 
 	var start *shrink.ChoiceSeq
 	var orig *T // the original's run
@@ -143,8 +137,8 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 	res := session.Result{Want: o.want, Accepted: accepted, Runs: runs, Elapsed: r.Stats.Time, Stop: r.Stats.Stop.String(),
 		Value: gosyntax.Value(best, "")}
 	res.Add = "f.Add(" + res.Value + ")"
-	for sig, seq := range others {
-		res.Others = append(res.Others, session.Other{Want: sig, Tuple: choiceTuple(seq.Data)})
+	for _, sig := range o.others.Sorted() {
+		res.Others = append(res.Others, session.Other{Want: sig, Tuple: choiceTuple(o.others[sig][0].(*shrink.ChoiceSeq).Data)})
 	}
 	switch {
 	case err != nil:

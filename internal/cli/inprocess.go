@@ -62,7 +62,7 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 		if res := end.res; res != nil {
 			for _, o := range res.Others {
 				others[o.Want.String()] = true
-				j.tj.others.addTuple(o.Want, o.Tuple)
+				addTuple(&j.tj.others, o.Want, o.Tuple)
 			}
 			out := outcome(shrinkOutcome{data: res.Best, value: res.Add, draws: res.Draws, accepted: res.Accepted > 0, runs: res.Runs, stop: res.Stop})
 			if res.Error != "" {
@@ -100,7 +100,7 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 			j.progress.size(len(best))
 		default:
 			others[crash.String()] = true
-			j.tj.others.addTuple(crash, tuple)
+			addTuple(&j.tj.others, crash, tuple)
 			cfg.Known[session.Key(tuple)] = shrink.OtherFail
 		}
 		if c.opts.maxRuns > 0 && n >= c.opts.maxRuns || time.Now().After(cfg.Deadline) {

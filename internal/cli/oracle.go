@@ -84,7 +84,7 @@ type oracle struct {
 	shaper       failure.Shaper
 	runs         *atomic.Int64   // for the progress line
 	met          map[string]bool // distinct failures met, for the report
-	pool         *pool           // and the smallest candidate of each
+	pool         *shrink.Pool    // and the smallest candidate of each
 }
 
 func (o *oracle) Run(ctx context.Context, batch [][]any) ([]shrink.Verdict, error) {
@@ -124,7 +124,7 @@ func (o *oracle) Run(ctx context.Context, batch [][]any) ([]shrink.Verdict, erro
 		v := shrink.Classify(sigs[g], o.want)
 		if v == shrink.OtherFail {
 			o.met[sigs[g].String()] = true
-			o.pool.add(sigs[g], batch[g])
+			o.pool.Add(sigs[g], batch[g])
 		}
 		verdicts = append(verdicts, v)
 	}

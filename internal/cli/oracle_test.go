@@ -59,7 +59,7 @@ func TestOracle_IndependentOfProcs(t *testing.T) {
 		}
 		for _, inWorker := range []bool{false, true} {
 			var runs atomic.Int64
-			var others pool
+			var others shrink.Pool
 			// parallelFrom 0: every batch is dealt out to all runners.
 			o := &oracle{runners: runners, inWorker: inWorker, want: want, runs: &runs, met: map[string]bool{}, pool: &others}
 			res, err := shrink.Shrink(context.Background(), orig, o, shrink.BatchSize(16*procs))

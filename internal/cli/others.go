@@ -3,15 +3,12 @@ package cli
 import (
 	"context"
 	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
 	"github.com/fuzzmin/fuzzmin/internal/session"
 	"github.com/fuzzmin/fuzzmin/internal/shrink"
-	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
 // Every bug is kept: a candidate that fails another way than the entry
@@ -26,31 +23,17 @@ import (
 // search, and a target that fails in many ways has bigger problems.
 const maxOthers = 8
 
-// A pool holds, for each other failure, the smallest candidate met.
-type pool map[signature][]any
-
-// add remembers vals for sig if it is the smallest candidate of sig yet.
-func (p *pool) add(sig signature, vals []any) {
-	if *p == nil {
-		*p = pool{}
-	}
-	if old, ok := (*p)[sig]; !ok || shrink.Compare(vals, old) < 0 {
-		(*p)[sig] = vals
-	}
-}
-
-// addTuple adds a candidate a session recorded as a tuple.
-func (p *pool) addTuple(sig signature, tuple []byte) {
+// addTuple adds to p a candidate a session recorded as a tuple.
+func addTuple(p *shrink.Pool, sig signature, tuple []byte) {
 	if vals, err := session.ParseTuple(tuple); err == nil {
-		p.add(sig, vals)
+		p.Add(sig, vals)
 	}
 }
 
 // minimizeOthers minimizes, checks and writes the other failures met
 // while minimizing the entries of tj.
-func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob, runners []*testbin.Runner) []result {
+func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob) {
 	done := 0
-	var results []result
 	for ctx.Err() == nil {
 		sig, vals, ok := tj.next()
 		if !ok {
@@ -71,29 +54,22 @@ func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob, run
 		}
 		done++
 		e := corpus.Entry{Name: corpus.Name(data), Path: filepath.Join(tj.dir, corpus.Name(data)), Data: data, Values: vals}
-		results = append(results, c.minimizeEntry(ctx, &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: runners[0], runners: runners, found: sig}))
+		j := tj.job(p, e)
+		j.found = sig
+		if !tj.done(ctx, c.minimizeEntry(ctx, j)) {
+			return
+		}
 	}
-	return results
 }
 
 // next returns the other failure to minimize next: one that no entry of the
 // target has, the simplest candidate first, so that the order does not
 // depend on the order the failures were met in.
 func (tj *targetJob) next() (signature, []any, bool) {
-	var sigs []signature
-	for sig := range tj.others {
+	for _, sig := range tj.others.Sorted() {
 		if !tj.seen[sig] {
-			sigs = append(sigs, sig)
+			return sig, tj.others[sig], true
 		}
 	}
-	if len(sigs) == 0 {
-		return signature{}, nil, false
-	}
-	slices.SortFunc(sigs, func(a, b signature) int {
-		if c := shrink.Compare(tj.others[a], tj.others[b]); c != 0 {
-			return c
-		}
-		return strings.Compare(a.String(), b.String())
-	})
-	return sigs[0], tj.others[sigs[0]], true
+	return signature{}, nil, false
 }
