@@ -46,7 +46,7 @@ func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
 	if !ok {
 		return
 	}
-	defer b.s.Finish(ctx, nil)
+	defer b.s.Finish(ctx)
 	runners := make([]*testbin.Runner, len(jobs))
 	for i, tj := range jobs {
 		r, err := b.bin.Runner(tj.target.Name, filepath.Join(tmp, fmt.Sprint("work", i)))

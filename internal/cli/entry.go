@@ -161,8 +161,11 @@ func (j *entryJob) isFound() bool { return j.found.Failed() }
 
 // join joins notes.
 func join(a, b string) string {
-	if a == "" {
+	switch {
+	case a == "":
 		return b
+	case b == "":
+		return a
 	}
 	return a + "; " + b
 }

@@ -134,7 +134,7 @@ func (c *command) importFiles(ctx context.Context, pkgs []*pkg, o *importOptions
 			c.rep.errorf("%s: %v", p.ImportPath, err)
 		}
 		c.fail(exitFailure)
-		b.s.Finish(ctx, nil)
+		b.s.Finish(ctx)
 		return
 	}
 	for _, file := range files {
@@ -154,7 +154,7 @@ func (c *command) importFiles(ctx context.Context, pkgs []*pkg, o *importOptions
 	if len(ij.tj.entries) > 0 {
 		jobs = append(jobs, ij.tj)
 	}
-	for _, res := range c.minimizeJobs(ctx, p, b, jobs) {
+	c.minimizeJobs(ctx, p, b, jobs, func(res result) {
 		if res.Status == statusPasses && !res.found {
 			// A crash that does not crash here: fixed already, or read
 			// as another build reads it.
@@ -162,7 +162,7 @@ func (c *command) importFiles(ctx context.Context, pkgs []*pkg, o *importOptions
 			c.fail(exitFailure)
 		}
 		c.report(res)
-	}
+	})
 	if ctx.Err() != nil {
 		c.rep.errorf("interrupted; the entry being minimized was left as it was")
 		c.fail(exitFailure)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
@@ -24,9 +25,12 @@ type targetJob struct {
 	tracked tracking // entries git tracks: regression tests somebody kept
 	// writeErr says why dir cannot be written, found before any search.
 	writeErr error
+	runners  []*testbin.Runner // the target's in the test binary, -p of them
+	build    *testbin.Build    // the go test run that checks what is written
+	report   func(result)      // what happens to each entry's result
 	// others holds the other failures met while shrinking, each with the
 	// smallest candidate that showed it; seen, the failures of the entries.
-	others pool
+	others shrink.Pool
 	seen   map[signature]bool
 }
 
@@ -53,17 +57,15 @@ func (c *command) minimizePackage(ctx context.Context, p *pkg, tmp string) {
 	if !ok {
 		return
 	}
-	for _, res := range c.minimizeJobs(ctx, p, b, jobs) {
-		c.report(res)
-	}
+	c.minimizeJobs(ctx, p, b, jobs, c.report)
 }
 
 // minimizeJobs minimizes the entries of jobs, targets of p, with the test
-// binary b, has go test check what was written, which ends b's go test
-// run, and returns what became of each entry, for the caller to report
-// (nothing if ctx was canceled).
-func (c *command) minimizeJobs(ctx context.Context, p *pkg, b *built, jobs []*targetJob) []result {
-	var results []result
+// binary b, and passes what became of each entry to report as soon as it
+// is final: written and checked by go test, or not (nothing for the entry
+// an interrupt stopped). It ends b's go test run.
+func (c *command) minimizeJobs(ctx context.Context, p *pkg, b *built, jobs []*targetJob, report func(result)) {
+	defer b.s.Finish(ctx)
 	for i, tj := range jobs {
 		if ctx.Err() != nil {
 			break
@@ -80,27 +82,25 @@ func (c *command) minimizeJobs(ctx context.Context, p *pkg, b *built, jobs []*ta
 			c.fail(exitFailure)
 			break
 		}
-		results = append(results, c.minimizeTarget(ctx, p, tj, runners)...)
+		tj.runners, tj.build, tj.report = runners, b.s, report
+		c.minimizeTarget(ctx, p, tj)
 		for _, r := range runners {
 			r.Close()
 		}
 	}
-	c.finalCheck(ctx, b, results)
-	if ctx.Err() != nil {
-		return nil
-	}
-	return results
 }
 
 // minimizeTarget minimizes the entries of one target, then the other
-// failures met on the way, while holding the lock of its corpus directory,
-// and returns what became of each.
-func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob, runners []*testbin.Runner) []result {
+// failures met on the way, as one transaction of its corpus directory: it
+// holds the directory's lock from the first replay until the last
+// original is removed (or the run is abandoned), and reports each entry
+// as it is done.
+func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob) {
 	unlock, err := lockDir(tj.dir)
 	if err != nil {
 		c.rep.errorf("%s: %v; its entries were left alone", c.rel(tj.dir), err)
 		c.fail(exitFailure)
-		return nil
+		return
 	}
 	defer unlock()
 	if !c.opts.dryRun {
@@ -108,14 +108,27 @@ func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob, run
 			tj.writeErr = fmt.Errorf("%s cannot be written: %w", c.rel(tj.dir), err)
 		}
 	}
-	var results []result
 	for _, e := range tj.entries {
-		if ctx.Err() != nil {
-			return results
+		if !tj.done(ctx, c.minimizeEntry(ctx, tj.job(p, e))) {
+			return
 		}
-		results = append(results, c.minimizeEntry(ctx, &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: runners[0], runners: runners}))
 	}
-	return append(results, c.minimizeOthers(ctx, p, tj, runners)...)
+	c.minimizeOthers(ctx, p, tj)
+}
+
+// job is the entry e of the target on its way through the pipeline.
+func (tj *targetJob) job(p *pkg, e corpus.Entry) *entryJob {
+	return &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: tj.runners[0], runners: tj.runners}
+}
+
+// done reports an entry's result, and whether to go on: not once an
+// interrupt stopped the entry, which is left as it was.
+func (tj *targetJob) done(ctx context.Context, res result) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	tj.report(res)
+	return true
 }
 
 // report reports an entry's result and raises the exit code for it.

@@ -67,9 +67,8 @@ type result struct {
 	Error     string    `json:",omitempty"` // why the entry could not be minimized
 	Rerun     string    `json:",omitempty"` // how to run the entry with go test
 
-	found        bool          // another failure met while shrinking, not an entry of the corpus
-	maybeTracked bool          // a regression because nobody can tell whether it is committed
-	pending      *pendingWrite // a file written, which go test checks when the package is done
+	found        bool // another failure met while shrinking, not an entry of the corpus
+	maybeTracked bool // a regression because nobody can tell whether it is committed
 }
 
 func newResult(j *entryJob) result {

@@ -2,46 +2,11 @@ package testbin
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
-	"os/exec"
 	"regexp"
-	"syscall"
-	"time"
 
 	"github.com/fuzzmin/fuzzmin/internal/failure"
 )
-
-// Check runs the entries names of the runner's target, files of the
-// package's seed corpus, with the test binary in the package's directory,
-// as go test runs it, and returns how each fails, shaping messages with
-// shape.
-func (r *Runner) Check(ctx context.Context, names []string, timeout time.Duration, shape func(msg string) string) (map[string]failure.Signature, error) {
-	run := "-test.run=^" + r.Target + "$/^(" + joinNames(names) + ")$"
-	cmd := exec.CommandContext(ctx, r.Path, checkArgs(r.Args, run, timeout)...)
-	cmd.Dir, cmd.Env = r.PkgDir, r.Env
-	setProcessGroup(cmd)
-	dieWithParent(cmd, syscall.SIGKILL)
-	cmd.Cancel = func() error { killProcessGroup(cmd); return nil }
-	cmd.WaitDelay = orphanGrace // a child it left may hold the output open
-	out, err := cmd.CombinedOutput()
-	killProcessGroup(cmd) // what the test left running
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	exit := 0
-	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
-		exit = ee.ExitCode()
-	} else if err != nil && !errors.Is(err, exec.ErrWaitDelay) { // that: it passed, and left a process
-		return nil, fmt.Errorf("running the test binary: %w", err)
-	}
-	shapes := map[string]func(string) string{}
-	for _, n := range names {
-		shapes[n] = shape
-	}
-	return ParseCheck(CheckOutput{out, exit}, r.Target, names, r.Toolchain, shapes)
-}
 
 // ParseCheck reads the outcomes of the entries names of target from the
 // output of a run of the test binary, shaping the message of each entry's

@@ -17,29 +17,33 @@ import (
 )
 
 // Each package's test binary is linked once, by the go test run that also
-// checks the results at the end (linking is most of the time fuzzmin spends
-// on a small entry). fuzzmin starts
+// checks the results (linking is most of the time fuzzmin spends on a
+// small entry). fuzzmin starts
 //
 //	go test -vet=off -count=1 -timeout=0 -exec='<fuzzmin> __exec <ctl>' -run=<targets> <package>
 //
 // go test builds the test binary and runs, in the package directory, the
 // exec wrapper (fuzzmin __exec <ctl> <binary> <args…>), which writes the
 // binary's path into the control directory ctl and waits. fuzzmin searches
-// with that binary, and when the package is done writes the checks to run:
-// the wrapper runs the binary once per check, with go test's arguments but
-// the -test.run of that check, records each run's output and exit status
-// in ctl (its output also reaches go test), and exits with the status of
-// the last run that failed. So the final check of every written entry is a
-// run of the test binary by go test, in the package's directory, with go
-// test's environment and arguments.
+// with that binary, and as each result is written asks the wrapper to
+// check it: a batch of checks, checks-<n>.json, which the wrapper runs one
+// process each, with go test's arguments but the -test.run of the check,
+// recording each run's output and exit status in ctl (its output also
+// reaches go test) and then done-<n>. When the package is done, the file
+// end ends the wrapper, which exits with the status of the last run that
+// failed. So the check of every written entry is a run of the test binary
+// by go test, in the package's directory, with go test's environment and
+// arguments.
 
 // ExecArg is the hidden first argument that makes fuzzmin the exec wrapper.
 const ExecArg = "__exec"
 
-// The files of the control directory.
+// The files of the control directory; n numbers the batches from 0.
 const (
-	ctlBinary = "binary.json" // from the wrapper: execReady
-	ctlChecks = "checks.json" // from the command: the checks to run, a []execCheck
+	ctlBinary = "binary.json"    // from the wrapper: execReady
+	ctlChecks = "checks-%d.json" // from the command: a batch of checks to run, a []Check
+	ctlDone   = "done-%d"        // from the wrapper: the batch ran; out-<n>-<i> and exit-<n>-<i> hold each check's run
+	ctlEnd    = "end"            // from the command: no more batches
 )
 
 // execReady is what the wrapper says once go test has run it.
@@ -48,10 +52,10 @@ type execReady struct {
 	Args   []string `json:"args"` // go test's arguments for the binary
 }
 
-// A Check is one run of the test binary in the final check: the entries of
-// one target that one process can run (the entries that fail with t.Error
-// or t.Fatal share a process; one that panics, exits, hangs or dies ends
-// its process and gets its own).
+// A Check is one run of the test binary by go test: entries of one target
+// that one process can run (entries that fail with t.Error or t.Fatal may
+// share a process; one that panics, exits, hangs or dies ends its process
+// and needs its own).
 type Check struct {
 	Target  string        `json:"target"`
 	Names   []string      `json:"names"`
@@ -65,7 +69,7 @@ type CheckOutput struct {
 }
 
 // A Build is the go test run of one package: it has built the test binary,
-// and runs the final checks when told which (Finish).
+// runs checks when told which (Check), and ends when told (Finish).
 type Build struct {
 	Binary string   // the test binary
 	Args   []string // go test's arguments for it
@@ -73,6 +77,8 @@ type Build struct {
 	ctl    string
 	out    bytes.Buffer // go test's own output
 	exited chan error
+	batch  int   // batches asked for
+	err    error // why go test cannot check any more
 }
 
 // StartBuild starts the go test run of a package and waits until its test
@@ -125,36 +131,63 @@ func (e *BuildError) Error() string { return e.Output }
 
 func (e *BuildError) Unwrap() error { return e.err }
 
-// Finish runs the checks through go test, or none, and returns the output
-// of each. It ends the go test run.
-func (s *Build) Finish(ctx context.Context, checks []Check) ([]CheckOutput, error) {
+// Check runs the checks through go test and returns the output of each.
+func (s *Build) Check(ctx context.Context, checks []Check) ([]CheckOutput, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	n := s.batch
+	s.batch++
 	b, err := json.Marshal(checks)
 	if err != nil {
 		return nil, err
 	}
-	if err := writeFileAtomic(filepath.Join(s.ctl, ctlChecks), b); err != nil {
+	if err := writeFileAtomic(filepath.Join(s.ctl, fmt.Sprintf(ctlChecks, n)), b); err != nil {
 		return nil, err
 	}
-	select {
-	case <-s.exited:
-	case <-ctx.Done():
-		<-s.exited
-		return nil, ctx.Err()
+	done := filepath.Join(s.ctl, fmt.Sprintf(ctlDone, n))
+	for {
+		if _, err := os.Stat(done); err == nil {
+			break
+		}
+		select {
+		case err := <-s.exited:
+			s.err = fmt.Errorf("go test ended before it ran the check (%v):\n%s", err, s.out.String())
+			s.exited <- err // for Finish
+			return nil, s.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
 	}
 	outs := make([]CheckOutput, len(checks))
 	for i := range checks {
-		out, err := os.ReadFile(filepath.Join(s.ctl, fmt.Sprint("out-", i)))
+		out, err := os.ReadFile(filepath.Join(s.ctl, fmt.Sprintf("out-%d-%d", n, i)))
 		if err != nil {
-			return nil, fmt.Errorf("go test did not run the final check: %v\n%s", err, s.out.String())
+			return nil, fmt.Errorf("go test did not run the check: %v", err)
 		}
-		code, err := os.ReadFile(filepath.Join(s.ctl, fmt.Sprint("exit-", i)))
+		code, err := os.ReadFile(filepath.Join(s.ctl, fmt.Sprintf("exit-%d-%d", n, i)))
 		if err != nil {
-			return nil, fmt.Errorf("go test did not run the final check: %v\n%s", err, s.out.String())
+			return nil, fmt.Errorf("go test did not run the check: %v", err)
 		}
 		outs[i].Out = out
 		outs[i].Exit, _ = strconv.Atoi(string(code))
 	}
 	return outs, nil
+}
+
+// Finish ends the go test run, and waits for it.
+func (s *Build) Finish(ctx context.Context) error {
+	if err := writeFileAtomic(filepath.Join(s.ctl, ctlEnd), nil); err != nil {
+		return err
+	}
+	select {
+	case <-s.exited:
+	case <-ctx.Done():
+		<-s.exited
+		return ctx.Err()
+	}
+	return nil
 }
 
 // RunExecWrapper is fuzzmin as go test's -exec program (see above). args
@@ -172,45 +205,67 @@ func RunExecWrapper(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	parent, _ := strconv.Atoi(os.Getenv("FUZZMIN_PID"))
-	var checks []Check
+	code := 0
+	for n := 0; ; n++ {
+		checks, ok := awaitChecks(ctl, n, parent)
+		if !ok {
+			return code
+		}
+		for i, ch := range checks {
+			exit, out := runCheck(bin, binArgs, ch, stdout)
+			if exit != 0 {
+				code = max(exit, 1)
+			}
+			os.WriteFile(filepath.Join(ctl, fmt.Sprintf("out-%d-%d", n, i)), out, 0o666)
+			writeFileAtomic(filepath.Join(ctl, fmt.Sprintf("exit-%d-%d", n, i)), []byte(strconv.Itoa(exit)))
+		}
+		writeFileAtomic(filepath.Join(ctl, fmt.Sprintf(ctlDone, n)), nil)
+	}
+}
+
+// awaitChecks waits for batch n of checks, and returns false if the run
+// ends instead: fuzzmin said so, or is gone, and nobody will say what to
+// run.
+func awaitChecks(ctl string, n, parent int) ([]Check, bool) {
 	for {
-		b, err := os.ReadFile(filepath.Join(ctl, ctlChecks))
+		var checks []Check
+		b, err := os.ReadFile(filepath.Join(ctl, fmt.Sprintf(ctlChecks, n)))
 		if err == nil && json.Unmarshal(b, &checks) == nil {
-			break
+			return checks, true
+		}
+		if _, err := os.Stat(filepath.Join(ctl, ctlEnd)); err == nil {
+			return nil, false
 		}
 		if parent > 0 && !alive(parent) {
-			return 1 // fuzzmin is gone: nobody will say what to run
+			return nil, false
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
 	}
-	code := 0
-	for i, ch := range checks {
-		run := "-test.run=^" + ch.Target + "$/^(" + joinNames(ch.Names) + ")$"
-		cmd := exec.Command(bin, checkArgs(binArgs, run, ch.Timeout)...)
-		var out bytes.Buffer
-		cmd.Stdout = io.MultiWriter(&out, stdout)
-		cmd.Stderr = cmd.Stdout
-		cmd.WaitDelay = orphanGrace // a child it left may hold the output open
-		// In a process group of its own, so that what it leaves running
-		// can be ended; it dies with the wrapper.
-		setProcessGroup(cmd)
-		dieWithParent(cmd, syscall.SIGKILL)
-		exit := 0
-		err := cmd.Run()
-		killProcessGroup(cmd)
-		if err != nil && !errors.Is(err, exec.ErrWaitDelay) {
-			exit = -1
-			if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
-				exit = ee.ExitCode()
-			}
+}
+
+// runCheck runs the test binary on one check and returns its exit status
+// (-1 if it died) and output, which also goes to stdout.
+func runCheck(bin string, binArgs []string, ch Check, stdout io.Writer) (int, []byte) {
+	run := "-test.run=^" + ch.Target + "$/^(" + joinNames(ch.Names) + ")$"
+	cmd := exec.Command(bin, checkArgs(binArgs, run, ch.Timeout)...)
+	var out bytes.Buffer
+	cmd.Stdout = io.MultiWriter(&out, stdout)
+	cmd.Stderr = cmd.Stdout
+	cmd.WaitDelay = orphanGrace // a child it left may hold the output open
+	// In a process group of its own, so that what it leaves running can be
+	// ended; it dies with the wrapper.
+	setProcessGroup(cmd)
+	dieWithParent(cmd, syscall.SIGKILL)
+	err := cmd.Run()
+	killProcessGroup(cmd)
+	exit := 0
+	if err != nil && !errors.Is(err, exec.ErrWaitDelay) {
+		exit = -1
+		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+			exit = ee.ExitCode()
 		}
-		if exit != 0 {
-			code = max(exit, 1)
-		}
-		os.WriteFile(filepath.Join(ctl, fmt.Sprint("out-", i)), out.Bytes(), 0o666)
-		writeFileAtomic(filepath.Join(ctl, fmt.Sprint("exit-", i)), []byte(strconv.Itoa(exit)))
 	}
-	return code
+	return exit, out.Bytes()
 }
 
 // checkArgs returns go test's arguments for the binary with run and
