@@ -11,7 +11,7 @@ Usage:
 	fuzzmin import -run Target [-pkg package] [-format format] [flags] file...
 	fuzzmin migrate -run Target -arg source... [-from types] [flags] [package]
 	fuzzmin demo
-	fuzzmin help
+	fuzzmin help [command]
 
 Packages are named as for go test: the default is ".", and "./...", import
 paths and .go files work. fuzzmin writes only into packages of the main
@@ -413,6 +413,19 @@ Migrate's flags:
 		(required).
 
 and the command's flags -C, -tags and -n.
+
+# Demo
+
+"fuzzmin demo" copies an embedded example package, with a real bug and the
+unminimized crasher go test -fuzz found for it, into a temporary
+directory, minimizes it there, and shows the corpus before and after. It
+takes no arguments and needs nothing but the Go toolchain.
+
+# Help
+
+"fuzzmin help" prints this manual; "fuzzmin help <command>" the section of
+one command. Each command's -help prints its section, and the command's
+own -help the manual without the commands' sections.
 
 # Exit status
 

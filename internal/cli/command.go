@@ -107,6 +107,9 @@ func (c *command) withPackages(ctx context.Context, patterns []string, work func
 	}
 	if err != nil {
 		c.rep.errorf("%v", err)
+		if line := didYouMean(patterns[0]); line != "" && c.opts.mode == modeMinimize {
+			fmt.Fprintln(c.rep.errw, line)
+		}
 		return exitUsage
 	}
 	vars := append(strings.SplitN(goEnv, "\n", 5), "", "", "", "") // one line each, empty ones too

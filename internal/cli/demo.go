@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	_ "embed"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -21,9 +23,12 @@ var demoArchive []byte
 // runDemo copies the embedded example module to a temporary directory,
 // minimizes its crasher there, and shows the corpus before and after.
 func runDemo(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		fmt.Fprintf(stderr, "fuzzmin demo: takes no arguments\n")
-		return exitUsage
+	fs := flag.NewFlagSet("fuzzmin demo", flag.ContinueOnError)
+	if code, ok := parseFlags(fs, "demo", args, stdout, stderr); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return subUsage(stderr, "demo", errors.New("takes no arguments"))
 	}
 	sc, err := newScratch(os.TempDir(), "demo")
 	if err != nil {

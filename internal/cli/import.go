@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -20,6 +21,15 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
+	"github.com/fuzzmin/fuzzmin/internal/ossfuzz"
+)
+
+// The values of -format.
+const (
+	formatGofuzz = "gofuzz" // a go test fuzz v1 file
+	formatV1     = "v1"
+	formatV2     = "v2"
+	formatRaw    = "raw" // the bytes are the one []byte or string argument
 )
 
 // fuzzmin import turns crash testcases found elsewhere (a CI artifact, a
@@ -242,25 +252,25 @@ func decodeFile(format string, data []byte, types []reflect.Type) (vals []any, f
 		if vals, err = encoding.Unmarshal(data); err != nil {
 			return nil, nil, "", fmt.Errorf("malformed: %v", err)
 		}
-		if got := valueTypes(vals); !sameTypes(got, types) {
-			return nil, nil, "", fmt.Errorf("its values %s do not fit the target's arguments %s", typeList(got), typeList(types))
+		if got := encoding.ValueTypes(vals); !slices.Equal(got, types) {
+			return nil, nil, "", fmt.Errorf("its values %s do not fit the target's arguments %s", encoding.TypeList(got), encoding.TypeList(types))
 		}
 		return vals, data, "", nil
 	case formatV1:
 		var n int
-		if vals, n, err = decodeV1(data, types); err != nil {
-			return nil, nil, "", fmt.Errorf("does not decode as v1 for %s: %v; a v1 build does not call the fuzz function with it, so it cannot be the crash (-format=v2?)", typeList(types), err)
+		if vals, n, err = ossfuzz.DecodeV1(data, types); err != nil {
+			return nil, nil, "", fmt.Errorf("does not decode as v1 for %s: %v; a v1 build does not call the fuzz function with it, so it cannot be the crash (-format=v2?)", encoding.TypeList(types), err)
 		}
 		if n < len(data) {
 			note = join(note, fmt.Sprintf("its last %s are not read, as the build does not read them", plural(len(data)-n, "byte", "bytes")))
 		}
 	case formatV2:
 		var short bool
-		if vals, short = decodeV2(data, types); short {
+		if vals, short = ossfuzz.DecodeV2(data, types); short {
 			note = join(note, "it ends before the fixed-size arguments and the weights do: the build reads zeros for the missing bytes, as here")
 		}
 	case formatRaw:
-		if vals, err = decodeRaw(data, types); err != nil {
+		if vals, err = ossfuzz.DecodeRaw(data, types); err != nil {
 			return nil, nil, "", err
 		}
 	}

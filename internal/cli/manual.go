@@ -3,61 +3,84 @@ package cli
 import (
 	_ "embed"
 	"flag"
+	"fmt"
 	"strings"
 )
 
 //go:embed manual.txt
 var manualText string
 
-// Manual returns fuzzmin's manual, which -help and "fuzzmin help" print:
-// manual.txt with the flags sections made from the flags themselves, so
-// that their defaults are written in one place, the code. The command's
-// doc.go holds the same text as its package documentation, for go doc (a
-// test keeps the two equal).
+// Manual returns fuzzmin's manual, which "fuzzmin help" prints:
+// manual.txt with each command's flags, {{flags name}}, made from the flags
+// themselves, so that their defaults are written in one place, the code.
+// The command's doc.go holds the same text as its package documentation,
+// for go doc (a test keeps the two equal).
 func Manual() string {
 	text := manualText
-	for _, m := range []mode{modeMinimize, modeCheck, modeCmin} {
-		var flags strings.Builder
-		o := defaultOptions(m)
-		writeFlags(&flags, o.flagSet())
-		text = strings.Replace(text, "{{flags "+string(m)+"}}\n", flags.String(), 1)
-	}
-	for name, fs := range subcommandFlags() {
+	for _, sc := range commands {
+		if sc.flags == nil {
+			continue
+		}
 		var b strings.Builder
-		writeFlags(&b, fs)
-		text = strings.Replace(text, "{{"+name+" flags}}\n", b.String(), 1)
+		writeFlags(&b, sc.flags())
+		text = strings.Replace(text, "{{flags "+sc.name+"}}\n", b.String(), 1)
 	}
 	return text
 }
 
-// subcommandFlags returns the flags of each subcommand that has its own,
-// without those it shares with the command, which the manual describes
-// once.
-func subcommandFlags() map[string]*flag.FlagSet {
-	io, mo := defaultImportOptions(), defaultMigrateOptions()
-	ifs, mfs := flag.NewFlagSet("import", flag.ContinueOnError), flag.NewFlagSet("migrate", flag.ContinueOnError)
-	io.ownFlags(ifs)
-	mo.ownFlags(mfs)
-	return map[string]*flag.FlagSet{"import": ifs, "migrate": mfs}
+// importFlags and migrateFlags are the flags import and migrate have of
+// their own, without those they share with the command, which the manual
+// describes once.
+func importFlags() *flag.FlagSet {
+	o := defaultImportOptions()
+	fs := flag.NewFlagSet("import", flag.ContinueOnError)
+	o.ownFlags(fs)
+	return fs
 }
 
-// subcommandSections are the headings of the subcommands' sections of the
-// manual, which "fuzzmin <subcommand> -help" prints.
-var subcommandSections = map[string]string{
-	"import":  "# Importing crashes",
-	"migrate": "# Migrating entries",
+func migrateFlags() *flag.FlagSet {
+	o := defaultMigrateOptions()
+	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
+	o.ownFlags(fs)
+	return fs
 }
 
-// manualSection returns the section of the manual about a subcommand.
+// manualSection returns what -help prints for the subcommand name: its
+// section of the manual; for the command itself (""), the manual without
+// the subcommands' sections, and where to find them.
 func manualSection(name string) string {
 	m := Manual()
-	i := strings.Index(m, "\n"+subcommandSections[name]+"\n")
-	if i < 0 {
+	sections := map[string][2]int{} // heading → its section's span in m
+	for _, sc := range commands {
+		if sc.section == "" {
+			continue
+		}
+		i := strings.Index(m, "\n"+sc.section+"\n")
+		if i < 0 {
+			continue
+		}
+		j := strings.Index(m[i+1:], "\n# ")
+		if j < 0 {
+			j = len(m) - i - 1
+		}
+		sections[sc.name] = [2]int{i + 1, i + 1 + j + 1}
+	}
+	if name != "" {
+		if s, ok := sections[name]; ok {
+			return m[s[0]:s[1]]
+		}
 		return m
 	}
-	section := m[i+1:]
-	if j := strings.Index(section, "\n# "); j >= 0 {
-		section = section[:j+1]
+	var b strings.Builder
+	last := 0
+	for _, sc := range commands {
+		if s, ok := sections[sc.name]; ok && s[0] >= last {
+			b.WriteString(m[last:s[0]])
+			last = s[1]
+		}
 	}
-	return section
+	b.WriteString(m[last:])
+	fmt.Fprintf(&b, "\nEach of %s has a section of its own: fuzzmin <command> -help prints it, and fuzzmin help the whole manual.\n",
+		strings.Join(commandNames()[:len(commandNames())-1], ", "))
+	return b.String()
 }

@@ -12,13 +12,12 @@ import (
 // list a flag set: the command's flags, and each subcommand's own.
 func readmeFlagSections() map[string]*flag.FlagSet {
 	o := defaultOptions(modeMinimize)
-	sub := subcommandFlags()
 	cmin := defaultOptions(modeCmin)
 	return map[string]*flag.FlagSet{
 		"Flags": o.flagSet(),
 		"Distilling the generated corpus: `fuzzmin cmin`": cmin.flagSet(),
-		"Importing crashes":                          sub["import"],
-		"Migrating entries after a signature change": sub["migrate"],
+		"Importing crashes":                          importFlags(),
+		"Migrating entries after a signature change": migrateFlags(),
 	}
 }
 
@@ -72,17 +71,64 @@ func TestReadme_Flags(t *testing.T) {
 // TestManual_Flags checks that the manual documents every flag and its
 // default, the subcommands' own flags in their sections.
 func TestManual_Flags(t *testing.T) {
-	for _, m := range []mode{modeMinimize, modeCheck, modeCmin} {
-		o := defaultOptions(m)
-		checkManual(t, Manual(), o.flagSet())
-	}
-	for name, fs := range subcommandFlags() {
-		section := manualSection(name)
+	for _, sc := range commands {
+		section := manualSection(sc.name)
 		if section == Manual() {
-			t.Errorf("the manual has no section %s", subcommandSections[name])
+			t.Errorf("the manual has no section %s", sc.section)
 			continue
 		}
-		checkManual(t, section, fs)
+		if sc.flags != nil {
+			checkManual(t, section, sc.flags())
+		}
+	}
+}
+
+// TestHelp checks what each command's -help prints: its own section, or
+// for the command itself the overview without the others' sections.
+func TestHelp(t *testing.T) {
+	for _, sc := range commands {
+		var out, errw strings.Builder
+		args := []string{"-help"}
+		if sc.name == "help" {
+			args = nil
+		}
+		if sc.name != "" {
+			args = append([]string{sc.name}, args...)
+		}
+		if code := Main(args, &out, &errw); code != exitOK || errw.Len() > 0 {
+			t.Errorf("fuzzmin %v: exit %d, %s", args, code, errw.String())
+			continue
+		}
+		got := out.String()
+		switch {
+		case sc.name == "help":
+			if got != Manual() {
+				t.Errorf("fuzzmin help does not print the manual")
+			}
+		case sc.name == "":
+			for _, other := range commands[1:] {
+				if strings.Contains(got, "\n"+other.section+"\n") {
+					t.Errorf("fuzzmin -help prints the section %s", other.section)
+				}
+			}
+			if !strings.Contains(got, "\n# Flags\n") || !strings.Contains(got, "\n# Exit status\n") {
+				t.Errorf("fuzzmin -help lacks the command's own sections:\n%s", got)
+			}
+		case !strings.HasPrefix(got, sc.section+"\n") || strings.Count(got, "\n# ") > 0:
+			t.Errorf("fuzzmin %s -help prints more or less than its section:\n%s", sc.name, got)
+		}
+	}
+}
+
+func TestDidYouMean(t *testing.T) {
+	for _, tt := range []struct{ word, want string }{
+		{"chek", "check"}, {"cmni", "cmin"}, {"improt", "import"}, {"migrat", "migrate"},
+		{"./check", ""}, {"example.com/x", ""}, {"zz", ""}, {"strings", ""},
+	} {
+		got := didYouMean(tt.word)
+		if tt.want == "" && got != "" || tt.want != "" && !strings.HasSuffix(got, "did you mean fuzzmin "+tt.want+"?") {
+			t.Errorf("didYouMean(%q) = %q, want a suggestion of %q", tt.word, got, tt.want)
+		}
 	}
 }
 

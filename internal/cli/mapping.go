@@ -105,7 +105,7 @@ func parseTypeList(list string) ([]reflect.Type, error) {
 func checkNew(srcs []source, to []reflect.Type) error {
 	if len(srcs) != len(to) {
 		return fmt.Errorf("the target takes %s %s, and the mapping gives %d: one -arg per argument, in order",
-			plural(len(to), "argument", "arguments"), typeList(to), len(srcs))
+			plural(len(to), "argument", "arguments"), encoding.TypeList(to), len(srcs))
 	}
 	for i, s := range srcs {
 		switch {
@@ -126,7 +126,7 @@ func checkOld(srcs []source, from, to []reflect.Type) error {
 			continue
 		}
 		if s.old > len(from) {
-			return fmt.Errorf("-arg %q: the old signature %s has %s", s.text, typeList(from), plural(len(from), "argument", "arguments"))
+			return fmt.Errorf("-arg %q: the old signature %s has %s", s.text, encoding.TypeList(from), plural(len(from), "argument", "arguments"))
 		}
 		ft, tt := from[s.old-1], to[i]
 		switch {

@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"bytes"
 	"math"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
 )
 
 func TestParseSource(t *testing.T) {
@@ -54,8 +57,8 @@ func TestParseSource(t *testing.T) {
 func TestParseTypeList(t *testing.T) {
 	t.Parallel()
 	got, err := parseTypeList("(string, []byte,byte , rune,int)")
-	if err != nil || typeList(got) != "(string, []byte, uint8, int32, int)" {
-		t.Errorf("got %s, %v", typeList(got), err)
+	if err != nil || encoding.TypeList(got) != "(string, []byte, uint8, int32, int)" {
+		t.Errorf("got %s, %v", encoding.TypeList(got), err)
 	}
 	for _, bad := range []string{"", "string,", "map[string]int", "MyInt"} {
 		if _, err := parseTypeList(bad); err == nil {
@@ -177,4 +180,23 @@ func TestWidens_Exhaustive(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sameValues reports whether a and b are the same values bit for bit, of
+// the same types, as their corpus files tell.
+func sameValues(a, b []any) bool {
+	ea, err1 := encoding.Marshal(a...)
+	eb, err2 := encoding.Marshal(b...)
+	return err1 == nil && err2 == nil && bytes.Equal(ea, eb)
+}
+
+// types parses a signature for the tests, "string int", as migrate's -from
+// does "string,int".
+func types(t testing.TB, list string) []reflect.Type {
+	t.Helper()
+	ts, err := parseTypeList(strings.Join(strings.Fields(list), ","))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts
 }

@@ -10,10 +10,12 @@ import (
 	"os/signal"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"syscall"
 
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
 )
 
 // fuzzmin migrate rewrites the entries of a fuzz target whose arguments
@@ -135,7 +137,7 @@ func (c *command) migrate(ctx context.Context, m *migration) {
 		return
 	}
 	if err := checkNew(m.srcs, m.to); err != nil {
-		c.rep.errorf("%s%s: %v", m.t.Name, typeList(m.to), err)
+		c.rep.errorf("%s%s: %v", m.t.Name, encoding.TypeList(m.to), err)
 		c.fail(exitUsage)
 		return
 	}
@@ -175,20 +177,20 @@ func (c *command) oldSignature(m *migration, entries []corpus.Entry) bool {
 		sigs := map[string]int{}
 		var order []string
 		for _, e := range entries {
-			if e.Err != nil || sameTypes(valueTypes(e.Values), m.to) {
+			if e.Err != nil || slices.Equal(encoding.ValueTypes(e.Values), m.to) {
 				continue
 			}
-			sig := typeList(valueTypes(e.Values))
+			sig := encoding.TypeList(encoding.ValueTypes(e.Values))
 			if sigs[sig] == 0 {
 				order = append(order, sig)
-				m.from = valueTypes(e.Values)
+				m.from = encoding.ValueTypes(e.Values)
 			}
 			sigs[sig]++
 		}
 		switch {
 		case len(order) == 0:
 			c.rep.infof("fuzzmin: %s%s: no entry has another signature: nothing to migrate (-from names an old signature that go test does not refuse, as when arguments of one type swap places)",
-				m.t.Name, typeList(m.to))
+				m.t.Name, encoding.TypeList(m.to))
 			return true
 		case len(order) > 1:
 			var each []string
@@ -201,7 +203,7 @@ func (c *command) oldSignature(m *migration, entries []corpus.Entry) bool {
 		}
 	}
 	if err := checkOld(m.srcs, m.from, m.to); err != nil {
-		c.rep.errorf("%s%s → %s%s: %v", m.t.Name, typeList(m.from), m.t.Name, typeList(m.to), err)
+		c.rep.errorf("%s%s → %s%s: %v", m.t.Name, encoding.TypeList(m.from), m.t.Name, encoding.TypeList(m.to), err)
 		c.fail(exitUsage)
 		return false
 	}
@@ -209,6 +211,6 @@ func (c *command) oldSignature(m *migration, entries []corpus.Entry) bool {
 	for _, s := range m.srcs {
 		args = append(args, strings.TrimSpace(s.text))
 	}
-	c.rep.infof("fuzzmin: %s%s → %s%s: %s%s", m.t.Name, typeList(m.from), m.t.Name, typeList(m.to), strings.Join(args, ", "), dropped(m.srcs, m.from))
+	c.rep.infof("fuzzmin: %s%s → %s%s: %s%s", m.t.Name, encoding.TypeList(m.from), m.t.Name, encoding.TypeList(m.to), strings.Join(args, ", "), dropped(m.srcs, m.from))
 	return true
 }

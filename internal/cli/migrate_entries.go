@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fuzzmin/fuzzmin/internal/corpus"
@@ -46,13 +47,13 @@ func (c *command) plan(m *migration, entries []corpus.Entry) {
 	dest := map[string]string{} // new path → the first entry that goes there
 	for _, e := range entries {
 		st := migrateStep{e: e}
-		types := valueTypes(e.Values)
+		types := encoding.ValueTypes(e.Values)
 		switch {
 		case errors.Is(e.Err, corpus.ErrIsDir):
 			continue // go test skips it too
 		case e.Err != nil:
 			st.status, st.err = malformed, errors.New(c.relErr(e.Err))
-		case m.from != nil && sameTypes(types, m.from):
+		case m.from != nil && slices.Equal(types, m.from):
 			st.vals, st.err = apply(m.srcs, e.Values, m.to)
 			if st.err == nil {
 				st.data, st.err = encoding.Marshal(st.vals...)
@@ -71,11 +72,11 @@ func (c *command) plan(m *migration, entries []corpus.Entry) {
 					dest[st.path] = e.Name
 				}
 			}
-		case sameTypes(types, m.to):
+		case slices.Equal(types, m.to):
 			st.status = migrateFits
 		default:
 			st.status = stale
-			st.err = fmt.Errorf("its values %s are of neither the old signature %s nor the target's %s", typeList(types), typeList(m.from), typeList(m.to))
+			st.err = fmt.Errorf("its values %s are of neither the old signature %s nor the target's %s", encoding.TypeList(types), encoding.TypeList(m.from), encoding.TypeList(m.to))
 		}
 		m.steps = append(m.steps, st)
 	}
@@ -209,7 +210,7 @@ func (c *command) reportMigration(m *migration) {
 				tracked++
 			}
 		case migrateFits:
-			fmt.Fprintf(&b, "%s: fits %s%s already; left alone\n", name, m.t.Name, typeList(m.to))
+			fmt.Fprintf(&b, "%s: fits %s%s already; left alone\n", name, m.t.Name, encoding.TypeList(m.to))
 		case unchanged:
 			fmt.Fprintf(&b, "%s: the mapping leaves it as it is\n", name)
 		default:

@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -22,33 +20,6 @@ func (o *options) shareFlags(fs *flag.FlagSet, names ...string) {
 		f := all.Lookup(name)
 		fs.Var(f.Value, f.Name, f.Usage)
 	}
-}
-
-// parseFlags parses the arguments of subcommand name. It returns false,
-// with the exit code, if the command ends there: -help prints the
-// subcommand's section of the manual, a bad flag is a usage error.
-func parseFlags(fs *flag.FlagSet, name string, args []string, stdout, stderr io.Writer) (int, bool) {
-	fs.SetOutput(stderr)
-	fs.Usage = func() {} // a bad flag gets one line and the hint, not the manual
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, manualSection(name))
-			return exitOK, false
-		}
-		fmt.Fprintln(stderr, subUsageHint(name))
-		return exitUsage, false
-	}
-	return exitOK, true
-}
-
-// subUsage reports a usage error of subcommand name.
-func subUsage(stderr io.Writer, name string, err error) int {
-	fmt.Fprintf(stderr, "fuzzmin %s: %v\n%s\n", name, err, subUsageHint(name))
-	return exitUsage
-}
-
-func subUsageHint(name string) string {
-	return fmt.Sprintf("Run 'fuzzmin %s -help' for usage.", name)
 }
 
 // checkTargetName checks the -run of a subcommand: the name of one fuzz

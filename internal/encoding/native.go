@@ -3,6 +3,7 @@ package encoding
 import (
 	"math"
 	"reflect"
+	"strings"
 )
 
 // The tags of the native fuzz types, one per type (byte and rune are uint8
@@ -140,4 +141,22 @@ func TypeName(t reflect.Type) string {
 		return "[]byte"
 	}
 	return t.String()
+}
+
+// TypeList spells a list of native types as a signature: "(string, int)".
+func TypeList(types []reflect.Type) string {
+	names := make([]string, len(types))
+	for i, t := range types {
+		names[i] = TypeName(t)
+	}
+	return "(" + strings.Join(names, ", ") + ")"
+}
+
+// ValueTypes returns the types of vals.
+func ValueTypes(vals []any) []reflect.Type {
+	types := make([]reflect.Type, len(vals))
+	for i, v := range vals {
+		types[i] = reflect.TypeOf(v)
+	}
+	return types
 }

@@ -1,4 +1,4 @@
-package cli
+package ossfuzz
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,7 +47,7 @@ func types(t testing.TB, list string) []reflect.Type {
 func sameValues(a, b []any) bool {
 	ea, err1 := encoding.Marshal(a...)
 	eb, err2 := encoding.Marshal(b...)
-	return err1 == nil && err2 == nil && bytes.Equal(ea, eb) && sameTypes(valueTypes(a), valueTypes(b))
+	return err1 == nil && err2 == nil && bytes.Equal(ea, eb) // the encoding names the types
 }
 
 func TestDecodeV1_Vectors(t *testing.T) {
@@ -77,7 +78,7 @@ func TestDecodeV1_Vectors(t *testing.T) {
 			[]any{int32(128512), byte(0x41), uint(1), uint64(1)}, 0},
 	} {
 		data := unhex(t, tc.raw)
-		got, n, err := decodeV1(data, types(t, tc.sig))
+		got, n, err := DecodeV1(data, types(t, tc.sig))
 		switch {
 		case tc.want == nil && err == nil:
 			t.Errorf("(%s) %s: got %#v, want no call", tc.sig, tc.raw, got)
@@ -111,7 +112,7 @@ func TestDecodeV2_Vectors(t *testing.T) {
 		{"int8 int16 int32 uint8 float32 bool", "ff | 80 00 | ff ff ff fe | 07 | 40 49 0f db | 03",
 			[]any{int8(-1), int16(-32768), int32(-2), uint8(7), float32(3.1415927), true}, false},
 	} {
-		got, short := decodeV2(unhex(t, tc.raw), types(t, tc.sig))
+		got, short := DecodeV2(unhex(t, tc.raw), types(t, tc.sig))
 		if !sameValues(got, tc.want) || short != tc.short {
 			t.Errorf("(%s) %s: got %#v (short %v), want %#v (short %v)", tc.sig, tc.raw, got, short, tc.want, tc.short)
 		}
@@ -120,14 +121,14 @@ func TestDecodeV2_Vectors(t *testing.T) {
 
 func TestDecodeRaw(t *testing.T) {
 	t.Parallel()
-	if got, err := decodeRaw([]byte("\x00ab"), types(t, "[]byte")); err != nil || !sameValues(got, []any{[]byte("\x00ab")}) {
+	if got, err := DecodeRaw([]byte("\x00ab"), types(t, "[]byte")); err != nil || !sameValues(got, []any{[]byte("\x00ab")}) {
 		t.Errorf("[]byte: got %#v, %v", got, err)
 	}
-	if got, err := decodeRaw([]byte("\xffab"), types(t, "string")); err != nil || !sameValues(got, []any{"\xffab"}) {
+	if got, err := DecodeRaw([]byte("\xffab"), types(t, "string")); err != nil || !sameValues(got, []any{"\xffab"}) {
 		t.Errorf("string: got %#v, %v", got, err)
 	}
 	for _, sig := range []string{"int", "string int", "[]byte []byte"} {
-		if _, err := decodeRaw([]byte("x"), types(t, sig)); err == nil || !strings.Contains(err.Error(), "one []byte or string argument") {
+		if _, err := DecodeRaw([]byte("x"), types(t, sig)); err == nil || !strings.Contains(err.Error(), "one []byte or string argument") {
 			t.Errorf("(%s): %v, want an error", sig, err)
 		}
 	}
@@ -147,8 +148,8 @@ func TestDecode_Exhaustive(t *testing.T) {
 			{"int8", int8(b), int8(b)},
 			{"uint8", uint8(b), uint8(b)},
 		} {
-			got1, _, err := decodeV1(data, types(t, tc.sig))
-			got2, _ := decodeV2(data, types(t, tc.sig))
+			got1, _, err := DecodeV1(data, types(t, tc.sig))
+			got2, _ := DecodeV2(data, types(t, tc.sig))
 			if err != nil || !sameValues(got1, []any{tc.v1}) || !sameValues(got2, []any{tc.v2}) {
 				t.Errorf("%s of %#02x: v1 %v (%v), v2 %v; want %v, %v", tc.sig, b, got1, err, got2, tc.v1, tc.v2)
 			}
@@ -357,19 +358,19 @@ func TestDecode_RoundTrip(t *testing.T) {
 	v2Multi := 0 // v2 testcases with several dynamic arguments
 	for range 20000 {
 		vals := randomTuple(rng)
-		sig := valueTypes(vals)
+		sig := encoding.ValueTypes(vals)
 		data, read := encodeV1(rng, vals)
-		got, n, err := decodeV1(data, sig)
+		got, n, err := DecodeV1(data, sig)
 		if err != nil || !sameValues(got, vals) || n != read {
-			t.Fatalf("v1 %s: %x decodes to %#v, %d bytes read (%v); want %#v, %d bytes", typeList(sig), data, got, n, err, vals, read)
+			t.Fatalf("v1 %s: %x decodes to %#v, %d bytes read (%v); want %#v, %d bytes", encoding.TypeList(sig), data, got, n, err, vals, read)
 		}
 		data, ok := encodeV2(rng, vals)
 		if !ok {
 			continue
 		}
-		got, short := decodeV2(data, sig)
+		got, short := DecodeV2(data, sig)
 		if !sameValues(got, vals) || short {
-			t.Fatalf("v2 %s: %x decodes to %#v (short %v), want %#v", typeList(sig), data, got, short, vals)
+			t.Fatalf("v2 %s: %x decodes to %#v (short %v), want %#v", encoding.TypeList(sig), data, got, short, vals)
 		}
 		dynamic := 0
 		for _, typ := range sig {
@@ -410,13 +411,13 @@ func FuzzDecodeV1(f *testing.F) {
 	f.Add([]byte{}, uint32(0xffffffff))
 	f.Fuzz(func(t *testing.T, data []byte, bits uint32) {
 		sig := fuzzSig(bits)
-		a, n, err := decodeV1(data, sig)
-		b, m, err2 := decodeV1(data, sig)
+		a, n, err := DecodeV1(data, sig)
+		b, m, err2 := DecodeV1(data, sig)
 		switch {
 		case (err == nil) != (err2 == nil) || n != m || err == nil && !sameValues(a, b):
-			t.Fatalf("%s: two decodings differ: %#v, %v; %#v, %v", typeList(sig), a, err, b, err2)
-		case err == nil && (!sameTypes(valueTypes(a), sig) || n > len(data)):
-			t.Fatalf("%s: decoded %#v, reading %d of %d bytes", typeList(sig), a, n, len(data))
+			t.Fatalf("%s: two decodings differ: %#v, %v; %#v, %v", encoding.TypeList(sig), a, err, b, err2)
+		case err == nil && (!slices.Equal(encoding.ValueTypes(a), sig) || n > len(data)):
+			t.Fatalf("%s: decoded %#v, reading %d of %d bytes", encoding.TypeList(sig), a, n, len(data))
 		}
 	})
 }
@@ -428,10 +429,10 @@ func FuzzDecodeV2(f *testing.F) {
 	f.Add([]byte{}, uint32(0xffffffff))
 	f.Fuzz(func(t *testing.T, data []byte, bits uint32) {
 		sig := fuzzSig(bits)
-		a, s1 := decodeV2(data, sig)
-		b, s2 := decodeV2(data, sig)
-		if !sameValues(a, b) || s1 != s2 || !sameTypes(valueTypes(a), sig) {
-			t.Fatalf("%s: %#v (short %v) and %#v (short %v)", typeList(sig), a, s1, b, s2)
+		a, s1 := DecodeV2(data, sig)
+		b, s2 := DecodeV2(data, sig)
+		if !sameValues(a, b) || s1 != s2 || !slices.Equal(encoding.ValueTypes(a), sig) {
+			t.Fatalf("%s: %#v (short %v) and %#v (short %v)", encoding.TypeList(sig), a, s1, b, s2)
 		}
 	})
 }

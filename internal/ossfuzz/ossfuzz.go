@@ -1,4 +1,4 @@
-package cli
+package ossfuzz
 
 import (
 	"encoding/binary"
@@ -9,35 +9,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 )
 
-// How OSS-Fuzz and ClusterFuzzLite builds of Go native fuzz targets turn a
-// raw libFuzzer testcase into the arguments of the fuzz function. There are
-// two builds, and the bytes of a testcase do not say which one made it:
-//
-//   - v1, OSS-Fuzz's compile_native_go_fuzzer: go-118-fuzz-build rewrites
-//     the test's import of "testing" to its own package, whose F.Fuzz
-//     (github.com/AdamKorcz/go-118-fuzz-build, testing/f.go) reads the
-//     arguments in order with go-fuzz-headers' ConsumeFuzzer
-//     (github.com/AdaLogics/go-fuzz-headers, consumer.go), and does not call
-//     the fuzz function at all if the bytes run out;
-//   - v2, compile_native_go_fuzzer_v2: go-118-fuzz-build's v2 line fills the
-//     arguments with input.Source.FillAndCall (input/reader.go): the
-//     fixed-size ones first, then the strings and byte slices share what is
-//     left by weights; short input is padded with zeros, and the function
-//     is always called.
-//
-// The decoders below follow the code of go-fuzz-headers from its commit
-// 75876d8 (2023-08-10) on, which every project that requires the current
-// go-118-fuzz-build/testing gets, and of input/reader.go at f67648b. In
-// neither build does a lone []byte argument receive the bytes unchanged:
-// v1 reads a 4-byte length first, v2 a weight byte.
-
 // The formats of a testcase that import reads (-format).
-const (
-	formatGofuzz = "gofuzz" // a go test fuzz v1 file
-	formatV1     = "v1"
-	formatV2     = "v2"
-	formatRaw    = "raw" // the bytes are the one []byte or string argument
-)
 
 // maxStringStart is go-fuzz-headers' MaxTotalLen: GetString fails for a
 // string that starts beyond it.
@@ -96,11 +68,11 @@ func (r *v1Reader) fixed(n int, withOrder bool) (uint64, bool) {
 	return order.Uint64(b), true
 }
 
-// decodeV1 decodes a testcase as a v1 build does for a fuzz function with
+// DecodeV1 decodes a testcase as a v1 build does for a fuzz function with
 // arguments of types, and returns the values and the number of bytes read
 // (the rest is ignored). Its error says where the testcase ran out: the
 // build would not have called the fuzz function with it.
-func decodeV1(data []byte, types []reflect.Type) ([]any, int, error) {
+func DecodeV1(data []byte, types []reflect.Type) ([]any, int, error) {
 	r := &v1Reader{data: data}
 	vals := make([]any, len(types))
 	for i, t := range types {
@@ -144,7 +116,7 @@ func decodeV1(data []byte, types []reflect.Type) ([]any, int, error) {
 			u, ok = r.fixed(8, true)
 		}
 		if !ok {
-			return nil, 0, fmt.Errorf("argument %d (%s) at offset %d: it needs %d bytes, %s left", i+1, encoding.TypeName(t), start, v1Size(t), plural(len(data)-start, "byte", "bytes"))
+			return nil, 0, fmt.Errorf("argument %d (%s) at offset %d: it needs %d bytes, %s left", i+1, encoding.TypeName(t), start, v1Size(t), bytesLeft(len(data)-start))
 		}
 		switch t.Kind() {
 		case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int, reflect.Int64:
@@ -163,7 +135,7 @@ func (r *v1Reader) dynamic(t reflect.Type) ([]byte, error) {
 	n := len(r.data)
 	b, ok := r.next(4)
 	if !ok {
-		return nil, fmt.Errorf("it needs a 4-byte length, %s left", plural(n-r.p, "byte", "bytes"))
+		return nil, fmt.Errorf("it needs a 4-byte length, %s left", bytesLeft(n-r.p))
 	}
 	l := int(binary.BigEndian.Uint32(b))
 	q := r.p
@@ -175,7 +147,7 @@ func (r *v1Reader) dynamic(t reflect.Type) ([]byte, error) {
 			// GetString wants a byte after the length, even for "".
 			return nil, fmt.Errorf("no byte follows its length, which go-fuzz-headers requires even for an empty string")
 		case l > n-q:
-			return nil, fmt.Errorf("its length is %d, %s left", l, plural(n-q, "byte", "bytes"))
+			return nil, fmt.Errorf("its length is %d, %s left", l, bytesLeft(n-q))
 		}
 		r.p += l
 		return r.data[q:r.p], nil
@@ -234,11 +206,11 @@ func (r *v2Reader) next(k int) []byte {
 	return b
 }
 
-// decodeV2 decodes a testcase as a v2 build does for a fuzz function with
+// DecodeV2 decodes a testcase as a v2 build does for a fuzz function with
 // arguments of types. Every testcase decodes; short reports that it ended
 // before the fixed-size arguments or the weights did, which the build then
 // read as zeros.
-func decodeV2(data []byte, types []reflect.Type) (vals []any, short bool) {
+func DecodeV2(data []byte, types []reflect.Type) (vals []any, short bool) {
 	r := &v2Reader{data: data}
 	vals = make([]any, len(types))
 	var dynamic []int
@@ -305,14 +277,28 @@ func decodeV2(data []byte, types []reflect.Type) (vals []any, short bool) {
 	return vals, r.short
 }
 
-// decodeRaw takes a testcase as the value of a fuzz function's one []byte
+// DecodeRaw takes a testcase as the value of a fuzz function's one []byte
 // or string argument.
-func decodeRaw(data []byte, types []reflect.Type) ([]any, error) {
+func DecodeRaw(data []byte, types []reflect.Type) ([]any, error) {
 	if len(types) != 1 || !isDynamic(types[0]) {
-		return nil, fmt.Errorf("-format=raw needs a fuzz function of one []byte or string argument; it takes %s", typeList(types))
+		return nil, fmt.Errorf("-format=raw needs a fuzz function of one []byte or string argument; it takes %s", encoding.TypeList(types))
 	}
 	if types[0].Kind() == reflect.String {
 		return []any{string(data)}, nil
 	}
 	return []any{append([]byte{}, data...)}, nil
+}
+
+// isDynamic reports whether t is a string or a []byte, whose size the
+// testcase chooses.
+func isDynamic(t reflect.Type) bool {
+	return t.Kind() == reflect.String || t.Kind() == reflect.Slice
+}
+
+// bytesLeft spells a number of bytes: "1 byte", "3 bytes".
+func bytesLeft(n int) string {
+	if n == 1 {
+		return "1 byte"
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
+)
+
+// A subcommand is one of fuzzmin's commands. The table, commands, is the
+// one place each is named: Main runs it, the manual fills its flags in,
+// and -help prints its section.
+type subcommand struct {
+	name    string               // "" for the command itself, which minimizes
+	section string               // the heading of its section of the manual; "" for the overview
+	flags   func() *flag.FlagSet // its own flags, for the manual; nil if it has none
+	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+// commands is set in init: the subcommands' run functions print the
+// manual, which is made from the table.
+var commands []subcommand
+
+func init() {
+	commands = []subcommand{
+		{name: "", flags: modeFlags(modeMinimize), run: runMode(modeMinimize)},
+		{name: "check", section: "# Check", flags: modeFlags(modeCheck), run: runMode(modeCheck)},
+		{name: "cmin", section: "# Cmin", flags: modeFlags(modeCmin), run: runMode(modeCmin)},
+		{name: "import", section: "# Importing crashes", flags: importFlags, run: runImport},
+		{name: "migrate", section: "# Migrating entries", flags: migrateFlags, run: runMigrate},
+		{name: "demo", section: "# Demo", run: runDemo},
+		{name: "help", section: "# Help", run: runHelp},
+	}
+}
+
+// lookup returns the subcommand of that name, or nil.
+func lookup(name string) *subcommand {
+	for i := range commands {
+		if commands[i].name == name && name != "" {
+			return &commands[i]
+		}
+	}
+	return nil
+}
+
+// Main runs the fuzzmin command with args (without the program name) and
+// returns its exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if args[0] == testbin.ExecArg {
+			return testbin.RunExecWrapper(args[1:], stdout, stderr)
+		}
+		if sc := lookup(args[0]); sc != nil {
+			return sc.run(args[1:], stdout, stderr)
+		}
+	}
+	return commands[0].run(args, stdout, stderr)
+}
+
+// modeFlags returns the flags of a mode of the command, for the manual.
+func modeFlags(m mode) func() *flag.FlagSet {
+	return func() *flag.FlagSet {
+		o := defaultOptions(m)
+		return o.flagSet()
+	}
+}
+
+// runMode runs the command in mode m: minimize, check or cmin.
+func runMode(m mode) func(args []string, stdout, stderr io.Writer) int {
+	return func(args []string, stdout, stderr io.Writer) int {
+		name := string(m)
+		o := defaultOptions(m)
+		fs := o.flagSet()
+		if code, ok := parseFlags(fs, name, args, stdout, stderr); !ok {
+			return code
+		}
+		if o.version {
+			fmt.Fprintln(stdout, version())
+			return exitOK
+		}
+		match, err := newMatcher(o.run)
+		if err == nil {
+			err = o.validate()
+		}
+		if err == nil {
+			err = o.checkDir()
+		}
+		if err != nil {
+			return subUsage(stderr, name, err)
+		}
+		patterns := fs.Args()
+		if len(patterns) == 0 {
+			patterns = []string{"."}
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		c := &command{opts: o, match: match, rep: newReporter(stdout, stderr, o.json, o.verbose), env: os.Environ()}
+		return c.main(ctx, patterns)
+	}
+}
+
+// runHelp prints the manual, or the section of one subcommand.
+func runHelp(args []string, stdout, stderr io.Writer) int {
+	switch {
+	case len(args) == 0:
+		fmt.Fprint(stdout, Manual())
+	case len(args) == 1 && lookup(args[0]) != nil:
+		fmt.Fprint(stdout, manualSection(args[0]))
+	default:
+		fmt.Fprintf(stderr, "fuzzmin help: want nothing, or one of %s\n", strings.Join(commandNames(), ", "))
+		return exitUsage
+	}
+	return exitOK
+}
+
+// commandNames returns the names of the subcommands.
+func commandNames() []string {
+	var names []string
+	for _, sc := range commands[1:] {
+		names = append(names, sc.name)
+	}
+	return names
+}
+
+// parseFlags parses the arguments of subcommand name ("" for the command
+// itself). It returns false, with the exit code, if the command ends there:
+// -help prints the subcommand's section of the manual (the command's
+// overview), a bad flag is a usage error.
+func parseFlags(fs *flag.FlagSet, name string, args []string, stdout, stderr io.Writer) (int, bool) {
+	fs.SetOutput(stderr)
+	fs.Usage = func() {} // a bad flag gets one line and the hint, not the manual
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, manualSection(name))
+			return exitOK, false
+		}
+		fmt.Fprintln(stderr, usageHint(name))
+		return exitUsage, false
+	}
+	return exitOK, true
+}
+
+// subUsage reports a usage error of subcommand name.
+func subUsage(stderr io.Writer, name string, err error) int {
+	fmt.Fprintf(stderr, "%s: %v\n%s\n", strings.TrimSpace("fuzzmin "+name), err, usageHint(name))
+	return exitUsage
+}
+
+func usageHint(name string) string {
+	return fmt.Sprintf("Run '%s -help' for usage.", strings.TrimSpace("fuzzmin "+name))
+}
+
+// didYouMean returns a line suggesting the subcommand a word that is not a
+// package was meant to be ("chek": check), or "".
+func didYouMean(word string) string {
+	if strings.ContainsAny(word, "./\\") {
+		return ""
+	}
+	for _, name := range commandNames() {
+		if editDistance(word, name) <= 2 && len(word) > 2 {
+			return fmt.Sprintf("fuzzmin: %q is not a package; did you mean fuzzmin %s?", word, name)
+		}
+	}
+	return ""
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
