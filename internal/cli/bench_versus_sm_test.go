@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fuzzmin/fuzzmin/internal/corpus"
+	"github.com/fuzzmin/fuzzmin/corpus"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 

@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/fuzzmin/fuzzmin/internal/corpus"
+	"github.com/fuzzmin/fuzzmin/corpus"
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
@@ -125,7 +127,7 @@ func (c *command) checkTarget(ctx context.Context, p *pkg, tj *targetJob, r *tes
 		}
 	}
 	valid := validEntries(tj.entries)
-	for _, group := range corpus.Duplicates(valid) {
+	for _, group := range duplicates(valid) {
 		for _, e := range group[1:] {
 			add(e.Name, finding{Path: c.rel(e.Path), Line: 1, Level: "warning", Message: "duplicate: the same values as " + group[0].Name})
 		}
@@ -246,4 +248,32 @@ func (c *command) replayAll(ctx context.Context, r *testbin.Runner, entries []co
 		todo = todo[len(res.Outcomes):]
 	}
 	return replay{sigs: sigs, stale: stale}
+}
+
+// duplicates returns the groups of valid entries that hold the same values
+// (bit for bit) under different names, each group sorted by name.
+func duplicates(entries []corpus.Entry) [][]corpus.Entry {
+	groups := map[string][]corpus.Entry{}
+	var keys []string
+	for _, e := range entries {
+		if e.Err != nil {
+			continue
+		}
+		k, err := encoding.Marshal(e.Values...)
+		if err != nil {
+			continue // no values: nothing to compare
+		}
+		if _, ok := groups[string(k)]; !ok {
+			keys = append(keys, string(k))
+		}
+		groups[string(k)] = append(groups[string(k)], e)
+	}
+	var dups [][]corpus.Entry
+	for _, k := range keys {
+		if g := groups[k]; len(g) > 1 {
+			sort.Slice(g, func(i, j int) bool { return g[i].Name < g[j].Name })
+			dups = append(dups, g)
+		}
+	}
+	return dups
 }

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/fuzzmin/fuzzmin/internal/corpus"
+	"github.com/fuzzmin/fuzzmin/corpus"
 )
 
 func TestDistill(t *testing.T) {

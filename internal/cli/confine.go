@@ -3,10 +3,12 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
-	"github.com/fuzzmin/fuzzmin/internal/corpus"
+	"github.com/fuzzmin/fuzzmin/corpus"
 )
 
 // fuzzmin writes, renames and removes files only inside the module of the
@@ -21,7 +23,7 @@ import (
 // writeEntry writes data into dir, a corpus directory inside root, under
 // the toolchain's name (corpus.WriteFile), if no link leads it out of root.
 func writeEntry(root, dir string, data []byte) (string, error) {
-	if err := corpus.Confined(filepath.Join(dir, corpus.Name(data)), root); err != nil {
+	if err := confined(filepath.Join(dir, corpus.Name(data)), root); err != nil {
 		return "", err
 	}
 	return corpus.WriteFile(dir, data)
@@ -31,7 +33,7 @@ func writeEntry(root, dir string, data []byte) (string, error) {
 // it out of root. (Removing a link removes the link, not its target; but a
 // directory on the way may be a link, and then the file is not ours.)
 func removeEntry(root, path string) error {
-	if err := corpus.Confined(filepath.Dir(path), root); err != nil {
+	if err := confined(filepath.Dir(path), root); err != nil {
 		return err
 	}
 	return corpus.Remove(path)
@@ -70,7 +72,7 @@ func (c *command) refuseLinks(pkgs []*pkg) bool {
 
 // confinedCorpus checks a corpus directory and its entries.
 func confinedCorpus(dir, root string) error {
-	if err := corpus.Confined(dir, root); err != nil {
+	if err := confined(dir, root); err != nil {
 		return err
 	}
 	des, err := os.ReadDir(dir)
@@ -78,7 +80,7 @@ func confinedCorpus(dir, root string) error {
 		return nil // nothing there to lead out
 	}
 	for _, de := range des {
-		if err := corpus.Confined(filepath.Join(dir, de.Name()), root); err != nil {
+		if err := confined(filepath.Join(dir, de.Name()), root); err != nil {
 			return err
 		}
 	}
@@ -87,10 +89,79 @@ func confinedCorpus(dir, root string) error {
 
 // linkMessage says why a path is refused, naming where it had to stay.
 func (c *command) linkMessage(err error, where string) string {
-	var le *corpus.LinkError
+	var le *linkError
 	if !errors.As(err, &le) {
 		return c.relErr(err)
 	}
 	return fmt.Sprintf("%s is a symbolic link to %s, outside %s (%s): fuzzmin writes only inside it; nothing was done",
 		c.rel(le.Link), le.Target, where, le.Root)
+}
+
+// A linkError says that a path leads, through a symbolic link, out of the
+// directory it must stay in.
+type linkError struct {
+	Link   string // the symbolic link
+	Target string // where it leads, resolved
+	Root   string // where it had to stay
+}
+
+func (e *linkError) Error() string {
+	return fmt.Sprintf("%s is a symbolic link to %s, which is outside %s", e.Link, e.Target, e.Root)
+}
+
+// confined checks that path stays inside root once every symbolic link on
+// the way is resolved: path itself and each directory between root and it
+// that exists. It returns a *linkError naming the first link that leads
+// out, and an error if path is not below root at all. Parts of path that do
+// not exist yet are fine: they would be made inside their parent.
+func confined(path, root string) error {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // nothing is there yet
+	}
+	if err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil || !relWithin(rel) {
+		return fmt.Errorf("%s is not inside %s", path, root)
+	}
+	p := root
+	if rel == "." {
+		return nil
+	}
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			continue
+		}
+		target, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			// A link to nothing: where it would lead.
+			dest, rerr := os.Readlink(p)
+			if rerr != nil {
+				return err
+			}
+			if !filepath.IsAbs(dest) {
+				dest = filepath.Join(filepath.Dir(p), dest)
+			}
+			target = filepath.Clean(dest)
+		}
+		if r, err := filepath.Rel(realRoot, target); err != nil || !relWithin(r) {
+			return &linkError{Link: p, Target: target, Root: root}
+		}
+	}
+	return nil
+}
+
+// relWithin reports whether a relative path stays below its base.
+func relWithin(rel string) bool {
+	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }

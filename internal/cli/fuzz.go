@@ -12,7 +12,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/fuzzmin/fuzzmin/internal/corpus"
+	"github.com/fuzzmin/fuzzmin/corpus"
 )
 
 // fuzzFirst is -fuzz: it runs go test -fuzz on the one target the flag

@@ -221,31 +221,3 @@ func assertOnly(t *testing.T, dir string, names ...string) {
 		t.Errorf("%s holds %v, want %v", dir, got, names)
 	}
 }
-
-func TestDuplicates(t *testing.T) {
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "a"), "go test fuzz v1\nint(1)\n")
-	writeFile(t, filepath.Join(dir, "b"), "go test fuzz v1\r\n  int(0x1) // same value\n\n")
-	writeFile(t, filepath.Join(dir, "c"), "go test fuzz v1\nint(2)\n")
-	writeFile(t, filepath.Join(dir, "d"), "go test fuzz v1\nfloat64(-0)\n")
-	writeFile(t, filepath.Join(dir, "e"), "go test fuzz v1\nfloat64(0)\n")
-	writeFile(t, filepath.Join(dir, "f"), "go test fuzz v1\nbyte('a')\n")
-	writeFile(t, filepath.Join(dir, "g"), "go test fuzz v1\nuint8(97)\n")
-	writeFile(t, filepath.Join(dir, "h"), "bad")
-	writeFile(t, filepath.Join(dir, "i"), "bad")
-	entries, err := Read(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, g := range Duplicates(entries) {
-		var names []string
-		for _, e := range g {
-			names = append(names, e.Name)
-		}
-		got = append(got, strings.Join(names, "="))
-	}
-	if want := "a=b f=g"; strings.Join(got, " ") != want {
-		t.Errorf("Duplicates = %v, want %s", got, want)
-	}
-}

@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -259,32 +258,4 @@ func Remove(path string) error {
 	}
 	syncDir(filepath.Dir(path))
 	return nil
-}
-
-// Duplicates returns the groups of valid entries that hold the same values
-// (bit for bit) under different names, each group sorted by name.
-func Duplicates(entries []Entry) [][]Entry {
-	groups := map[string][]Entry{}
-	var keys []string
-	for _, e := range entries {
-		if e.Err != nil {
-			continue
-		}
-		k, err := encoding.Marshal(e.Values...)
-		if err != nil {
-			continue // no values: nothing to compare
-		}
-		if _, ok := groups[string(k)]; !ok {
-			keys = append(keys, string(k))
-		}
-		groups[string(k)] = append(groups[string(k)], e)
-	}
-	var dups [][]Entry
-	for _, k := range keys {
-		if g := groups[k]; len(g) > 1 {
-			sort.Slice(g, func(i, j int) bool { return g[i].Name < g[j].Name })
-			dups = append(dups, g)
-		}
-	}
-	return dups
 }

@@ -1,4 +1,4 @@
-package corpus
+package cli
 
 import (
 	"errors"
@@ -36,7 +36,7 @@ func TestConfined(t *testing.T) {
 	fuzz := filepath.Join(root, "pkg", "testdata", "fuzz")
 	for _, tt := range []struct {
 		path string
-		link string // the link named by a *LinkError; "" for no error
+		link string // the link named by a *linkError; "" for no error
 	}{
 		{filepath.Join(fuzz, "FuzzIn"), ""},
 		{filepath.Join(fuzz, "FuzzIn", "new"), ""},
@@ -51,19 +51,19 @@ func TestConfined(t *testing.T) {
 		{filepath.Join(fuzz, "FuzzDangle"), filepath.Join(fuzz, "FuzzDangle")},
 		{filepath.Join(fuzz, "FuzzRootish", "tmp"), filepath.Join(fuzz, "FuzzRootish")},
 	} {
-		err := Confined(tt.path, root)
-		var le *LinkError
+		err := confined(tt.path, root)
+		var le *linkError
 		switch {
 		case tt.link == "" && err != nil:
-			t.Errorf("Confined(%s) = %v, want nil", tt.path, err)
+			t.Errorf("confined(%s) = %v, want nil", tt.path, err)
 		case tt.link != "" && (!errors.As(err, &le) || le.Link != tt.link):
-			t.Errorf("Confined(%s) = %v, want a *LinkError for %s", tt.path, err, tt.link)
+			t.Errorf("confined(%s) = %v, want a *linkError for %s", tt.path, err, tt.link)
 		}
 	}
-	if err := Confined(filepath.Join(fuzz, "FuzzLoopA", "e"), root); err == nil {
+	if err := confined(filepath.Join(fuzz, "FuzzLoopA", "e"), root); err == nil {
 		t.Errorf("Confined through a loop of links = nil, want an error")
 	}
-	if err := Confined(outside, root); err == nil {
-		t.Errorf("Confined(a path outside the root) = nil, want an error")
+	if err := confined(outside, root); err == nil {
+		t.Errorf("confined(a path outside the root) = nil, want an error")
 	}
 }
