@@ -48,7 +48,7 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 		return out
 	}
 	for {
-		end, err := runSession(ctx, j.runner, dir, cfg, best, func(ev session.Event) {
+		end, err := sessionDir(dir).run(ctx, j.runner, cfg, best, func(ev session.Event) {
 			if ev.Runs > 0 {
 				j.runs.Store(int64(ev.Runs))
 			}
@@ -135,9 +135,14 @@ type sessionEnd struct {
 	msg   string
 }
 
-// session runs one in-process session from best, passing its events to
-// event, and tells how it ended.
-func runSession(ctx context.Context, r *testbin.Runner, dir string, cfg session.Config, best []byte, event func(session.Event)) (sessionEnd, error) {
+// A sessionDir is the directory of the files of in-process sessions
+// (package session).
+type sessionDir string
+
+// run runs one in-process session of r's target from best in the
+// directory, passing its events to event, and tells how it ended.
+func (sd sessionDir) run(ctx context.Context, r *testbin.Runner, cfg session.Config, best []byte, event func(session.Event)) (sessionEnd, error) {
+	dir := string(sd)
 	for _, name := range []string{session.ResultFile, session.CurrentFile, session.BestFile} {
 		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return sessionEnd{}, err
@@ -182,7 +187,7 @@ func runSession(ctx context.Context, r *testbin.Runner, dir string, cfg session.
 		timedOut = time.Since(lastChange) > allowed
 		return timedOut
 	}
-	end, err := r.RunSession(ctx, best, session.Env+"="+dir, events, min(limit/10, 100*time.Millisecond), hung)
+	end, err := r.RunSession(ctx, best, session.Env+"="+dir, events, testbin.Watch{Interval: min(limit/10, 100*time.Millisecond), Hung: hung})
 	if err != nil {
 		return sessionEnd{}, err
 	}

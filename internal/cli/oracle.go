@@ -96,23 +96,21 @@ func (o *oracle) Run(ctx context.Context, batch [][]any) ([]shrink.Verdict, erro
 		}
 		files[i] = b
 	}
-	sigs := make([]signature, len(batch))
-	judged := make([]bool, len(batch))
-	var first atomic.Int64 // the first index that fails as the original does, or len(batch)
-	first.Store(int64(len(batch)))
-	w := 1
+	dl := &dealing{files: files, batch: batch, sigs: make([]signature, len(batch)), judged: make([]bool, len(batch)), w: 1}
+	dl.first.Store(int64(len(batch)))
 	if len(batch) >= 4*len(o.runners) && o.inputCost() >= o.parallelFrom {
-		w = len(o.runners)
+		dl.w = len(o.runners)
 	}
-	errs := make([]error, w)
+	errs := make([]error, dl.w)
 	var wg sync.WaitGroup
-	for k := range w {
+	for k := range dl.w {
 		wg.Go(func() {
-			errs[k] = o.deal(ctx, o.runners[k], k, w, files, batch, sigs, judged, &first)
+			errs[k] = o.deal(ctx, o.runners[k], k, dl)
 		})
 	}
 	wg.Wait()
-	f := int(first.Load())
+	w, sigs, judged := dl.w, dl.sigs, dl.judged
+	f := int(dl.first.Load())
 	var verdicts []shrink.Verdict
 	for g := range min(f+1, len(batch)) {
 		if err := errs[g%w]; err != nil {
@@ -146,10 +144,21 @@ func (o *oracle) inputCost() time.Duration {
 	return spent / time.Duration(n)
 }
 
-// deal runs candidates k, k+w, k+2w, … of the batch on runner r, in order,
-// in as many processes as crashes take, until one fails as the original
-// does or it has passed the first that did on any runner.
-func (o *oracle) deal(ctx context.Context, r *testbin.Runner, k, w int, files [][]byte, batch [][]any, sigs []signature, judged []bool, first *atomic.Int64) error {
+// A dealing is a batch dealt out to w runners, and what they made of it.
+type dealing struct {
+	files  [][]byte // the candidates' corpus files
+	batch  [][]any  // and values
+	w      int      // runners
+	sigs   []signature
+	judged []bool
+	first  atomic.Int64 // the first index that fails as the original does, or len(batch)
+}
+
+// deal runs candidates k, k+w, k+2w, … of the dealing's batch on runner
+// r, in order, in as many processes as crashes take, until one fails as
+// the original does or it has passed the first that did on any runner.
+func (o *oracle) deal(ctx context.Context, r *testbin.Runner, k int, dl *dealing) error {
+	files, batch, w, sigs, judged, first := dl.files, dl.batch, dl.w, dl.sigs, dl.judged, &dl.first
 	var mine []int
 	for g := k; g < len(files); g += w {
 		mine = append(mine, g)

@@ -15,12 +15,18 @@ type Ending struct {
 	Msg   string            // the message of a panic of the user's value, to be shaped
 }
 
+// A Watch is how a long run is watched: every Interval, Hung is called,
+// and if it returns true, the process is killed.
+type Watch struct {
+	Interval time.Duration
+	Hung     func() bool
+}
+
 // RunSession runs the target once, on a private corpus that holds input
 // alone (named InputName(0)), with the environment variable env set, and
-// waits for it to end. Each line of output goes to events first, which
-// takes it (true) or leaves it to the output parser. Every interval it
-// calls hung: if that returns true, the process is killed.
-func (r *Runner) RunSession(ctx context.Context, input []byte, env string, events func(line []byte) bool, interval time.Duration, hung func() bool) (Ending, error) {
+// waits for it to end, as watch watches it. Each line of output goes to
+// events first, which takes it (true) or leaves it to the output parser.
+func (r *Runner) RunSession(ctx context.Context, input []byte, env string, events func(line []byte) bool, watch Watch) (Ending, error) {
 	if err := r.writeInputs([][]byte{input}); err != nil {
 		return Ending{}, err
 	}
@@ -33,7 +39,7 @@ func (r *Runner) RunSession(ctx context.Context, input []byte, env string, event
 	if err != nil {
 		return Ending{}, err
 	}
-	exit, err := proc.wait(ctx, interval, hung)
+	exit, err := proc.wait(ctx, watch.Interval, watch.Hung)
 	if err != nil {
 		return Ending{}, err
 	}

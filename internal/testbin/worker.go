@@ -226,7 +226,7 @@ func (r *Runner) RunInWorker(ctx context.Context, inputs [][]byte, shape Shape, 
 			return res, err
 		}
 		if err != nil {
-			return r.runRest(ctx, res, inputs, i, shape, stop)
+			return r.runRest(ctx, res, inputs, shape, stop)
 		}
 		if sig.Kind == failure.Fail || msg != "" {
 			res.Msgs[i] = msg
@@ -306,9 +306,10 @@ func (r *Runner) WorkerAgrees(ctx context.Context, original []byte, want failure
 	return true, ""
 }
 
-// runRest runs inputs[i:] in a process and adds what it made of them to
-// res, the outcomes of inputs[:i].
-func (r *Runner) runRest(ctx context.Context, res Result, inputs [][]byte, i int, shape Shape, stop Stop) (Result, error) {
+// runRest runs the inputs after those res has the outcomes of in a
+// process, and adds what it made of them to res.
+func (r *Runner) runRest(ctx context.Context, res Result, inputs [][]byte, shape Shape, stop Stop) (Result, error) {
+	i := len(res.Outcomes)
 	rest, err := r.Run(ctx, inputs[i:],
 		func(k int, msg string) string { return shape(i+k, msg) },
 		func(k int, sig failure.Signature) bool { return stop(i+k, sig) })
