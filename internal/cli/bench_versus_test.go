@@ -29,7 +29,7 @@ type versusModule struct {
 }
 
 // shapeTargets are the fuzz targets of the shapes of fuzzshrink's quality
-// tests (fuzzshrink/internal/shapes), as test files of a module that holds
+// tests (internal/shapes), as test files of a module that holds
 // the shape's parser.
 var shapeTargets = map[string]string{
 	"json": `func FuzzShape(f *testing.F) {
@@ -67,7 +67,7 @@ var shapeTargets = map[string]string{
 
 // shapeModule returns the module of a shape.
 func shapeModule(tb testing.TB, name string) versusModule {
-	root := filepath.Join("..", "..", "fuzzshrink", "internal", "shapes")
+	root := filepath.Join("..", "shapes")
 	src, err := os.ReadFile(filepath.Join(root, name, name+".go"))
 	if err != nil {
 		tb.Fatal(err)
