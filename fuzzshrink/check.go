@@ -150,18 +150,19 @@ type checkStats struct {
 // A checkFailure is what Check found: a shrunk failure, or why it could not
 // generate cases (msg).
 type checkFailure struct {
-	msg        string
-	origin     string // where the failure came from
-	want       failure.Signature
-	orig, last *T // the original run, and a last run of the shrunk case
-	lastSig    failure.Signature
-	shrink     Stats
-	runs       int
-	err        error       // the engine's
-	others     shrink.Pool // of choice sequences
-	best       []byte      // the shrunk sequence
-	persisted  string
-	persistErr error
+	msg           string
+	origin        string // where the failure came from
+	persistedFrom string // the file it was replayed from, if it was not generated
+	want          failure.Signature
+	orig, last    *T // the original run, and a last run of the shrunk case
+	lastSig       failure.Signature
+	shrink        Stats
+	runs          int
+	err           error       // the engine's
+	others        shrink.Pool // of choice sequences
+	best          []byte      // the shrunk sequence
+	persisted     string
+	persistErr    error
 }
 
 func newChecker(tb testing.TB, prop func(*T), opts []CheckOption) *checker {
@@ -225,7 +226,9 @@ func (c *checker) run() *checkFailure {
 		c.stats.replayed++
 		t := c.newT(e.data, nil, true)
 		if sig := runCaptured(t, c.prop); sig.Failed() && t.invalid == "" {
-			return c.shrink(t, sig, fmt.Sprintf("the persisted failure %s", e.name))
+			f := c.shrink(t, sig, fmt.Sprintf("the persisted failure %s", e.name))
+			f.persistedFrom = e.name
+			return f
 		}
 	}
 	var best map[string]*T // the best-scoring case of each Target label
@@ -298,7 +301,12 @@ func (c *checker) report(f *checkFailure) string {
 		return f.msg
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "fuzzshrink: %s failed (seed %d)\n", c.tb.Name(), c.cfg.seed)
+	if f.persistedFrom != "" {
+		// No seed made it: it came from a file.
+		fmt.Fprintf(&b, "fuzzshrink: %s failed (replaying %s)\n", c.tb.Name(), f.persistedFrom)
+	} else {
+		fmt.Fprintf(&b, "fuzzshrink: %s failed (seed %d)\n", c.tb.Name(), c.cfg.seed)
+	}
 	for _, l := range drawLines(f.last, f.orig, f.shrink.Accepted, f.lastSig.Failed(), c.local) {
 		fmt.Fprintf(&b, "    %s\n", l)
 	}
@@ -353,7 +361,11 @@ func (c *checker) report(f *checkFailure) string {
 	case f.persisted != "":
 		fmt.Fprintf(&b, "Written to %s, which runs first from now on\n", f.persisted)
 	}
-	fmt.Fprintf(&b, "To generate the same cases: go test -run='^%s$' -fuzzshrink.seed=%d", c.tb.Name(), c.cfg.seed)
+	if f.persistedFrom != "" {
+		fmt.Fprintf(&b, "The failure came from the saved file %s, not from a seed: go test -run='^%s$' replays it first", f.persistedFrom, c.tb.Name())
+	} else {
+		fmt.Fprintf(&b, "To generate the same cases: go test -run='^%s$' -fuzzshrink.seed=%d", c.tb.Name(), c.cfg.seed)
+	}
 	return b.String()
 }
 

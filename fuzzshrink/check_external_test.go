@@ -59,6 +59,12 @@ func TestCheck_PersistedFailureRunsFirst(t *testing.T) {
 	if got, _ := draws(r.report); got != "xs = []int{101}" {
 		t.Errorf("second run: %s", got)
 	}
+	// No seed generated it: the report says where it came from, and gives
+	// no seed.
+	if !strings.Contains(r.report, "TestSum/sub failed (replaying "+path+")") ||
+		!strings.Contains(r.report, "The failure came from the saved file "+path+", not from a seed") || strings.Contains(r.report, "-fuzzshrink.seed") {
+		t.Errorf("the report of a replayed failure names a seed:\n%s", r.report)
+	}
 	if files, _ := os.ReadDir(dir); len(files) != 1 {
 		t.Errorf("the second run wrote another file: %v", files)
 	}
