@@ -192,7 +192,11 @@ func deleteSpans(s *ChoiceSeq, from pos, yield func(pos, []byte) bool) {
 				continue
 			}
 			start, end := an.start[block[0]], an.stop[block[size-1]]
-			if start >= end {
+			if start >= end || end == len(s.Data) && simplestChoices(s.Rec, block) {
+				// Simplest choices at the end come back in the normal form
+				// (replay reads them past the end): deleting them is no
+				// progress, and with the choice before them lowered by
+				// one it would only lower that choice, one unit a run.
 				continue
 			}
 			p := pos{node: gi, i: bp.i, j: bp.j}
@@ -231,6 +235,19 @@ func deleteSpans(s *ChoiceSeq, from pos, yield func(pos, []byte) bool) {
 			}
 		}
 	}
+}
+
+// simplestChoices reports whether every choice of the spans holds the
+// simplest value of its domain.
+func simplestChoices(rec *Record, spans []int32) bool {
+	for _, sp := range spans {
+		for _, c := range rec.Choices[rec.Spans[sp].First:rec.Spans[sp].Last] {
+			if !c.simplest() {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // atTopLowered returns the data with the integer choices from first on
