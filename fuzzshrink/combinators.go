@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"sync/atomic"
 
 	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
@@ -148,61 +149,6 @@ func NoShrink[V any](g *Gen[V]) *Gen[V] {
 	return n
 }
 
-// OneOf generates the values of one of gens, each as often as the others,
-// chosen by a branch index drawn first. Values shrink within their branch,
-// and toward earlier branches: put the simplest alternative first. In a
-// recursive generator, the first alternative must be a base case: nested
-// draws of the same OneOf take it more and more often as they nest (and
-// always past a depth of 100), and so does replay past the end of the data.
-// It panics if gens is empty.
-func OneOf[V any](gens ...*Gen[V]) *Gen[V] {
-	if len(gens) == 0 {
-		panic("fuzzshrink.OneOf: no generators")
-	}
-	gs := append([]*Gen[V](nil), gens...)
-	r := shrink.UnsignedInterval(0, uint64(len(gs)-1))
-	o := newGen[V](fmt.Sprintf("OneOf(%d generators)", len(gs)), nil, nil)
-	o.info.Depth = true
-	o.draw = func(t *T) V {
-		n := t.nested(o.info)
-		t.nest = append(t.nest, o.info)
-		i := uint64(0)
-		if n < maxDepth {
-			d := uniform
-			if n > 0 {
-				d = dist{kind: distFirst, p: 1 - math.Pow(0.5, float64(n))}
-			}
-			i = t.drawInt(r, d)
-		}
-		v := gs[i].value(t)
-		t.nest = t.nest[:len(t.nest)-1]
-		return v
-	}
-	o.force = func(t *T, v V) error {
-		n := t.nested(o.info)
-		t.nest = append(t.nest, o.info)
-		defer func() { t.nest = t.nest[:len(t.nest)-1] }()
-		mark := len(t.data)
-		for i, g := range gs {
-			if n >= maxDepth && i > 0 {
-				break
-			}
-			if g.force == nil {
-				continue
-			}
-			if n < maxDepth {
-				t.putRank(r, uint64(i))
-			}
-			if g.force(t, v) == nil {
-				return nil
-			}
-			t.data, t.pos = t.data[:mark], mark
-		}
-		return fmt.Errorf("no branch can be forced to %v", v)
-	}
-	return o
-}
-
 // Compose generates values that fn builds from several draws: tuples, and
 // structs whose fields must satisfy invariants together. fn draws with the
 // generators' Draw and t, and must be deterministic:
@@ -220,18 +166,27 @@ func Compose[V any](fn func(t *T) V) *Gen[V] {
 	return newGen(fmt.Sprintf("Compose(%s)", describe[V]()), fn, nil)
 }
 
-// Deferred generates the values of the generator f returns, calling f when
-// it draws, not before: recursive generators refer to themselves through it,
+// Deferred generates the values of the generator f returns, calling f on
+// its first draw, not before, and once: recursive generators refer to
+// themselves through it,
 //
 //	var expr *Gen[Expr]
 //	expr = OneOf(literal, Map(SliceOf(Deferred(func() *Gen[Expr] { return expr })), newList))
 //
 // See [OneOf] for how recursion ends.
 func Deferred[V any](f func() *Gen[V]) *Gen[V] {
+	var made atomic.Pointer[Gen[V]]
+	get := func() *Gen[V] {
+		if g := made.Load(); g != nil {
+			return g
+		}
+		made.CompareAndSwap(nil, f())
+		return made.Load()
+	}
 	return newGen(fmt.Sprintf("Deferred(%s)", describe[V]()),
-		func(t *T) V { return f().value(t) },
+		func(t *T) V { return get().value(t) },
 		func(t *T, v V) error {
-			g := f()
+			g := get()
 			if g.force == nil {
 				return fmt.Errorf("%v cannot be forced", g)
 			}

@@ -126,3 +126,44 @@ func TestDistribution_RandomBytes(t *testing.T) {
 		{"random bytes, int64: v = MinInt64", frequency(vs, func(v int64) bool { return v == math.MinInt64 }), 0.003, 0},
 	})
 }
+
+// TestDistribution_Weights: Frequency and Chance generate in proportion to
+// their weights, and a recursive OneOf whose recursive alternative comes
+// first stays small.
+func TestDistribution_Weights(t *testing.T) {
+	t.Parallel()
+	freq := sample(Frequency(
+		Weighted[int]{Weight: 1, Gen: Just(0)},
+		Weighted[int]{Weight: 0, Gen: Just(1)},
+		Weighted[int]{Weight: 3, Gen: Just(2)},
+	))
+	chance := sample(Chance(0.1))
+	var tree *Gen[[]any]
+	tree = OneOf(
+		Map(SliceOfN(Deferred(func() *Gen[[]any] { return tree }), 1, 3), func(ks [][]any) []any {
+			vs := make([]any, len(ks))
+			for i, k := range ks {
+				vs[i] = k
+			}
+			return vs
+		}),
+		Just([]any(nil)),
+	)
+	var nodes func(v []any) int
+	nodes = func(v []any) int {
+		n := 1
+		for _, k := range v {
+			n += nodes(k.([]any))
+		}
+		return n
+	}
+	trees := sample(tree)
+	checkMeasures(t, []measure{
+		{"Frequency 1:0:3: the first", frequency(freq, func(v int) bool { return v == 0 }), 0.22, 0.28},
+		{"Frequency 1:0:3: the weight of 0", frequency(freq, func(v int) bool { return v == 1 }), 0, 1e-9},
+		{"Frequency 1:0:3: the third", frequency(freq, func(v int) bool { return v == 2 }), 0.72, 0.78},
+		{"Chance(0.1): true", frequency(chance, func(v bool) bool { return v }), 0.08, 0.12},
+		{"recursion first: the base case at the top", frequency(trees, func(v []any) bool { return v == nil }), 0.45, 0.55},
+		{"recursion first: trees of 20 nodes or fewer", frequency(trees, func(v []any) bool { return nodes(v) <= 20 }), 0.99, 0},
+	})
+}

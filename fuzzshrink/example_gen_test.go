@@ -82,3 +82,53 @@ func ExampleFuzz_generators() {
 	}
 	_ = fuzzDecode // in a _test.go file: func FuzzDecode(f *testing.F) { … }
 }
+
+// Term is a number, or a sum of terms.
+type Term struct {
+	Num   int
+	Terms []Term
+	Leaf  bool
+}
+
+func (e Term) String() string {
+	if e.Leaf {
+		return fmt.Sprint(e.Num)
+	}
+	return fmt.Sprint(e.Terms)
+}
+
+// OneOf may list a recursive alternative before the base case: it finds
+// the base case (the alternative whose simplest value does not recurse),
+// draws it more often as draws nest, and shrinks toward it.
+func ExampleOneOf() {
+	var term *fuzzshrink.Gen[Term]
+	term = fuzzshrink.OneOf(
+		fuzzshrink.Map(fuzzshrink.SliceOfN(fuzzshrink.Deferred(func() *fuzzshrink.Gen[Term] { return term }), 1, 3),
+			func(ts []Term) Term { return Term{Terms: ts} }),
+		fuzzshrink.Map(fuzzshrink.IntRange(0, 9), func(n int) Term { return Term{Num: n, Leaf: true} }),
+	)
+	e, _ := fuzzshrink.Find(term, func(e Term) bool { return len(e.Terms) >= 2 }, fuzzshrink.Seed(1))
+	fmt.Println(e)
+	// Output: [0 0]
+}
+
+// Frequency chooses among alternatives by weight; Chance draws a bool true
+// with the given probability. Both shrink as their unweighted forms do:
+// toward the base case (here the first alternative) and false.
+func ExampleFrequency() {
+	code := fuzzshrink.Frequency(
+		fuzzshrink.Weighted[int]{Weight: 3, Gen: fuzzshrink.Just(200)},
+		fuzzshrink.Weighted[int]{Weight: 1, Gen: fuzzshrink.IntRange(400, 599)},
+	)
+	retry := fuzzshrink.Chance(0.25)
+	p := fuzzshrink.Compose(func(t *fuzzshrink.T) [2]int {
+		c := code.Draw(t, "code")
+		if retry.Draw(t, "retry") {
+			return [2]int{c, 1}
+		}
+		return [2]int{c, 0}
+	})
+	v, _ := fuzzshrink.Find(p, func(v [2]int) bool { return v[0] >= 500 && v[1] == 1 }, fuzzshrink.Seed(1))
+	fmt.Println(v)
+	// Output: [500 1]
+}

@@ -98,7 +98,9 @@ type T struct {
 	keepDraws bool       // record the values of top-level draws
 	rec       shrink.Record
 	cur       int32            // the innermost open span, -1 at the top
-	nest      []*shrink.Drawer // the generators open with depth counting
+	nest      []*shrink.Drawer // the OneOf draws open, innermost last
+	probes    []*shrink.Drawer // the OneOfs whose base case t looks for (oneof.go)
+	recursed  *shrink.Drawer   // the probed OneOf that t drew again
 	forced    *forcing
 	step      *cmdStep      // the step of Repeat running
 	short     *shortFailure // a Repeat failed before it ran its minimum of steps
@@ -144,16 +146,8 @@ func (t *T) closeSpans() {
 	}
 }
 
-// nested returns how many draws of g are open.
-func (t *T) nested(g *shrink.Drawer) int {
-	n := 0
-	for _, o := range t.nest {
-		if o == g {
-			n++
-		}
-	}
-	return n
-}
+// leave closes the innermost OneOf draw.
+func (t *T) leave() { t.nest = t.nest[:len(t.nest)-1] }
 
 // invalidate ends a run that is not a valid case (a Filter that rejects
 // every value it tries, a distinct collection that cannot grow to its

@@ -156,6 +156,20 @@ func Bool() *Gen[bool] {
 		})
 }
 
+// Chance generates true with probability p and false otherwise, and
+// shrinks toward false. It panics if p is not in [0, 1].
+func Chance(p float64) *Gen[bool] {
+	if !(p >= 0 && p <= 1) {
+		panic(fmt.Sprintf("fuzzshrink.Chance: probability %v is not in [0, 1]", p))
+	}
+	return newGen(fmt.Sprintf("Chance(%v)", p),
+		func(t *T) bool { return t.drawBool(p) },
+		func(t *T, v bool) error {
+			t.putRank(shrink.BoolInterval, boolRank(v))
+			return nil
+		})
+}
+
 func boolRank(b bool) uint64 {
 	if b {
 		return 1

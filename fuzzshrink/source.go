@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
@@ -28,6 +29,7 @@ const (
 type dist struct {
 	kind distKind
 	p    float64
+	cum  []float64 // distUniform, distFirst: weights cumulated by rank, if not all equal
 }
 
 type distKind uint8
@@ -36,7 +38,7 @@ const (
 	distBiased distKind = iota
 	distUniform
 	distFlag
-	distFirst // 0 with probability p, else uniform
+	distFirst // 0 with probability p, else uniform (or weighted)
 	distRunes // rune indexes: printable ASCII most often
 )
 
@@ -63,7 +65,7 @@ func (g *generator) rank(r shrink.Interval, d dist) uint64 {
 	n := r.Size()
 	switch d.kind {
 	case distUniform:
-		return g.below(n)
+		return g.pick(n, d.cum)
 	case distFlag:
 		if n >= 1 && g.rng.Float64() < d.p {
 			return 1
@@ -73,7 +75,7 @@ func (g *generator) rank(r shrink.Interval, d dist) uint64 {
 		if g.rng.Float64() < d.p {
 			return 0
 		}
-		return g.below(n)
+		return g.pick(n, d.cum)
 	case distRunes:
 		switch x := g.rng.IntN(100); {
 		case x < 65:
@@ -114,6 +116,22 @@ func (g *generator) below(n uint64) uint64 {
 		return g.rng.Uint64()
 	}
 	return g.rng.Uint64N(n + 1)
+}
+
+// pick picks a rank in [0, n], uniformly, or by the weights cumulated in
+// cum (one per rank) if it is not nil.
+func (g *generator) pick(n uint64, cum []float64) uint64 {
+	if cum == nil {
+		return g.below(n)
+	}
+	x := g.rng.Float64() * cum[len(cum)-1]
+	k, _ := slices.BinarySearchFunc(cum, x, func(c, x float64) int {
+		if c <= x {
+			return -1
+		}
+		return 1
+	})
+	return uint64(k)
 }
 
 // float picks a float in r.
