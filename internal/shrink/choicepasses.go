@@ -88,6 +88,7 @@ type Analysis struct {
 	children    [][]int32 // per span, its child spans; the last entry: the top-level spans
 	groups      []int32   // the spans with children in preorder, -1 (the top) first
 	numeric     []int32   // the integer choices of more than two values, not frozen
+	movable     []int32   // those and the float choices not frozen
 	start, stop []int     // per span: its tokens, data[start:stop]
 }
 
@@ -138,8 +139,13 @@ func (s *ChoiceSeq) Analysis() *Analysis {
 		}
 	}
 	for i, c := range rec.Choices {
-		if c.Kind == KindInt && c.Hi-c.Lo >= 2 && !an.Frozen[i] {
+		switch {
+		case an.Frozen[i]:
+		case c.Kind == KindInt && c.Hi-c.Lo >= 2:
 			an.numeric = append(an.numeric, int32(i))
+			an.movable = append(an.movable, int32(i))
+		case c.Kind == KindFloat:
+			an.movable = append(an.movable, int32(i))
 		}
 	}
 	s.an = an
@@ -192,11 +198,12 @@ func deleteSpans(s *ChoiceSeq, from pos, yield func(pos, []byte) bool) {
 				continue
 			}
 			start, end := an.start[block[0]], an.stop[block[size-1]]
-			if start >= end || end == len(s.Data) && simplestChoices(s.Rec, block) {
-				// Simplest choices at the end come back in the normal form
-				// (replay reads them past the end): deleting them is no
-				// progress, and with the choice before them lowered by
-				// one it would only lower that choice, one unit a run.
+			if start >= end || simplestChoices(s.Rec, block) && allZero(s.Data[end:]) {
+				// Simplest choices followed by simplest choices only come
+				// back in the normal form (replay reads them past the
+				// end): deleting them is no progress, and with the choice
+				// before them lowered by one it would only lower that
+				// choice, one unit a run.
 				continue
 			}
 			p := pos{node: gi, i: bp.i, j: bp.j}
@@ -248,6 +255,12 @@ func simplestChoices(rec *Record, spans []int32) bool {
 		}
 	}
 	return true
+}
+
+// allZero reports whether b holds only zero tokens, each the simplest
+// value of any choice.
+func allZero(b []byte) bool {
+	return !slices.ContainsFunc(b, func(c byte) bool { return c != 0 })
 }
 
 // atTopLowered returns the data with the integer choices from first on
@@ -568,6 +581,11 @@ func simplerFloats(f float64) []float64 {
 	}
 	cs := []float64{math.Abs(f)}
 	if f == math.Trunc(f) {
+		if math.Abs(f) > exactInts {
+			// Above 2⁵³ an integer with fewer significant bits has a
+			// shorter token, the next power of two among them.
+			cs = append(cs, fewerBits(f)...)
+		}
 		return cs
 	}
 	tr := math.Trunc(f)
@@ -583,15 +601,7 @@ func simplerFloats(f float64) []float64 {
 			}
 		}
 	}
-	bits := math.Float64bits(f)
-	for keep := 1; keep < 52; keep++ { // the mantissa cut, then rounded, to keep bits
-		drop := uint(52 - keep)
-		if bits&(1<<drop-1) == 0 {
-			break
-		}
-		cut := bits >> drop << drop
-		cs = append(cs, math.Float64frombits(cut), math.Float64frombits(cut+bits&(1<<(drop-1))<<1))
-	}
+	cs = append(cs, fewerBits(f)...)
 	for k := 1; k < 17; k++ { // decimal digits
 		if g, err := strconv.ParseFloat(strconv.FormatFloat(f, 'e', k-1, 64), 64); err == nil {
 			cs = append(cs, g)
@@ -599,6 +609,22 @@ func simplerFloats(f float64) []float64 {
 				break
 			}
 		}
+	}
+	return cs
+}
+
+// fewerBits returns f with fewer significant bits in its mantissa, cut
+// and then rounded, from none kept (a power of two) to 51.
+func fewerBits(f float64) []float64 {
+	var cs []float64
+	bits := math.Float64bits(f)
+	for keep := 0; keep < 52; keep++ {
+		drop := uint(52 - keep)
+		if bits&(1<<drop-1) == 0 {
+			break
+		}
+		cut := bits >> drop << drop
+		cs = append(cs, math.Float64frombits(cut), math.Float64frombits(cut+bits&(1<<(drop-1))<<1))
 	}
 	return cs
 }
@@ -690,46 +716,140 @@ func above(c *Choice, v uint64) (bool, uint64) {
 	return false, t - v
 }
 
-// redistributePairs moves value from an integer choice toward its target
-// and into a later one (within pairWindow integer choices), keeping their
+// redistributePairs moves value from a numeric choice toward its target
+// and into a later one (within pairWindow numeric choices), keeping their
 // sum: all of it the first choice can give and the second take, then
-// halves of it. The cursor is (node, i, j) = (first choice among the
-// integer choices, distance to the second, step); an accepted move starts
-// the pair again.
+// halves of it. Integers and floats move into each other ([421.5 580] →
+// [0 1001.5] for floats, [1001.0 0] → [0.0 1001] for a float and an int).
+// The cursor is (node, i) = (first choice among the movable ones, distance
+// to the second); an accepted move starts the pair again.
 func redistributePairs(s *ChoiceSeq, from pos, yield func(pos, []byte) bool) {
 	an, rec := s.Analysis(), s.Rec
-	num := an.numeric
+	num := an.movable
 	for a := from.node; a < len(num); a++ {
 		ci := &rec.Choices[num[a]]
-		if ci.Val == 0 {
+		if ci.simplest() {
 			continue
 		}
-		off, step := 1, 0
+		off := 1
 		if a == from.node {
-			off, step = max(from.i, 1), from.j
+			off = max(from.i, 1)
 		}
-		for ; off <= pairWindow && a+off < len(num); off, step = off+1, 0 {
+		for ; off <= pairWindow && a+off < len(num); off++ {
 			cj := &rec.Choices[num[a+off]]
-			ri, rj := ci.Interval(), cj.Interval()
-			vi, vj := ri.Value(ci.Val), rj.Value(cj.Val)
-			up, dist := above(ci, vi)
-			capacity := rj.Hi - vj // room for vj to move the same way as the value leaves vi
-			if !up {
-				capacity = vj - rj.Lo
+			var moves iter.Seq[[2][]byte]
+			if ci.Kind == KindInt && cj.Kind == KindInt {
+				moves = intMoves(ci, cj)
+			} else {
+				moves = numberMoves(ci, cj)
 			}
-			d := min(dist, capacity)
-			for ; step < 64 && d>>step > 0; step++ {
-				dd := d >> step
-				ni, _ := Shift(ci, vi, dd, !up)
-				nj, _ := Shift(cj, vj, dd, up)
-				ti, tj := AppendIntToken(nil, ri.Rank(ni)), AppendIntToken(nil, rj.Rank(nj))
-				cand := Splice(s.Data, int(ci.Start), int(cj.End), ti, s.Data[ci.End:cj.Start], tj)
-				if !yield(pos{node: a, i: off, j: 0}, cand) {
+			for toks := range moves {
+				cand := Splice(s.Data, int(ci.Start), int(cj.End), toks[0], s.Data[ci.End:cj.Start], toks[1])
+				if !yield(pos{node: a, i: off}, cand) {
 					return
 				}
 			}
 		}
 	}
+}
+
+// intMoves yields the tokens of integer choices ci and cj
+// with value moved from ci toward its target into cj: all it can move at
+// step 0, half at step 1, and so on.
+func intMoves(ci, cj *Choice) iter.Seq[[2][]byte] {
+	return func(yield func([2][]byte) bool) {
+		ri, rj := ci.Interval(), cj.Interval()
+		vi, vj := ri.Value(ci.Val), rj.Value(cj.Val)
+		up, dist := above(ci, vi)
+		capacity := rj.Hi - vj // room for vj to move the same way as the value leaves vi
+		if !up {
+			capacity = vj - rj.Lo
+		}
+		d := min(dist, capacity)
+		for step := 0; step < 64 && d>>step > 0; step++ {
+			dd := d >> step
+			ni, _ := Shift(ci, vi, dd, !up)
+			nj, _ := Shift(cj, vj, dd, up)
+			if !yield([2][]byte{AppendIntToken(nil, ri.Rank(ni)), AppendIntToken(nil, rj.Rank(nj))}) {
+				return
+			}
+		}
+	}
+}
+
+// numberMoves is intMoves for a pair of which one or both are floats: the
+// amounts are whole if either is an integer, and each value must stay in
+// its range (integers within ±2⁵³, where floats hold them exactly).
+func numberMoves(ci, cj *Choice) iter.Seq[[2][]byte] {
+	return func(yield func([2][]byte) bool) {
+		vi, ti, ok := number(ci)
+		vj, _, ok2 := number(cj)
+		if !ok || !ok2 {
+			return
+		}
+		whole := ci.Kind == KindInt || cj.Kind == KindInt
+		for d, step := vi-ti, 0; step < 64; step++ {
+			amt := math.Ldexp(d, -step)
+			if whole {
+				amt = math.Trunc(amt)
+			}
+			if amt == 0 || !whole && math.Abs(amt) < math.Abs(d)/(1<<20) {
+				return
+			}
+			tki, tkj := numberToken(ci, vi-amt), numberToken(cj, vj+amt)
+			if tki == nil || tkj == nil {
+				continue
+			}
+			if !yield([2][]byte{tki, tkj}) {
+				return
+			}
+		}
+	}
+}
+
+// number returns the value of a numeric choice as a float, and its
+// target; ok is false for an integer beyond ±2⁵³ or a float not finite.
+func number(c *Choice) (v, target float64, ok bool) {
+	if c.Kind == KindFloat {
+		f := c.Float()
+		return f, c.FloatInterval().Simplest(), !math.IsInf(f, 0) && !math.IsNaN(f)
+	}
+	r := c.Interval()
+	asFloat := func(u uint64) (float64, bool) {
+		if r.Signed {
+			x := int64(u)
+			return float64(x), x >= -exactInts && x <= exactInts
+		}
+		return float64(u), u <= exactInts
+	}
+	v, ok = asFloat(r.Value(c.Val))
+	target, ok2 := asFloat(r.target())
+	return v, target, ok && ok2
+}
+
+// numberToken returns the canonical token of value x for the choice c, or
+// nil if c cannot take it.
+func numberToken(c *Choice, x float64) []byte {
+	if c.Kind == KindFloat {
+		if !c.FloatInterval().Contains(x) {
+			return nil
+		}
+		return AppendFloatToken(nil, x)
+	}
+	if x != math.Trunc(x) || math.Abs(x) > exactInts {
+		return nil
+	}
+	r := c.Interval()
+	u := uint64(x)
+	if r.Signed {
+		u = uint64(int64(x))
+	} else if x < 0 {
+		return nil
+	}
+	if !r.contains(u) {
+		return nil
+	}
+	return AppendIntToken(nil, r.Rank(u))
 }
 
 // commonOffset moves several integer choices by the same amount, keeping

@@ -493,9 +493,12 @@ func AppendFloatToken(b []byte, f float64) []byte {
 		}
 		return append(b, k)
 	}
+	// Integers up to 2⁵³ take the integer class, so that they are ordered
+	// by magnitude (1001 before 1024); other values take the shorter
+	// class.
 	ih, il, iok, oh, ol, ook := floatPayloads(f)
 	hi, lo := oh, ol
-	if iok && (!ook || lessPayload(ih, il, oh, ol)) {
+	if iok && (!ook || math.Abs(f) <= exactInts || lessPayload(ih, il, oh, ol)) {
 		hi, lo = ih, il
 	}
 	n := payloadLen(hi, lo)
