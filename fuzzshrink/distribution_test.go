@@ -82,6 +82,7 @@ func TestDistribution_Floats(t *testing.T) {
 		{"Float64(): -Inf", frequency(fs, func(f float64) bool { return math.IsInf(f, -1) }), 0.003, 0},
 		{"Float64(): -0", frequency(fs, func(f float64) bool { return f == 0 && math.Signbit(f) }), 0.003, 0},
 		{"Float64(): subnormal", frequency(fs, func(f float64) bool { return f != 0 && math.Abs(f) < 0x1p-1022 }), 0.003, 0},
+		{"Float64(): at least MaxFloat64/2 (a huge threshold)", frequency(fs, func(f float64) bool { return f >= math.MaxFloat64/2 }), 0.02, 0},
 		{"Float64(): an integer below 100", frequency(fs, func(f float64) bool { return f == math.Trunc(f) && math.Abs(f) < 100 }), 0.30, 0},
 		{"Float64(): a fraction", frequency(fs, func(f float64) bool { return f != math.Trunc(f) }), 0.20, 0},
 		{"Float64Range(0, 1): 0", frequency(unit, func(f float64) bool { return f == 0 }), 0.02, 0},

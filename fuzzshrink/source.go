@@ -138,14 +138,23 @@ func (g *generator) pick(n uint64, cum []float64) uint64 {
 func (g *generator) float(r shrink.FloatInterval) float64 {
 	var f float64
 	switch x := g.rng.IntN(100); {
+	case x < 4: // a bound, or the finite extreme past an infinite one
+		b := r.Lo
+		if x >= 2 {
+			b = r.Hi
+		}
+		if math.IsInf(b, 0) && g.rng.IntN(2) == 0 {
+			b = math.Copysign(math.MaxFloat64, b)
+		}
+		f = b
 	case x < 10: // a special value
-		if r.Lo > math.Inf(-1) && x < 2 {
-			return r.Lo
-		}
-		if r.Hi < math.Inf(1) && x < 4 {
-			return r.Hi
-		}
 		f = floatSpecials[g.rng.IntN(len(floatSpecials))]
+	case x < 13: // a huge or a tiny magnitude
+		e := uint64(2036 + g.rng.IntN(11))
+		if g.rng.IntN(2) == 0 {
+			e = uint64(g.rng.IntN(11))
+		}
+		f = math.Float64frombits(g.rng.Uint64()&(1<<63|1<<52-1) | e<<52)
 	case x < 50: // a small integer
 		k := g.rng.IntN(5 + g.size/20)
 		f = float64(g.rng.Int64N(1 << k))
