@@ -24,7 +24,8 @@ import (
 //     (for steps, every size from 8 down) at every offset; alone, with the choice before them one
 //     lower (a length they depend on), and with the later choices at the
 //     top of their ranges lower by the block's size (indexes of a last
-//     element);
+//     element), and with an earlier integer that counts the block's kind
+//     of span lower by its size (a length drawn before a loop);
 //   - descendants: a span replaced by a descendant of the same generator (a
 //     subtree for its tree), and a collection replaced by one of its
 //     elements (100 elements collapse to 1 in one move);
@@ -38,8 +39,10 @@ import (
 //     floats toward simpler floats;
 //   - sort spans: runs of sibling spans of one generator sorted by their
 //     tokens, so that the result is the same whatever order the failure had;
-//   - redistribute pairs: value moved from one integer to a later one,
-//     keeping their sum ([51 50] → [0 101]);
+//   - merge collections, flatten, relabel elements: regroup.go;
+//   - redistribute pairs: value moved from one number to a later one,
+//     keeping their sum ([51 50] → [0 101]), between integers and floats
+//     too;
 //   - common offset: several integers moved by the same amount, keeping
 //     their differences (and equal values equal).
 
@@ -51,6 +54,9 @@ var choicePasses = []ValuePass{
 	{"zero spans", onChoices(zeroSpans)},
 	{"lower choices", onChoices(lowerChoices)},
 	{"sort spans", onChoices(sortSpans)},
+	{"merge collections", onChoices(mergeCollections)},
+	{"flatten", onChoices(flatten)},
+	{"relabel elements", onChoices(relabelElements)},
 	{"redistribute pairs", onChoices(redistributePairs)},
 	{"common offset", onChoices(commonOffset)},
 }
@@ -229,6 +235,15 @@ func deleteSpans(s *ChoiceSeq, from pos, yield func(pos, []byte) bool) {
 					}
 				}
 			}
+			// The same with an earlier integer that counts the block's
+			// kind of span lower by the block's size: a length drawn
+			// before a loop of draws, and the element deleted from the
+			// middle (n = 4, then four bools: n = 3 without the third).
+			if c := countBefore(s, an, ch, block); c != nil {
+				if !yield(p, Splice(s.Data, int(c.Start), end, c.lowered(uint64(size)), s.Data[c.End:start])) {
+					return
+				}
+			}
 			// The same with the later choices at the top of their ranges
 			// lower by the block's size: indexes of the last element of a
 			// collection that the block's spans added to, as in the step
@@ -255,6 +270,43 @@ func simplestChoices(rec *Record, spans []int32) bool {
 		}
 	}
 	return true
+}
+
+// countBefore returns the nearest integer choice before the block, of
+// three values or more, whose value is the number of spans among ch of
+// the block's generator (by name) and can go as low as that number less the
+// block's size; or nil. The choice just before the block is left to the
+// caller's other candidate.
+func countBefore(s *ChoiceSeq, an *Analysis, ch, block []int32) *Choice {
+	spans := s.Rec.Spans
+	kind := spans[block[0]].Drawer.Name // a loop may make a generator per draw
+	count := uint64(0)
+	for _, c := range ch {
+		if spans[c].Drawer.Name == kind {
+			count++
+		}
+	}
+	first := spans[block[0]].First
+	start := an.start[block[0]]
+	for k := len(an.numeric) - 1; k >= 0; k-- {
+		ci := an.numeric[k]
+		if ci >= first {
+			continue
+		}
+		c := &s.Rec.Choices[ci]
+		r := c.Interval()
+		if r.Signed && int64(r.Value(c.Val)) != int64(count) || !r.Signed && r.Value(c.Val) != count {
+			continue
+		}
+		if int(c.End) == start && len(block) == 1 {
+			return nil // the caller's candidate
+		}
+		if _, ok := Shift(c, r.Value(c.Val), uint64(len(block)), false); !ok {
+			return nil
+		}
+		return c
+	}
+	return nil
 }
 
 // allZero reports whether b holds only zero tokens, each the simplest

@@ -38,6 +38,14 @@ func (c *Choice) AppendToken(b []byte) []byte {
 	return AppendIntToken(b, c.Val)
 }
 
+// lowered returns the token of the integer choice c with its value lower
+// by d, which the caller knows to stay in the range.
+func (c *Choice) lowered(d uint64) []byte {
+	r := c.Interval()
+	v, _ := Shift(c, r.Value(c.Val), d, false)
+	return AppendIntToken(nil, r.Rank(v))
+}
+
 // simplest reports whether the choice has the simplest value of its
 // domain, whose canonical token is a zero byte or, for floats out of 0's
 // reach, whatever reading past the end gives.
