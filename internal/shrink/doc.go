@@ -82,10 +82,14 @@
 //     anything.
 //
 // Choice sequences, the argument of a target of generators, have passes of
-// their own, listed in choicepasses.go: they delete spans, replace spans by
-// descendants, zero spans, lower choices, sort spans, redistribute and
-// offset integers; they order sequences shortlex on their bytes, and after
-// accepting a candidate the engine keeps its normal form.
+// their own, listed in choicepasses.go and regroup.go: they delete spans
+// (with a length or count before them lowered in the same candidate),
+// replace spans by descendants, zero spans, lower choices, sort spans,
+// merge sibling collections, flatten nested ones into their parent,
+// relabel interchangeable elements, move value between numbers (integers
+// and floats) and offset integers together; they order sequences shortlex
+// on their bytes, and after accepting a candidate the engine keeps its
+// normal form.
 //
 // The search stops when a full round accepts nothing, or when a budget runs
 // out, and returns the best tuple found so far.

@@ -1,0 +1,195 @@
+package shrink
+
+import (
+	"slices"
+)
+
+// The passes that make one part of a choice sequence larger to make the
+// whole smaller: they move elements between collections, and relabel
+// them.
+//
+//   - merge collections: the elements of a collection moved to the end of
+//     the one before it among its siblings, made by the same generator,
+//     which goes ([[0 0] [0 0 0]] → [[0 0 0 0 0]]: one flag and one end
+//     fewer);
+//   - flatten: an element of a collection replaced by the elements of a
+//     collection of the same generator inside it, as a subtree's children
+//     taking its place in its parent's list;
+//   - relabel elements: the distinct values of a collection's elements
+//     reassigned in order of first appearance, the smallest first, so that
+//     positions that are interchangeable end in the simplest order ("110"
+//     → "001" where only the shape of the runs matters).
+
+// elements returns the element children of span x, the spans of the
+// elements of the collection x draws, or nil if x is not a collection.
+func (an *Analysis) elements(spans []Span, x int32) []int32 {
+	ch := an.children[x]
+	if len(ch) == 0 || !spans[ch[0]].Drawer.Element {
+		return nil
+	}
+	return ch
+}
+
+// collectionIn returns the first span in the subtree of span x, x
+// included, that draws a collection with elements, or -1.
+func (an *Analysis) collectionIn(spans []Span, x int32) int32 {
+	for d := x; d < an.subtreeEnd[x]; d++ {
+		if an.elements(spans, d) != nil {
+			return d
+		}
+	}
+	return -1
+}
+
+// drawnIn returns the first span in the subtree of span x, x included,
+// that generator g drew, or -1.
+func (an *Analysis) drawnIn(spans []Span, x int32, g *Drawer) int32 {
+	for d := x; d < an.subtreeEnd[x]; d++ {
+		if spans[d].Drawer == g {
+			return d
+		}
+	}
+	return -1
+}
+
+// values returns the tokens of the elements' values (without their flags)
+// and whether every element has a flag.
+func (an *Analysis) values(s *ChoiceSeq, elems []int32) (vals [][]byte, flagged bool) {
+	flagged = true
+	for _, e := range elems {
+		sp := s.Rec.Spans[e]
+		if !sp.Flagged {
+			flagged = false
+			vals = append(vals, s.Data[an.start[e]:an.stop[e]])
+			continue
+		}
+		vals = append(vals, s.Data[s.Rec.Choices[sp.First].End:an.stop[e]])
+	}
+	return vals, flagged
+}
+
+// unfrozen reports whether the spans hold no frozen choice.
+func (an *Analysis) unfrozen(spans ...int32) bool {
+	return !slices.ContainsFunc(spans, func(x int32) bool { return an.frozenSpan[x] })
+}
+
+// mergeCollections merges each pair of siblings, of one generator, that
+// hold collections of one generator: the elements of the second move to the
+// end of the first's, and the second goes. The cursor is (node, i) =
+// (group, sibling).
+func mergeCollections(s *ChoiceSeq, from pos, yield func(pos, []byte) bool) {
+	an, spans := s.Analysis(), s.Rec.Spans
+	for gi := from.node; gi < len(an.groups); gi++ {
+		g := an.groups[gi]
+		if g >= 0 && an.frozenSpan[g] {
+			continue
+		}
+		ch := an.kids(g)
+		i := 1
+		if gi == from.node {
+			i = max(from.i, 1)
+		}
+		for ; i < len(ch); i++ {
+			a, b := ch[i-1], ch[i]
+			if spans[a].Drawer != spans[b].Drawer || !an.unfrozen(a, b) || an.stop[a] != an.start[b] {
+				continue
+			}
+			cb := an.collectionIn(spans, b)
+			if cb < 0 {
+				continue
+			}
+			ca := an.drawnIn(spans, a, spans[cb].Drawer) // an empty one has no elements
+			if ca < 0 {
+				continue
+			}
+			moved := an.elements(spans, cb)
+			if _, flagged := an.values(s, moved); !flagged {
+				continue
+			}
+			at := an.start[ca] // empty: before the flag that ends it
+			if ea := an.elements(spans, ca); ea != nil {
+				at = an.stop[ea[len(ea)-1]]
+			}
+			cand := Splice(s.Data, at, an.stop[b], s.Data[an.start[moved[0]]:an.stop[moved[len(moved)-1]]], s.Data[at:an.start[b]])
+			if !yield(pos{node: gi, i: i}, cand) {
+				return
+			}
+		}
+	}
+}
+
+// flatten replaces each element of a collection by the elements of a
+// collection of the same generator inside it. The cursor is (node, i) =
+// (span, element).
+func flatten(s *ChoiceSeq, from pos, yield func(pos, []byte) bool) {
+	an, spans := s.Analysis(), s.Rec.Spans
+	for p := int32(from.node); int(p) < len(spans); p++ {
+		elems := an.elements(spans, p)
+		if elems == nil || an.frozenSpan[p] {
+			continue
+		}
+		i := 0
+		if int(p) == from.node {
+			i = from.i
+		}
+		for ; i < len(elems); i++ {
+			e := elems[i]
+			if !spans[e].Flagged || !an.unfrozen(e) {
+				continue
+			}
+			for d := e + 1; d < an.subtreeEnd[e]; d++ {
+				inner := an.elements(spans, d)
+				if spans[d].Drawer != spans[p].Drawer || len(inner) == 0 {
+					continue
+				}
+				if _, flagged := an.values(s, inner); !flagged {
+					continue
+				}
+				cand := Splice(s.Data, an.start[e], an.stop[e], s.Data[an.start[inner[0]]:an.stop[inner[len(inner)-1]]])
+				if !yield(pos{node: int(p), i: i}, cand) {
+					return
+				}
+				break
+			}
+		}
+	}
+}
+
+// relabelElements reassigns the distinct values of each collection's
+// elements: the first to appear takes the smallest, and so on. The
+// cursor's node is the collection's span.
+func relabelElements(s *ChoiceSeq, from pos, yield func(pos, []byte) bool) {
+	an, spans := s.Analysis(), s.Rec.Spans
+	for p := int32(from.node); int(p) < len(spans); p++ {
+		elems := an.elements(spans, p)
+		if len(elems) < 2 || !an.unfrozen(p) || !an.unfrozen(elems...) {
+			continue
+		}
+		vals, _ := an.values(s, elems)
+		var order [][]byte // the distinct values, by first appearance
+		for _, v := range vals {
+			if !slices.ContainsFunc(order, func(o []byte) bool { return string(o) == string(v) }) {
+				order = append(order, v)
+			}
+		}
+		sorted := slices.Clone(order)
+		slices.SortFunc(sorted, compareTokens)
+		if slices.EqualFunc(order, sorted, func(a, b []byte) bool { return string(a) == string(b) }) {
+			continue
+		}
+		label := map[string][]byte{}
+		for k, v := range order {
+			label[string(v)] = sorted[k]
+		}
+		var parts [][]byte
+		prev := an.start[elems[0]]
+		for k, e := range elems {
+			vstart := an.stop[e] - len(vals[k])
+			parts = append(parts, s.Data[prev:vstart], label[string(vals[k])])
+			prev = an.stop[e]
+		}
+		if !yield(pos{node: int(p) + 1}, Splice(s.Data, an.start[elems[0]], prev, parts...)) {
+			return
+		}
+	}
+}
