@@ -26,17 +26,33 @@ const maxDuplicates = 20
 
 // continueProb is the probability of a continue flag in generation: the
 // collection gets on average about base + size/per elements past its
-// minimum (fewer if maxLen is near).
+// minimum (fewer if maxLen is near), and one in largeOdds outside a
+// recursive generator gets largeTimes as many.
 func (t *T) continueProb(minLen, maxLen int, base, per float64) float64 {
 	if !t.generating() {
 		return 0.5
 	}
 	m := base + float64(t.gen.size)/per
+	if len(t.nest) == 0 && t.gen.rng.IntN(largeOdds) == 0 { // not in a recursive generator
+		m *= largeTimes
+	}
 	if maxLen >= 0 {
 		m = min(m, float64(maxLen-minLen))
 	}
 	return m / (m + 1)
 }
+
+// Generation makes one collection in largeOdds largeTimes as long as the
+// others on average, and copies the choices of the element before into
+// the next one with probability copyProb, if they are few: long lists,
+// sorted lists and repeated characters are common in the inputs that
+// fail.
+const (
+	largeOdds  = 10
+	largeTimes = 4
+	copyProb   = 0.15
+	maxCopy    = 32 // bytes of tokens: no copies of subtrees
+)
 
 // collect draws the elements of a collection whose element spans have
 // generator elem: add draws one element and reports whether it counted (not
@@ -44,6 +60,8 @@ func (t *T) continueProb(minLen, maxLen int, base, per float64) float64 {
 func collect(t *T, elem *shrink.Drawer, minLen, maxLen int, add func() bool) {
 	p := t.continueProb(minLen, maxLen, 0.5, 10)
 	n, dups := 0, 0
+	var prev []byte // generation: the choices of the element before
+	copying := t.generating()
 	for maxLen < 0 || n < maxLen {
 		i := int32(-1)
 		if t.recording {
@@ -60,7 +78,16 @@ func collect(t *T, elem *shrink.Drawer, minLen, maxLen int, add func() bool) {
 				t.rec.Spans[i].Flagged = true
 			}
 		}
+		mark := len(t.data)
+		if copying && prev != nil && len(prev) <= maxCopy && t.gen.rng.Float64() < copyProb {
+			t.gen.copy = prev
+		}
 		ok := add()
+		if copying {
+			t.gen.copy = nil
+			prev = t.data[mark:len(t.data):len(t.data)]
+			copying = ok // a distinct collection takes no copies
+		}
 		if i >= 0 {
 			t.end(i)
 		}

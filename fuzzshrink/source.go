@@ -52,8 +52,19 @@ func flagDist(p float64) dist { return dist{kind: distFlag, p: p} }
 // A generator picks the choices of a generated case.
 type generator struct {
 	rng  *rand.Rand
-	size int  // 0 to 100: how large collections and numbers tend to be
-	zero bool // forcing (AddDraws): every choice not forced is the simplest
+	size int    // 0 to 100: how large collections and numbers tend to be
+	zero bool   // forcing (AddDraws): every choice not forced is the simplest
+	copy []byte // the tokens that the next choices take, before rng's (collections.go)
+}
+
+// copied reads the next token of g.copy, if any.
+func (g *generator) copied() (shrink.Token, bool) {
+	if len(g.copy) == 0 {
+		return shrink.Token{}, false
+	}
+	tk, n := shrink.ReadToken(g.copy, 0)
+	g.copy = g.copy[min(n, len(g.copy)):]
+	return tk, true
 }
 
 func newGenerator(seed uint64, size int) *generator {
@@ -184,7 +195,9 @@ var floatSpecials = []float64{0, math.Copysign(0, -1), 1, -1, 0.5, math.Inf(1), 
 func (t *T) drawRank(r shrink.Interval, d dist) uint64 {
 	if t.gen != nil {
 		var k uint64
-		if len(t.data) < maxGenBytes && !t.gen.zero {
+		if tk, ok := t.gen.copied(); ok {
+			k = shrink.DecodeInt(r, tk)
+		} else if len(t.data) < maxGenBytes && !t.gen.zero {
 			k = t.gen.rank(r, d)
 		} else {
 			t.overrun() // the simplest choice: a zero token
@@ -240,7 +253,9 @@ func (t *T) drawBool(p float64) bool { return t.drawRank(shrink.BoolInterval, fl
 func (t *T) drawFloat(r shrink.FloatInterval) float64 {
 	if t.gen != nil {
 		f := r.Simplest()
-		if len(t.data) < maxGenBytes && !t.gen.zero {
+		if tk, ok := t.gen.copied(); ok {
+			f = r.Clamp(shrink.DecodeFloat(tk))
+		} else if len(t.data) < maxGenBytes && !t.gen.zero {
 			f = t.gen.float(r)
 		} else {
 			t.overrun()
