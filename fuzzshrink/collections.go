@@ -25,40 +25,46 @@ import (
 const maxDuplicates = 20
 
 // continueProb is the probability of a continue flag in generation: the
-// collection gets on average about base + size/per elements past its
-// minimum (fewer if maxLen is near), and one in largeOdds outside a
-// recursive generator gets largeTimes as many.
-func (t *T) continueProb(minLen, maxLen int, base, per float64) float64 {
+// collection gets on average about (base + size/per)·times elements past
+// its minimum (fewer if maxLen is near).
+func (t *T) continueProb(minLen, maxLen int, base, per, times float64) float64 {
 	if !t.generating() {
 		return 0.5
 	}
-	m := base + float64(t.gen.size)/per
-	if len(t.nest) == 0 && t.gen.rng.IntN(largeOdds) == 0 { // not in a recursive generator
-		m *= largeTimes
-	}
+	m := (base + float64(t.gen.size)/per) * times
 	if maxLen >= 0 {
 		m = min(m, float64(maxLen-minLen))
 	}
 	return m / (m + 1)
 }
 
-// Generation makes one collection in largeOdds largeTimes as long as the
-// others on average, and copies the choices of the element before into
-// the next one with probability copyProb, if they are few: long lists,
-// sorted lists and repeated characters are common in the inputs that
-// fail.
+// Generation draws most collections short, with an element now and then a
+// copy of the one before; but long lists, sorted lists and repeated
+// characters are common in the inputs that fail. So one collection in
+// longOdds (outside recursive generators, which must stay small) is
+// longTimes as long on average, and half of those are runs, whose
+// elements are copies of the one before with probability runCopies.
+// Copies are of elements of up to maxCopy bytes of choices (no subtrees).
 const (
-	largeOdds  = 10
-	largeTimes = 4
-	copyProb   = 0.15
-	maxCopy    = 32 // bytes of tokens: no copies of subtrees
+	longOdds  = 5
+	longTimes = 4
+	copyProb  = 0.1
+	runCopies = 0.97
+	maxCopy   = 32
 )
 
 // collect draws the elements of a collection whose element spans have
 // generator elem: add draws one element and reports whether it counted (not
 // a duplicate).
 func collect(t *T, elem *shrink.Drawer, minLen, maxLen int, add func() bool) {
-	p := t.continueProb(minLen, maxLen, 0.5, 10)
+	times, copies := 1.0, copyProb
+	if t.generating() && len(t.nest) == 0 && t.gen.rng.IntN(longOdds) == 0 {
+		times = longTimes
+		if t.gen.rng.IntN(2) == 0 {
+			copies = runCopies
+		}
+	}
+	p := t.continueProb(minLen, maxLen, 0.5, 10, times)
 	n, dups := 0, 0
 	var prev []byte // generation: the choices of the element before
 	copying := t.generating()
@@ -79,7 +85,7 @@ func collect(t *T, elem *shrink.Drawer, minLen, maxLen int, add func() bool) {
 			}
 		}
 		mark := len(t.data)
-		if copying && prev != nil && len(prev) <= maxCopy && t.gen.rng.Float64() < copyProb {
+		if copying && prev != nil && len(prev) <= maxCopy && t.gen.rng.Float64() < copies {
 			t.gen.copy = prev
 		}
 		ok := add()

@@ -103,6 +103,7 @@ func TestDistribution_Collections(t *testing.T) {
 		{"Rune(): printable ASCII", frequency(runes, func(r rune) bool { return r >= ' ' && r < 0x7F }), 0.60, 0.75},
 		{"Rune(): a digit or a letter", frequency(runes, func(r rune) bool { return r < 0x7F && unicode.IsLetter(r) || unicode.IsDigit(r) }), 0.30, 0},
 		{"Rune(): beyond U+FFFF", frequency(runes, func(r rune) bool { return r > 0xFFFF }), 0.02, 0},
+		{"Rune(): two bytes of UTF-8", frequency(runes, func(r rune) bool { return r >= 0x80 && r < 0x800 }), 0.03, 0},
 	})
 }
 

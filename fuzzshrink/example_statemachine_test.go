@@ -49,11 +49,11 @@ func ExampleRepeat() {
 	}, fuzzshrink.Seed(2), fuzzshrink.CorpusDir(""))
 	// Output:
 	// fuzzshrink: TestStack failed (seed 2)
-	//     Original: [Push(0), Push(0), Pop(), Push(7), Pop()]
-	//     Shrunk:   [Push(0), Push(1), Pop()] (3 shrink steps)
+	//     Original: [Push(40), Pop(), Push(89), Push(0), Pop()]
+	//     Shrunk:   [Push(0), Push(1), Pop()] (8 shrink steps)
 	//     Failure:  postcondition failed at step 3, Pop(): got 0, want 1
 	//     example_statemachine_test.go:45: got 0, want 1
-	// Shrunk from case 1 (size 0) of seed 2 in 32 runs, 3 accepted, 2 rounds of passes
+	// Shrunk from case 7 (size 6) of seed 2 in 46 runs, 8 accepted, 2 rounds of passes
 	// Choice sequence: []byte("\x00\x00\x01\x00\x01\x01\x01")
 	// To generate the same cases: go test -run='^TestStack$' -fuzzshrink.seed=2
 }

@@ -289,8 +289,10 @@ func indexOfRune(r rune) uint64 {
 var runeRange = shrink.UnsignedInterval(0, maxRuneIndex)
 
 // Rune generates runes: printable ASCII two times in three, then ASCII
-// control characters, the Basic Multilingual Plane, and any valid code
-// point (never a surrogate). Runes shrink toward '0', then the other
+// control characters, the runes of two bytes of UTF-8 (Latin, Greek,
+// Cyrillic, Hebrew, Arabic), the Basic Multilingual Plane, and any valid
+// code point (never a surrogate), so that strings mix all four lengths of
+// UTF-8. Runes shrink toward '0', then the other
 // digits, lowercase and uppercase letters.
 func Rune() *Gen[rune] {
 	return newGen("Rune()",

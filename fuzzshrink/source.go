@@ -93,6 +93,8 @@ func (g *generator) rank(r shrink.Interval, d dist) uint64 {
 			return g.below(min(n, uint64(len(printableASCII)-1)))
 		case x < 70:
 			return g.below(min(n, asciiIndexes-1))
+		case x < 75 && n >= 0x7FF: // two bytes of UTF-8: Latin, Greek, Cyrillic, Hebrew, Arabic
+			return asciiIndexes + g.below(0x7FF-asciiIndexes)
 		case x < 90:
 			return g.below(min(n, 0xFFFF))
 		}

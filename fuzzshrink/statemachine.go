@@ -166,7 +166,7 @@ func repeat(t *T, minLen, maxLen int, cmds []command) {
 			t.rec.Draws = append(t.rec.Draws, shrink.Drawn{Value: seq})
 		}
 	}
-	p := t.continueProb(minLen, maxLen, 1, 4) // 1 + size/4 steps past the minimum, on average
+	p := t.continueProb(minLen, maxLen, 1, 4, 1) // 1 + size/4 steps past the minimum, on average
 	r := shrink.UnsignedInterval(0, uint64(len(cmds)-1))
 	var forced []string // AddDraws: the names of the commands to run
 	if t.forced != nil {
