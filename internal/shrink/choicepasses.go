@@ -94,7 +94,7 @@ type Analysis struct {
 	children    [][]int32 // per span, its child spans; the last entry: the top-level spans
 	groups      []int32   // the spans with children in preorder, -1 (the top) first
 	numeric     []int32   // the integer choices of more than two values, not frozen
-	movable     []int32   // those and the float choices not frozen
+	movable     []int32   // those, the other integers but flags and branches, and the floats, not frozen
 	start, stop []int     // per span: its tokens, data[start:stop]
 }
 
@@ -144,12 +144,20 @@ func (s *ChoiceSeq) Analysis() *Analysis {
 			an.groups = append(an.groups, int32(i))
 		}
 	}
+	flag := make([]bool, len(rec.Choices)) // the continue flags of elements
+	for _, sp := range rec.Spans {
+		if sp.Flagged && sp.First < sp.Last {
+			flag[sp.First] = true
+		}
+	}
 	for i, c := range rec.Choices {
 		switch {
 		case an.Frozen[i]:
 		case c.Kind == KindInt && c.Hi-c.Lo >= 2:
 			an.numeric = append(an.numeric, int32(i))
 			an.movable = append(an.movable, int32(i))
+		case c.Kind == KindInt && c.Hi-c.Lo == 1 && !flag[i] && !an.branch[i]:
+			an.movable = append(an.movable, int32(i)) // a bool or a last index: it can take one unit
 		case c.Kind == KindFloat:
 			an.movable = append(an.movable, int32(i))
 		}
