@@ -53,7 +53,7 @@ func ExampleRepeat() {
 	//     Shrunk:   [Push(0), Push(1), Pop()] (8 shrink steps)
 	//     Failure:  postcondition failed at step 3, Pop(): got 0, want 1
 	//     example_statemachine_test.go:45: got 0, want 1
-	// Shrunk from case 7 (size 6) of seed 2 in 46 runs, 8 accepted, 2 rounds of passes
+	// Shrunk from case 7 (size 6) of seed 2 in 47 runs, 8 accepted, 2 rounds of passes
 	// Choice sequence: []byte("\x00\x00\x01\x00\x01\x01\x01")
 	// To generate the same cases: go test -run='^TestStack$' -fuzzshrink.seed=2
 }
@@ -84,4 +84,59 @@ func ExampleRepeat_fuzz() {
 		})
 	}
 	_ = fuzzStack // in a _test.go file: func FuzzStack(f *testing.F) { … }
+}
+
+// Set is a set of small ints that loses count when an element is added
+// twice.
+type Set struct {
+	in map[int]bool
+	n  int
+}
+
+func (s *Set) Add(v int) {
+	if s.in == nil {
+		s.in = map[int]bool{}
+	}
+	s.in[v] = true
+	s.n++ // the bug: an element already in counts again
+}
+
+func (s *Set) Len() int { return s.n }
+
+// testSet stands in for the *testing.T of TestSet.
+type testSet struct{ stdoutTB }
+
+func (testSet) Name() string { return "TestSet" }
+
+// A Machine checks an invariant after every step: here, that the set's
+// Len is the model's. Its failure is reported after the step that broke
+// it, and shrinks as a failure of that step does.
+func ExampleMachine() {
+	t := testSet{}
+	fuzzshrink.Check(t, func(t *fuzzshrink.T) {
+		s := &Set{}
+		model := map[int]bool{}
+		fuzzshrink.Machine[map[int]bool]{
+			Min: 1, Max: 50, Model: &model,
+			Commands: []fuzzshrink.Command[map[int]bool]{{Name: "Add", Run: func(t *fuzzshrink.T, m *map[int]bool) {
+				v := fuzzshrink.IntRange(0, 9).Draw(t, "v")
+				s.Add(v)
+				(*m)[v] = true
+			}}},
+			Invariant: func(t *fuzzshrink.T, m *map[int]bool) {
+				if s.Len() != len(*m) {
+					t.Fatalf("Len %d, want %d", s.Len(), len(*m))
+				}
+			},
+		}.Run(t)
+	}, fuzzshrink.Seed(1), fuzzshrink.CorpusDir(""))
+	// Output:
+	// fuzzshrink: TestSet failed (seed 1)
+	//     Original: [Add(5), Add(9), Add(5)]
+	//     Shrunk:   [Add(0), Add(0)] (2 shrink steps)
+	//     Failure:  invariant failed after step 2, Add(0): Len 2, want 1
+	//     example_statemachine_test.go:128: Len 2, want 1
+	// Shrunk from case 2 (size 1) of seed 1 in 11 runs, 2 accepted, 2 rounds of passes
+	// Choice sequence: []byte("\x00\x01\x00")
+	// To generate the same cases: go test -run='^TestSet$' -fuzzshrink.seed=1
 }

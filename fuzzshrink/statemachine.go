@@ -74,8 +74,10 @@ type Command[M any] struct {
 //
 // It works in properties of [Check] and of [Fuzz]. A command that fails
 // (t.Error, t.Fatal, a panic) ends the sequence: the steps after it do not
-// run. So does a state in which no command's Pre holds, even before min
-// steps.
+// run. A state in which no command's Pre holds is a failure too ("no
+// command can run"): a system that can get stuck is a bug of the system or
+// of the model. [Machine] adds an invariant checked after
+// every step.
 //
 // A failure shrinks as a sequence, in the passes of choice sequences,
 // repeated to a fixpoint: blocks of steps are removed (sizes n, n/2, …
@@ -111,24 +113,62 @@ type Command[M any] struct {
 // Repeat panics if cmds is empty, a command has no Name or no Run, min < 0,
 // or 0 ≤ max < min.
 func Repeat[M any](t *T, min, max int, model *M, cmds ...Command[M]) {
-	t.Helper()
-	if min < 0 || max >= 0 && max < min {
-		panic(fmt.Sprintf("fuzzshrink.Repeat: invalid lengths [%d, %d]", min, max))
+	if t.T != nil {
+		t.T.Helper() // here, not in T.Helper: go test reports the line that calls Repeat
 	}
-	if len(cmds) == 0 {
-		panic("fuzzshrink.Repeat: no commands")
+	Machine[M]{Min: min, Max: max, Model: model, Commands: cmds}.run(t, "Repeat")
+}
+
+// A Machine is a state machine test: [Repeat]'s sequence of Min to Max
+// Commands (Max < 0: no maximum) on Model, and an Invariant.
+type Machine[M any] struct {
+	Min, Max int
+	Model    *M
+	Commands []Command[M]
+
+	// Invariant checks the system under test against the model after
+	// every step (nil: no check), with t.Fatalf or t.Errorf, as a
+	// command's Run checks its postconditions. Its failure is the step's,
+	// reported as "invariant failed after step 3, Push(1)", and it shrinks
+	// as any failure of a step. It must not draw.
+	Invariant func(t *T, m *M)
+}
+
+// Run runs the sequence in the property run by t, as [Repeat] does, with
+// the invariant checked after every step. It panics as Repeat does.
+func (sm Machine[M]) Run(t *T) {
+	if t.T != nil {
+		t.T.Helper()
 	}
-	steps := make([]command, len(cmds))
-	for i, c := range cmds {
+	sm.run(t, "Machine.Run")
+}
+
+func (sm Machine[M]) run(t *T, name string) {
+	if t.T != nil {
+		t.T.Helper()
+	}
+	if sm.Min < 0 || sm.Max >= 0 && sm.Max < sm.Min {
+		panic(fmt.Sprintf("fuzzshrink.%s: invalid lengths [%d, %d]", name, sm.Min, sm.Max))
+	}
+	if len(sm.Commands) == 0 {
+		panic("fuzzshrink." + name + ": no commands")
+	}
+	model := sm.Model
+	steps := make([]command, len(sm.Commands))
+	for i, c := range sm.Commands {
 		if c.Name == "" || c.Run == nil {
-			panic(fmt.Sprintf("fuzzshrink.Repeat: command %d has no Name or no Run", i))
+			panic(fmt.Sprintf("fuzzshrink.%s: command %d has no Name or no Run", name, i))
 		}
 		steps[i] = command{name: c.Name, run: func(t *T) { c.Run(t, model) }, fn: reflect.ValueOf(c.Run)}
 		if c.Pre != nil {
 			steps[i].pre = func() bool { return c.Pre(model) }
 		}
 	}
-	repeat(t, min, max, steps)
+	var inv func(t *T)
+	if sm.Invariant != nil {
+		inv = func(t *T) { sm.Invariant(t, model) }
+	}
+	repeat(t, sm.Min, sm.Max, steps, inv)
 }
 
 // command is a Command without its model's type.
@@ -155,9 +195,13 @@ var (
 // canonical token replays the same way.
 var stepRange = shrink.UnsignedInterval(0, 7)
 
-// repeat runs a sequence of commands: Repeat without types.
-func repeat(t *T, minLen, maxLen int, cmds []command) {
-	seq := &cmdSeq{keep: t.keepDraws || !t.capture}
+// repeat runs a sequence of commands, and the invariant inv (nil: none)
+// after each: Machine without types.
+func repeat(t *T, minLen, maxLen int, cmds []command, inv func(t *T)) {
+	if t.T != nil {
+		t.T.Helper()
+	}
+	seq := &cmdSeq{keep: t.keepDraws || !t.capture, inv: inv}
 	si := int32(-1)
 	if t.recording {
 		top := t.cur < 0
@@ -195,7 +239,10 @@ func repeat(t *T, minLen, maxLen int, cmds []command) {
 			}
 		}
 		if first < 0 {
-			break
+			if seq.steps > 0 && (!t.capture || t.keepDraws) {
+				t.Logf("Commands: %s", seq.format(funcPackage(seq.cmds[0].cmd.fn)))
+			}
+			t.Fatal("no command can run: every command's Pre is false")
 		}
 		ei := int32(-1)
 		if t.recording {
@@ -358,6 +405,8 @@ type cmdSeq struct {
 	fail  int          // the step that failed, from 1; 0 if none did
 	msg   string       // the last message the failing step logged (in capture mode)
 	step  cmdStep      // the step running
+	inv   func(t *T)   // the invariant, nil if none
+	inInv bool         // the invariant runs (or failed): the failure is its
 }
 
 // ranCommand is a step that ran: its command and the values its Run drew.
@@ -405,10 +454,17 @@ func (t *T) runStep(seq *cmdSeq, c *command, minLen int, ei int32) (ok bool) {
 		if !returned && !t.capture && !st.logged && !t.T.Failed() {
 			// A panic, which the testing package reports after this.
 			st.logged = true
-			t.T.Log(seq.goTestReport("panic"))
+			t.T.Log(seq.goTestReport(true))
 		}
 	}()
 	c.run(t)
+	if seq.inv != nil && (failed || !t.Failed()) {
+		seq.inInv = true
+		st.depth++ // its draws, if any, are no arguments
+		seq.inv(t)
+		st.depth--
+		seq.inInv = !failed && t.Failed() // t.Errorf: the invariant failed
+	}
 	returned = true
 	return failed || !t.Failed()
 }
@@ -424,17 +480,32 @@ func (t *T) stepFailing() {
 	}
 	st.logged = true
 	t.T.Helper()
-	t.T.Log(st.seq.goTestReport("postcondition failed"))
+	t.T.Log(st.seq.goTestReport(false))
 }
 
 // goTestReport is the steps that ran as go test reports them, with how the
-// last one failed.
-func (s *cmdSeq) goTestReport(how string) string {
+// last one failed (by a panic or not).
+func (s *cmdSeq) goTestReport(panicked bool) string {
 	local := ""
 	if len(s.cmds) > 0 {
 		local = funcPackage(s.cmds[0].cmd.fn)
 	}
-	return fmt.Sprintf("Commands: %s\n%s at step %d, %s:", s.format(local), how, s.steps, s.cmds[len(s.cmds)-1].format(local))
+	return fmt.Sprintf("Commands: %s\n%s:", s.format(local), s.where(s.steps, panicked, local))
+}
+
+// where says how step k, from 1, failed: by a panic (panicked) or not, in
+// its Run or in the invariant after it.
+func (s *cmdSeq) where(k int, panicked bool, local string) string {
+	cmd := s.cmds[k-1].format(local)
+	switch {
+	case s.inInv && panicked:
+		return fmt.Sprintf("panic in the invariant after step %d, %s", k, cmd)
+	case s.inInv:
+		return fmt.Sprintf("invariant failed after step %d, %s", k, cmd)
+	case panicked:
+		return fmt.Sprintf("panic at step %d, %s", k, cmd)
+	}
+	return fmt.Sprintf("postcondition failed at step %d, %s", k, cmd)
 }
 
 // format prints the steps: [Push(3), Pop()].
@@ -462,9 +533,9 @@ func (c *ranCommand) format(local string) string {
 func (s *cmdSeq) failure(t *T, local string, failed, last bool) string {
 	switch {
 	case s.fail > 0 && t.panicValue != nil:
-		return fmt.Sprintf("panic at step %d, %s: %v", s.fail, s.cmds[s.fail-1].format(local), t.panicValue)
+		return fmt.Sprintf("%s: %v", s.where(s.fail, true, local), t.panicValue)
 	case s.fail > 0:
-		return withMsg(fmt.Sprintf("postcondition failed at step %d, %s", s.fail, s.cmds[s.fail-1].format(local)), s.msg)
+		return withMsg(s.where(s.fail, false, local), s.msg)
 	case !failed || !last:
 		return ""
 	case t.panicValue != nil:

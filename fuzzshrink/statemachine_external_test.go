@@ -426,3 +426,64 @@ func TestRepeat_Panic(t *testing.T) {
 		}
 	}
 }
+
+// TestAcceptance_Invariant: an invariant checked after every step fails
+// after the step that broke it, and shrinks to the fewest and simplest
+// steps, every seed.
+func TestAcceptance_Invariant(t *testing.T) {
+	t.Parallel()
+	prop := func(t *fuzzshrink.T) {
+		in, n := map[int]bool{}, 0 // a set that counts an element added twice
+		model := map[int]bool{}
+		fuzzshrink.Machine[map[int]bool]{
+			Min: 0, Max: 50, Model: &model,
+			Commands: []fuzzshrink.Command[map[int]bool]{
+				{Name: "Has", Run: func(t *fuzzshrink.T, m *map[int]bool) {
+					if v := fuzzshrink.IntRange(0, 9).Draw(t, "v"); in[v] != (*m)[v] {
+						t.Fatalf("Has(%d) = %v", v, in[v])
+					}
+				}},
+				{Name: "Add", Run: func(t *fuzzshrink.T, m *map[int]bool) {
+					v := fuzzshrink.IntRange(0, 9).Draw(t, "v")
+					in[v], n = true, n+1
+					(*m)[v] = true
+				}},
+			},
+			Invariant: func(t *fuzzshrink.T, m *map[int]bool) {
+				if n != len(*m) {
+					t.Fatalf("Len %d, want %d", n, len(*m))
+				}
+			},
+		}.Run(t)
+	}
+	for seed := uint64(1); seed <= seeds; seed++ {
+		report := check(t, prop, fuzzshrink.Seed(seed))
+		_, shrunk, fail := sequence(t, report)
+		if shrinkSteps.ReplaceAllString(shrunk, "") != "[Add(0), Add(0)]" || fail != "invariant failed after step 2, Add(0): Len 2, want 1" {
+			t.Errorf("seed %d: shrunk %s, failure %s\n%s", seed, shrunk, fail, report)
+		}
+	}
+}
+
+// TestAcceptance_Stuck: a state in which no command can run is a failure,
+// and shrinks to the fewest steps that reach it, every seed.
+func TestAcceptance_Stuck(t *testing.T) {
+	t.Parallel()
+	type door struct{ open, locked bool }
+	prop := func(t *fuzzshrink.T) {
+		var d door
+		fuzzshrink.Repeat(t, 0, 50, &d,
+			fuzzshrink.Command[door]{Name: "Open", Pre: func(d *door) bool { return !d.open && !d.locked }, Run: func(_ *fuzzshrink.T, d *door) { d.open = true }},
+			fuzzshrink.Command[door]{Name: "Close", Pre: func(d *door) bool { return d.open }, Run: func(_ *fuzzshrink.T, d *door) { d.open = false }},
+			// The bug: a locked door has no Unlock.
+			fuzzshrink.Command[door]{Name: "Lock", Pre: func(d *door) bool { return !d.open && !d.locked }, Run: func(_ *fuzzshrink.T, d *door) { d.locked = true }},
+		)
+	}
+	for seed := uint64(1); seed <= seeds; seed++ {
+		report := check(t, prop, fuzzshrink.Seed(seed))
+		_, shrunk, fail := sequence(t, report)
+		if shrinkSteps.ReplaceAllString(shrunk, "") != "[Lock()]" || fail != "failed after step 1, the last: no command can run: every command's Pre is false" {
+			t.Errorf("seed %d: shrunk %s, failure %s\n%s", seed, shrunk, fail, report)
+		}
+	}
+}

@@ -166,17 +166,25 @@ func TestRepeat_PastTheEnd(t *testing.T) {
 	}
 }
 
-// TestRepeat_NoCommandEnabled: a sequence ends when no command's Pre
-// holds, even before its minimum.
-func TestRepeat_NoCommandEnabled(t *testing.T) {
+// TestRepeat_NoCommandCanRun: a state in which no command's Pre holds is
+// a failure, even before the minimum of steps, and so is it in a Machine.
+func TestRepeat_NoCommandCanRun(t *testing.T) {
 	t.Parallel()
-	prop := func(t *T) {
-		n := 2
-		Repeat(t, 5, 10, &n, Command[int]{Name: "Dec", Pre: func(m *int) bool { return *m > 0 }, Run: func(t *T, m *int) { *m-- }})
-		t.Fatal("end")
-	}
-	if _, report := replaySM(prop, nil); report != "Shrunk:   [Dec(), Dec()] (0 shrink steps)\nFailure:  failed after step 2, the last: end" {
-		t.Errorf("report\n%s", report)
+	dec := Command[int]{Name: "Dec", Pre: func(m *int) bool { return *m > 0 }, Run: func(t *T, m *int) { *m-- }}
+	for name, prop := range map[string]func(t *T){
+		"Repeat": func(t *T) {
+			n := 2
+			Repeat(t, 5, 10, &n, dec)
+		},
+		"Machine": func(t *T) {
+			n := 2
+			Machine[int]{Min: 5, Max: 10, Model: &n, Commands: []Command[int]{dec}}.Run(t)
+		},
+	} {
+		want := "Shrunk:   [Dec(), Dec()] (0 shrink steps)\nFailure:  failed after step 2, the last: no command can run: every command's Pre is false"
+		if _, report := replaySM(prop, nil); report != want {
+			t.Errorf("%s: report\n%s\nwant\n%s", name, report, want)
+		}
 	}
 }
 
