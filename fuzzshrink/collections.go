@@ -3,6 +3,7 @@ package fuzzshrink
 import (
 	"cmp"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/fuzzmin/fuzzmin/internal/shrink"
@@ -185,29 +186,46 @@ func forceElems(t *T, name string, minLen, maxLen, n int, force func(i int) erro
 // slices). They shrink by losing elements and by their elements shrinking,
 // as long as they stay distinct.
 func SliceOfDistinct[V comparable](g *Gen[V]) *Gen[[]V] {
-	return distinctSliceOf("SliceOfDistinct("+g.String()+")", g, 0, -1)
+	return distinctSliceOf("SliceOfDistinct("+g.String()+")", g, 0, -1, identity[V])
 }
 
 // SliceOfNDistinct generates slices of minLen to maxLen distinct values of
 // g (maxLen < 0: no maximum). If g cannot produce minLen distinct values,
 // generation fails the test.
 func SliceOfNDistinct[V comparable](g *Gen[V], minLen, maxLen int) *Gen[[]V] {
-	return distinctSliceOf(fmt.Sprintf("SliceOfNDistinct(%v, %d, %d)", g, minLen, maxLen), g, minLen, maxLen)
+	return distinctSliceOf(fmt.Sprintf("SliceOfNDistinct(%v, %d, %d)", g, minLen, maxLen), g, minLen, maxLen, identity[V])
 }
 
-func distinctSliceOf[V comparable](name string, g *Gen[V], minLen, maxLen int) *Gen[[]V] {
+// SliceOfDistinctBy generates slices of values of g whose keys are
+// distinct, such as users with distinct IDs: SliceOfDistinctBy(user,
+// func(u User) int { return u.ID }). They shrink as SliceOfDistinct's do.
+// key must be deterministic.
+func SliceOfDistinctBy[V any, K comparable](g *Gen[V], key func(V) K) *Gen[[]V] {
+	return distinctSliceOf(fmt.Sprintf("SliceOfDistinctBy(%v, %s)", g, describe[K]()), g, 0, -1, key)
+}
+
+// SliceOfNDistinctBy is SliceOfDistinctBy with minLen to maxLen elements
+// (maxLen < 0: no maximum).
+func SliceOfNDistinctBy[V any, K comparable](g *Gen[V], minLen, maxLen int, key func(V) K) *Gen[[]V] {
+	return distinctSliceOf(fmt.Sprintf("SliceOfNDistinctBy(%v, %s, %d, %d)", g, describe[K](), minLen, maxLen), g, minLen, maxLen, key)
+}
+
+func identity[V any](v V) V { return v }
+
+func distinctSliceOf[V any, K comparable](name string, g *Gen[V], minLen, maxLen int, key func(V) K) *Gen[[]V] {
 	checkLens(name, minLen, maxLen)
 	elem := elementOf(name)
 	return newGen(name,
 		func(t *T) []V {
 			var s []V
-			seen := map[V]bool{}
+			seen := map[K]bool{}
 			collect(t, elem, minLen, maxLen, func() bool {
 				v := g.value(t)
-				if seen[v] {
+				k := key(v)
+				if seen[k] {
 					return false
 				}
-				seen[v] = true
+				seen[k] = true
 				s = append(s, v)
 				return true
 			})
@@ -217,17 +235,52 @@ func distinctSliceOf[V comparable](name string, g *Gen[V], minLen, maxLen int) *
 			if len(v) < minLen || maxLen >= 0 && len(v) > maxLen {
 				return fmt.Errorf("length %d is out of range", len(v))
 			}
-			seen := map[V]bool{}
+			seen := map[K]bool{}
 			return forceElems(t, g.String(), minLen, maxLen, len(v), func(i int) error {
-				if seen[v[i]] {
-					return fmt.Errorf("%v appears twice", v[i])
+				k := key(v[i])
+				if seen[k] {
+					return fmt.Errorf("the key %v appears twice", k)
 				}
-				seen[v[i]] = true
+				seen[k] = true
 				if g.force == nil {
 					return fmt.Errorf("its elements' generator %v cannot be forced", g)
 				}
 				return g.force(t, v[i])
 			})
+		})
+}
+
+// Permutation generates the permutations of values, each as often as the
+// others, and shrinks them toward values in their order: position i, in
+// turn, swaps with a position at a drawn distance after it (0: none).
+func Permutation[V any](values []V) *Gen[[]V] {
+	vs := slices.Clone(values)
+	return newGen(fmt.Sprintf("Permutation(%d values)", len(vs)),
+		func(t *T) []V {
+			p := slices.Clone(vs)
+			for i := 0; i+1 < len(p); i++ {
+				j := i + int(t.drawInt(shrink.UnsignedInterval(0, uint64(len(p)-1-i)), uniform))
+				p[i], p[j] = p[j], p[i]
+			}
+			return p
+		},
+		func(t *T, want []V) error {
+			if len(want) != len(vs) {
+				return fmt.Errorf("%d values, want a permutation of %d", len(want), len(vs))
+			}
+			p := slices.Clone(vs)
+			for i := 0; i+1 < len(p); i++ {
+				k := slices.IndexFunc(p[i:], func(v V) bool { return reflect.DeepEqual(v, want[i]) })
+				if k < 0 {
+					return fmt.Errorf("%v is not one of the values left to place", want[i])
+				}
+				t.putRank(shrink.UnsignedInterval(0, uint64(len(p)-1-i)), uint64(k))
+				p[i], p[i+k] = p[i+k], p[i]
+			}
+			if len(p) > 0 && !reflect.DeepEqual(p[len(p)-1], want[len(want)-1]) {
+				return fmt.Errorf("%v is not the value left to place", want[len(want)-1])
+			}
+			return nil
 		})
 }
 

@@ -149,6 +149,30 @@ func NoShrink[V any](g *Gen[V]) *Gen[V] {
 	return n
 }
 
+// Ptr generates nil or a pointer to a value of g, each half the time, and
+// shrinks toward nil, then as g does.
+func Ptr[V any](g *Gen[V]) *Gen[*V] {
+	return newGen(fmt.Sprintf("Ptr(%v)", g),
+		func(t *T) *V {
+			if !t.drawBool(0.5) {
+				return nil
+			}
+			v := g.value(t)
+			return &v
+		},
+		func(t *T, p *V) error {
+			if p == nil {
+				t.putRank(shrink.BoolInterval, 0)
+				return nil
+			}
+			if g.force == nil {
+				return fmt.Errorf("%v cannot be forced", g)
+			}
+			t.putRank(shrink.BoolInterval, 1)
+			return g.force(t, *p)
+		})
+}
+
 // Compose generates values that fn builds from several draws: tuples, and
 // structs whose fields must satisfy invariants together. fn draws with the
 // generators' Draw and t, and must be deterministic:

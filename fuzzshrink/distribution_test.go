@@ -1,8 +1,10 @@
 package fuzzshrink
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"unicode"
 )
@@ -168,4 +170,18 @@ func TestDistribution_Weights(t *testing.T) {
 		{"recursion first: the base case at the top", frequency(trees, func(v []any) bool { return v == nil }), 0.45, 0.55},
 		{"recursion first: trees of 20 nodes or fewer", frequency(trees, func(v []any) bool { return nodes(v) <= 20 }), 0.99, 0},
 	})
+}
+
+// TestDistribution_Permutation: every permutation as often as the others;
+// Ptr nil half the time.
+func TestDistribution_Permutation(t *testing.T) {
+	t.Parallel()
+	perms := sample(Permutation([]int{1, 2, 3}))
+	ptrs := sample(Ptr(Int()))
+	var ms []measure
+	for _, p := range [][]int{{1, 2, 3}, {1, 3, 2}, {2, 1, 3}, {2, 3, 1}, {3, 1, 2}, {3, 2, 1}} {
+		ms = append(ms, measure{fmt.Sprintf("Permutation: %v", p), frequency(perms, func(v []int) bool { return slices.Equal(v, p) }), 0.15, 0.18})
+	}
+	ms = append(ms, measure{"Ptr: nil", frequency(ptrs, func(p *int) bool { return p == nil }), 0.47, 0.53})
+	checkMeasures(t, ms)
 }

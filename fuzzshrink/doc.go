@@ -40,17 +40,21 @@
 // [Byte], [Rune], [RuneFrom], [String], [StringOf], [StringN], [Bytes])
 // favour small values and the bounds of their ranges. Combinators build
 // generators from others: [Map], [FlatMap] (a value that depends on
-// another), [Gen.Filter], [NoShrink], [Just], [SampledFrom], [OneOf],
-// [Compose] (a value from several draws), [Deferred] (recursion); the
-// collections [SliceOf], [SliceOfN], [SliceOfDistinct], [MapOf]; and
-// [Make] derives a generator from a Go type.
+// another), [Gen.Filter], [NoShrink], [Just], [SampledFrom], [OneOf] and
+// [Frequency] (weighted), [Chance] (a weighted bool), [Ptr], [Compose] (a
+// value from several draws), [Deferred] (recursion, with the base case in
+// any position of its OneOf); the collections [SliceOf], [SliceOfN],
+// [SliceOfDistinct], [SliceOfDistinctBy] (distinct by a key), [MapOf],
+// [Permutation]; [StringMatching] (the strings a regular expression
+// matches); and [Make] derives a generator from a Go type.
 //
 // Generators draw typed choices from a choice sequence: under [Fuzz], the
 // fuzz input, one []byte that every mutation of the fuzzer turns into
 // other valid values; under [Check], generated cases. Failures shrink as
 // choice sequences, by passes of the same engine (deleting the spans of
 // draws and collection elements, replacing a tree by a subtree, lowering
-// choices, sorting, moving value between integers), so that shrinking keeps
+// choices, sorting, merging and flattening collections, moving value
+// between numbers), so that shrinking keeps
 // the invariants: a failure is reported as the simplest draws the search
 // found, "n = 2", "xs = []int{2, 9}". [AddDraws] adds a fuzz seed by the
 // values of its draws.
@@ -86,7 +90,9 @@
 //		fuzzshrink.Command[[]int]{Name: "Pop", Pre: func(m *[]int) bool { return len(*m) > 0 }, Run: …},
 //	)
 //
-// It runs in properties of [Check] and of [Fuzz]. A failure shrinks as a
+// A [Machine] adds an invariant, checked after every step; a state in
+// which no command can run is a failure. It runs in properties of [Check]
+// and of [Fuzz]. A failure shrinks as a
 // sequence: blocks of steps go, never below the minimum length, then each
 // remaining step's arguments shrink through their generators. Replay
 // checks the preconditions again and skips a step whose precondition no

@@ -2,6 +2,7 @@ package fuzzshrink_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/fuzzmin/fuzzmin/fuzzshrink"
@@ -59,8 +60,8 @@ func ExampleCheck() {
 	// Output:
 	// fuzzshrink: TestSum failed (seed 3)
 	//     xs = []int{101}
-	//     example_gen_test.go:56: sum 101 > 100
-	// Shrunk from case 5 (size 4) of seed 3 in 64 runs, 45 accepted, 2 rounds of passes; the original:
+	//     example_gen_test.go:57: sum 101 > 100
+	// Shrunk from case 5 (size 4) of seed 3 in 65 runs, 45 accepted, 2 rounds of passes; the original:
 	//     xs = []int{-5722, 599495589184654}
 	// Choice sequence: []byte("\x01\xc9\x00")
 	// To generate the same cases: go test -run='^TestSum$' -fuzzshrink.seed=3
@@ -131,4 +132,41 @@ func ExampleFrequency() {
 	v, _ := fuzzshrink.Find(p, func(v [2]int) bool { return v[0] >= 500 && v[1] == 1 }, fuzzshrink.Seed(1))
 	fmt.Println(v)
 	// Output: [500 1]
+}
+
+// StringMatching generates the strings a regular expression matches, and
+// shrinks them as the expression's structure: fewer repetitions, earlier
+// branches, the first character of each class.
+func ExampleStringMatching() {
+	email := fuzzshrink.StringMatching(`[a-z]+@[a-z]+\.(com|org|net)`)
+	s, _ := fuzzshrink.Find(email, func(s string) bool { return strings.HasSuffix(s, ".org") }, fuzzshrink.Seed(1))
+	fmt.Println(s)
+	// Output: a@a.org
+}
+
+// SliceOfDistinctBy keeps one value per key; Permutation shuffles values;
+// Ptr draws nil or a pointer. Each shrinks as the collection or value it
+// builds on.
+func ExampleSliceOfDistinctBy() {
+	type user struct {
+		ID   int
+		Name string
+	}
+	users := fuzzshrink.SliceOfDistinctBy(fuzzshrink.Compose(func(t *fuzzshrink.T) user {
+		return user{fuzzshrink.IntRange(0, 9).Draw(t, "id"), fuzzshrink.StringMatching(`[a-z]{1,8}`).Draw(t, "name")}
+	}), func(u user) int { return u.ID })
+	us, _ := fuzzshrink.Find(users, func(us []user) bool { return len(us) >= 3 }, fuzzshrink.Seed(1))
+	fmt.Println(us)
+
+	order := fuzzshrink.Permutation([]string{"a", "b", "c", "d"})
+	p, _ := fuzzshrink.Find(order, func(p []string) bool { return p[0] == "c" }, fuzzshrink.Seed(1))
+	fmt.Println(p)
+
+	limit := fuzzshrink.Ptr(fuzzshrink.IntRange(0, 100))
+	l, _ := fuzzshrink.Find(limit, func(l *int) bool { return l != nil && *l > 10 }, fuzzshrink.Seed(1))
+	fmt.Println(*l)
+	// Output:
+	// [{0 a} {1 a} {2 a}]
+	// [c b a d]
+	// 11
 }

@@ -268,3 +268,45 @@ func TestMinimum_RecursionFirst(t *testing.T) {
 		}
 	}, "e = node{Kids: []node{{Kids: []node{{}}}}}")
 }
+
+// TestMinimum_Generators: the generators built on collections and choices
+// shrink as well as what they build on, every seed.
+func TestMinimum_Generators(t *testing.T) {
+	t.Parallel()
+	type user struct {
+		ID   int
+		Name string
+	}
+	users := fuzzshrink.SliceOfDistinctBy(fuzzshrink.Compose(func(t *fuzzshrink.T) user {
+		return user{fuzzshrink.IntRange(0, 1000).Draw(t, "id"), fuzzshrink.StringMatching(`[a-z]{1,8}`).Draw(t, "name")}
+	}), func(u user) int { return u.ID })
+	checkMinimum(t, func(t *fuzzshrink.T) {
+		if us := users.Draw(t, "us"); len(us) >= 3 {
+			t.Fatal("three users")
+		}
+	}, `us = []user{{Name: "a"}, {ID: 1, Name: "a"}, {ID: 2, Name: "a"}}`)
+	perm := fuzzshrink.Permutation([]int{1, 2, 3, 4, 5})
+	checkMinimum(t, func(t *fuzzshrink.T) {
+		if p := perm.Draw(t, "p"); p[0] > p[4] {
+			t.Fatal("reversed ends")
+		}
+	}, "p = []int{2, 3, 4, 5, 1}")
+	ptr := fuzzshrink.Ptr(fuzzshrink.IntRange(0, 1000))
+	checkMinimum(t, func(t *fuzzshrink.T) {
+		if p := ptr.Draw(t, "p"); p != nil && *p > 10 {
+			t.Fatal("large")
+		}
+	}, "p = new(int(11))")
+	phone := fuzzshrink.StringMatching(`\+?[0-9]{3}-[0-9]{4}`)
+	checkMinimum(t, func(t *fuzzshrink.T) {
+		if s := phone.Draw(t, "s"); s[len(s)-1] == '7' {
+			t.Fatal("ends in 7")
+		}
+	}, `s = "000-0007"`)
+	email := fuzzshrink.StringMatching(`[a-z]+@[a-z]+\.(com|org|net)`)
+	checkMinimum(t, func(t *fuzzshrink.T) {
+		if s := email.Draw(t, "s"); strings.HasSuffix(s, ".net") && strings.Contains(s, "q") {
+			t.Fatal("q at .net")
+		}
+	}, `s = "a@q.net"`, fuzzshrink.Cases(1000))
+}
