@@ -54,6 +54,10 @@
 //     every offset, down to single elements;
 //   - pairs: remove two close blocks of tokens at once (`"></td>` → `"/>`);
 //     it runs only in rounds where no pass before it accepted anything;
+//   - counts: lower an integer argument by k and remove the last k units
+//     (bytes, runes, lines, comma-separated elements) of another in one
+//     candidate, k by binary search: a count and what it counts, as in
+//     len(s) == n (counts.go); it runs only in stuck rounds;
 //   - zero: set a composite argument, then each of its fields, elements,
 //     pointers and map values in turn, to the zero value;
 //   - sort: order the elements of slices and arrays, and the values of

@@ -21,6 +21,7 @@ var passes = [...]pass{
 	{name: "tokens", arg: tokensArg, node: leaves(tokensArg)},                   // text.go
 	{name: "remove", arg: removeArg, node: removeNode},                          // bytes.go, strings.go, composite.go
 	{name: "pairs", arg: pairsArg, node: leaves(pairsArg), stuck: true},         // text.go
+	{name: "counts", tuple: countTuple, stuck: true},                            // counts.go
 	{name: "zero", node: zeroNode},                                              // composite.go
 	{name: "sort", node: sortNode},                                              // composite.go
 	{name: "redistribute", arg: redistributeArg, node: leaves(redistributeArg)}, // bytes.go, strings.go

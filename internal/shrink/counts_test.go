@@ -1,0 +1,47 @@
+package shrink
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestShrink_Counts: an integer that counts the units of another argument
+// goes down with them, whatever the unit.
+func TestShrink_Counts(t *testing.T) {
+	t.Parallel()
+	letters := strings.Repeat("abcdefghij", 6)
+	for _, tt := range []struct {
+		name string
+		args []any
+		fail func(args []any) bool
+		want string
+	}{
+		{"runes", []any{letters, 60}, func(a []any) bool {
+			n := a[1].(int)
+			return len([]rune(a[0].(string))) == n && n > 3
+		}, `[]interface {}{"0000", 4}`},
+		{"bytes", []any{[]byte(letters), uint8(60)}, func(a []any) bool {
+			n := int(a[1].(uint8))
+			return len(a[0].([]byte)) == n && n > 3
+		}, `[]interface {}{[]uint8{0x30, 0x30, 0x30, 0x30}, 0x4}`},
+		{"lines", []any{strings.Repeat("line\n", 12), int64(12)}, func(a []any) bool {
+			n := a[1].(int64)
+			return int64(strings.Count(a[0].(string), "\n")) == n && n > 2
+		}, `[]interface {}{"\n\n\n", 3}`},
+		{"elements", []any{"ab,cd,ef,gh,ij,kl,mn", 6}, func(a []any) bool {
+			n := a[1].(int)
+			return strings.Count(a[0].(string), ",") == n && n > 1
+		}, `[]interface {}{",,", 2}`},
+	} {
+		r, err := Shrink(context.Background(), tt.args, Predicate(tt.fail), MaxRuns(20000))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprintf("%#v", r.Args); got != tt.want {
+			t.Errorf("%s: shrunk to %s in %d runs, want %s", tt.name, got, r.Stats.Runs, tt.want)
+		}
+		t.Logf("%s: %d runs", tt.name, r.Stats.Runs)
+	}
+}
