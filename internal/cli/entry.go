@@ -89,6 +89,19 @@ func (c *command) minimizeEntry(ctx context.Context, j *entryJob) result {
 	j.progress = c.rep.progress(res.Test, len(j.entry.Data), &j.runs)
 	defer j.progress.done()
 
+	if j.zero && !j.target.Wrapped {
+		// The zero input is the smallest of all inputs, and it fails the
+		// same way: it is the result, with no search.
+		zres := res
+		zres.Note = "fails on the zero input too, which is the result: the failure may not depend on this entry"
+		final, err := c.finish(ctx, j, zeroOutcome(j.entry.Values), zres)
+		var mm *mismatchError
+		if !errors.As(err, &mm) || ctx.Err() != nil {
+			return final
+		}
+		res.Note = join(res.Note, fmt.Sprintf("under go test the zero input fails with %v; the entry was shrunk instead", mm.got))
+	}
+
 	if j.target.Wrapped {
 		out, err := c.shrinkInProcess(ctx, j)
 		if err == nil {
@@ -251,6 +264,14 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 		j.passing = zero
 	}
 	return "", nil
+}
+
+// zeroOutcome is the result of a search that starts at the zero input of
+// vals' types, which fails as the original does: it is the minimum.
+func zeroOutcome(vals []any) shrinkOutcome {
+	zero := zeroValues(vals)
+	data, _ := encoding.Marshal(zero...) // replay marshalled it already
+	return shrinkOutcome{data: data, value: gosyntax.Call("f.Add", zero, ""), accepted: true, stop: shrink.StopDone.String()}
 }
 
 // describe says how an input fared, for messages.
