@@ -60,8 +60,11 @@ before and after. "fuzzmin help" prints this manual.
 	-C dir
 		Change to dir before doing anything.
 	-exec-timeout duration
-		Time one input may run before it counts as hanging. The default
-		is 10s.
+		The most one input may run before it counts as hanging. Once
+		inputs have passed, an input hangs after 20 times the slowest of
+		them (at least 1s); a search for a smaller input that hangs
+		judges candidates by 4 times (at least 50ms), and confirms its
+		result with the longer limit. The default is 10s.
 	-flaky
 		Minimize an entry even if its failure is not the same on every
 		replay, against the first failure seen.
@@ -173,8 +176,11 @@ request. Its exit status is 0 when nothing was found, 1 when something was,
 	-C dir
 		Change to dir before doing anything.
 	-exec-timeout duration
-		Time one input may run before it counts as hanging. The default
-		is 10s.
+		The most one input may run before it counts as hanging. Once
+		inputs have passed, an input hangs after 20 times the slowest of
+		them (at least 1s); a search for a smaller input that hangs
+		judges candidates by 4 times (at least 50ms), and confirms its
+		result with the longer limit. The default is 10s.
 	-github
 		Also print each finding as a GitHub Actions annotation (::error
 		or ::warning), as when GITHUB_ACTIONS is true.
@@ -220,8 +226,11 @@ not be read. Its flags:
 	-C dir
 		Change to dir before doing anything.
 	-exec-timeout duration
-		Time one input may run before it counts as hanging. The default
-		is 10s.
+		The most one input may run before it counts as hanging. Once
+		inputs have passed, an input hangs after 20 times the slowest of
+		them (at least 1s); a search for a smaller input that hangs
+		judges candidates by 4 times (at least 50ms), and confirms its
+		result with the longer limit. The default is 10s.
 	-fuzzcache dir
 		Distill the generated corpora under dir (as <import
 		path>/<Target>) instead of $GOCACHE/fuzz: a fuzz cache kept by

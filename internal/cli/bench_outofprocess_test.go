@@ -195,3 +195,108 @@ func versusToolchain(b *testing.B, size int) {
 func resultSize(b *testing.B, dir string) int {
 	return len(onlyEntry(b, dir).Values[0].([]byte))
 }
+
+// BenchmarkHang minimizes an entry of 4 KiB of words that hangs the target
+// (it holds "{{" and, later, "}}": a template that never ends), whose
+// passing inputs take microseconds: the whole command, build and go test's
+// check included, once with fuzzmin and once with go test -fuzz, which
+// gives a hanging input back after 10 s, unminimized. Each reports its
+// wall time and the size of its result.
+func BenchmarkHang(b *testing.B) {
+	if testing.Short() {
+		b.Skip("runs the go command")
+	}
+	b.Run("fuzzmin", func(b *testing.B) {
+		var got int
+		for i := 0; b.Loop(); i++ {
+			b.StopTimer()
+			dir, entry := hangModule(b, fmt.Sprintf("example.com/hang%d", i), 4<<10)
+			if _, err := corpus.WriteFile(corpus.SeedCorpus(dir, "FuzzHang"), entry); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			var out bytes.Buffer
+			if code := Main([]string{"-C", dir, "."}, &out, &out); code != 0 {
+				b.Fatalf("fuzzmin exited %d:\n%s", code, out.String())
+			}
+			b.StopTimer()
+			if !strings.Contains(out.String(), ": timeout\n") {
+				b.Fatalf("fuzzmin did not minimize the hang:\n%s", out.String())
+			}
+			got = resultSize(b, corpus.SeedCorpus(dir, "FuzzHang"))
+			b.StartTimer()
+		}
+		b.ReportMetric(float64(got), "result-bytes")
+	})
+	b.Run("go-test-fuzz", func(b *testing.B) {
+		gocache, err := corpus.GoCache(".")
+		if err != nil {
+			b.Skip(err)
+		}
+		var got int
+		for i := 0; b.Loop(); i++ {
+			b.StopTimer()
+			modPath := fmt.Sprintf("example.com/hang%d-%d", time.Now().UnixNano(), i)
+			dir, entry := hangModule(b, modPath, 4<<10)
+			cacheDir := corpus.CacheCorpus(gocache, modPath, "FuzzHang")
+			if _, err := corpus.WriteFile(cacheDir, entry); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			cmd := exec.Command("go", "test", "-run=^$", "-fuzz=FuzzHang", "-fuzztime=5m", ".")
+			cmd.Dir = dir
+			out, err := cmd.CombinedOutput()
+			b.StopTimer()
+			os.RemoveAll(filepath.Join(gocache, "fuzz", modPath))
+			if err == nil || !strings.Contains(string(out), "Failing input written") {
+				b.Fatalf("go test -fuzz did not report the hang: %v\n%s", err, out)
+			}
+			got = resultSize(b, corpus.SeedCorpus(dir, "FuzzHang"))
+			b.StartTimer()
+		}
+		b.ReportMetric(float64(got), "result-bytes")
+	})
+}
+
+// hangModule writes a module whose FuzzHang hangs on an input that holds
+// "{{" and, after it, "}}", and returns it with an entry of about size
+// bytes of words that does.
+func hangModule(tb testing.TB, modPath string, size int) (dir string, entry []byte) {
+	dir = tb.TempDir()
+	rng := rand.New(rand.NewPCG(7, 8))
+	words := strings.Fields("the quick brown fox jumps over a lazy dog and then some more text here")
+	var data []byte
+	for len(data) < size {
+		data = append(append(data, words[rng.IntN(len(words))]...), ' ')
+	}
+	data = append(data[:size/2], append([]byte("{{ name "), data[size/2:]...)...)
+	data = append(data[:3*size/4], append([]byte(" }} "), data[3*size/4:]...)...)
+	entry, _ = encoding.Marshal(data)
+	files := map[string]string{
+		"go.mod": "module " + modPath + "\n\ngo 1.26\n",
+		"hang_test.go": `package hang
+
+import (
+	"bytes"
+	"testing"
+	"time"
+)
+
+func FuzzHang(f *testing.F) {
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if i := bytes.Index(b, []byte("{{")); i >= 0 && bytes.Contains(b[i:], []byte("}}")) {
+			for {
+				time.Sleep(time.Millisecond) // a template that never ends
+			}
+		}
+	})
+}
+`,
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o666); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return dir, entry
+}

@@ -51,14 +51,15 @@ func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
 	defer b.s.Finish(ctx)
 	runners := make([]*testbin.Runner, len(jobs))
 	for i, tj := range jobs {
-		r, err := b.bin.Runner(tj.target.Name, filepath.Join(tmp, fmt.Sprint("work", i)))
-		if err != nil {
-			c.rep.errorf("%s: %v", p.ImportPath, err)
-			c.fail(exitFailure)
-			return
+		var err error
+		for k, r := range []**testbin.Runner{&runners[i], &tj.probe} {
+			if *r, err = b.bin.Runner(tj.target.Name, filepath.Join(tmp, fmt.Sprint("work", i, "-", k))); err != nil {
+				c.rep.errorf("%s: %v", p.ImportPath, err)
+				c.fail(exitFailure)
+				return
+			}
+			defer (*r).Close() // -minimal's searches may start a fuzz worker
 		}
-		runners[i] = r
-		defer r.Close() // -minimal's searches may start a fuzz worker
 	}
 	// Replay the targets' corpora on -p processes at once, then judge
 	// them in order.
@@ -133,7 +134,7 @@ func (c *command) checkTarget(ctx context.Context, p *pkg, tj *targetJob, r *tes
 		}
 	}
 	for _, e := range valid {
-		j := &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: r, runners: []*testbin.Runner{r}}
+		j := &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: r, runners: []*testbin.Runner{r}, probe: tj.probe}
 		switch sig, ok := rep.sigs[e.Name]; {
 		case rep.stale[e.Name] != "":
 			add(e.Name, c.staleFinding(rep.stale[e.Name], j))

@@ -32,6 +32,7 @@ type entryJob struct {
 	entry   corpus.Entry
 	runner  *testbin.Runner   // the first of runners: replays and sessions run there
 	runners []*testbin.Runner // the out-of-process search runs on all (-p)
+	probe   *testbin.Runner   // the zero input runs there (see replay)
 	// found is the failure of an entry made of another failure met while
 	// shrinking (see others.go): it has no file yet.
 	found signature
@@ -184,9 +185,14 @@ func join(a, b string) string {
 }
 
 // replay runs the original in fresh processes to learn how it fails
-// (j.want), and the zero input once (j.zero). It returns the entry's status
-// if that ends the job: it passes, is stale or flaky, or (an entry made of
-// another failure) does not fail as that failure did.
+// (j.want), and the zero input once (j.zero), first, on the probe runner,
+// whose working directory is not the others': a zero input that passes
+// tells how long a passing input runs, so an original that hangs is judged
+// by the limit that follows from it (see testbin.Runner.Limit), not by
+// -exec-timeout, and a test that keeps state in its working directory
+// meets the original first. It returns the entry's
+// status if that ends the job: it passes, is stale or flaky, or (an entry
+// made of another failure) does not fail as that failure did.
 func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 	zeroVals := zeroValues(j.entry.Values)
 	zero, err := encoding.Marshal(zeroVals...)
@@ -194,16 +200,24 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 		return statusFailed, err
 	}
 	isZero := bytes.Equal(zero, j.entry.Data)
-	var sigs []signature
-	var zeroSig *signature
-	for i := range replays {
-		inputs, vals := [][]byte{j.entry.Data}, [][]any{j.entry.Values}
-		if i == replays-1 && !isZero {
-			// In the same process: cheap.
-			inputs, vals = append(inputs, zero), append(vals, zeroVals)
+	var zeroSig signature
+	var zeroMsg string // shaped once the original's message decides how
+	if !isZero {
+		out, err := j.probe.Run(ctx, [][]byte{zero}, func(_ int, msg string) string { zeroMsg = msg; return msg }, testbin.Never)
+		if err != nil {
+			return statusFailed, err
 		}
-		shape := func(k int, msg string) string { return j.shaper.Shape(msg, vals[k]) }
-		out, err := j.runner.Run(ctx, inputs, shape, testbin.Never)
+		if len(out.Outcomes) > 0 { // none if the entry is stale: its replay says so
+			zeroSig = out.Outcomes[0]
+		}
+		for _, r := range j.runners {
+			r.Learn(j.probe)
+		}
+	}
+	var sigs []signature
+	for i := range replays {
+		shape := func(_ int, msg string) string { return j.shaper.Shape(msg, j.entry.Values) }
+		out, err := j.runner.Run(ctx, [][]byte{j.entry.Data}, shape, testbin.Never)
 		switch {
 		case err != nil:
 			return statusFailed, err
@@ -219,9 +233,6 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 		}
 		j.target.Wrapped = j.target.Wrapped || out.Wrapped
 		sigs = append(sigs, out.Outcomes[0])
-		if len(out.Outcomes) > 1 {
-			zeroSig = &out.Outcomes[1]
-		}
 	}
 	j.want = sigs[0]
 	for _, sig := range sigs[1:] {
@@ -251,18 +262,12 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 		return statusPasses, nil
 	case isZero:
 		return "", nil
-	case zeroSig == nil:
-		// The original ended the process before the zero input ran.
-		sig, err := j.runner.ReplayOne(ctx, zero, func(msg string) string { return j.shaper.Shape(msg, zeroVals) })
-		if err != nil {
-			return statusFailed, err
-		}
-		zeroSig = &sig
-	}
-	j.zero = *zeroSig == j.want
-	if !zeroSig.Failed() {
+	case !zeroSig.Failed():
 		j.passing = zero
+	case zeroMsg != "":
+		zeroSig.Text = j.shaper.Shape(zeroMsg, zeroVals)
 	}
+	j.zero = zeroSig.Failed() && zeroSig == j.want
 	return "", nil
 }
 

@@ -86,7 +86,7 @@ func (o *options) flagSet() *flag.FlagSet {
 	fs.StringVar(&o.dir, "C", o.dir, "Change to `dir` before doing anything.")
 	fs.Var(&o.shard, "shard", "Do only shard `i/n` of the work: the entries are split into n shards by a hash of package, target and entry, so that n jobs of a CI matrix, given 1/n to n/n, do each entry exactly once.")
 	fs.BoolVar(&o.json, "json", o.json, "Print one JSON object per event, as go test -json does (see Output).")
-	fs.DurationVar(&o.execTimeout, "exec-timeout", o.execTimeout, "Time one input may run before it counts as hanging.")
+	fs.DurationVar(&o.execTimeout, "exec-timeout", o.execTimeout, "The most one input may run before it counts as hanging. Once inputs have passed, an input hangs after 20 times the slowest of them (at least 1s); a search for a smaller input that hangs judges candidates by 4 times (at least 50ms), and confirms its result with the longer limit.")
 	procs := map[mode]string{
 		modeMinimize: "the candidates of a batch are dealt out to them once inputs are seen to take 0.5 ms or more to run (below that, one process is faster). The result does not depend on n.",
 		modeCheck:    "one target's entries each.",

@@ -19,6 +19,49 @@ import (
 // shrinkOutOfProcess runs the search here, with candidates run in batches
 // by the test binary, on the target's runners at once.
 func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker bool) (shrinkOutcome, error) {
+	if j.want.Kind != kindTimeout {
+		return c.search(ctx, j, inWorker)
+	}
+	// A hang: search with the short limit, on every runner, then confirm
+	// the result with the full one. If it does not hang then (it was only
+	// slow, and the limits have grown with it), search again, and after
+	// shortSearches searches whose results did not hang, with the full
+	// limit.
+	var runs int
+	for k := 0; ; k++ {
+		short := j.runner.ShortLimit()
+		if k == shortSearches || short == j.runner.Limit() {
+			out, err := c.search(ctx, j, inWorker)
+			out.runs += runs
+			return out, err
+		}
+		for _, r := range j.runners {
+			r.SearchLimit = short
+		}
+		out, err := c.search(ctx, j, inWorker)
+		for _, r := range j.runners {
+			r.SearchLimit = 0
+		}
+		out.runs += runs
+		if err != nil || !out.accepted {
+			return out, err
+		}
+		sig, err := j.runner.ReplayOne(ctx, out.data, func(msg string) string { return msg })
+		if err != nil || sig == j.want {
+			return out, err
+		}
+		runs = out.runs + 1
+		c.rep.verbosef("  the result of the search with a %v limit %s with the full %v limit: searched again",
+			short.Round(time.Millisecond), describe(sig), j.runner.Limit().Round(time.Millisecond))
+	}
+}
+
+// shortSearches is how many searches of a hang run with the short limit
+// before one runs with the full limit.
+const shortSearches = 3
+
+// search shrinks the entry with candidates run through the test binary.
+func (c *command) search(ctx context.Context, j *entryJob, inWorker bool) (shrinkOutcome, error) {
 	o := &oracle{runners: j.runners, inWorker: inWorker, parallelFrom: parallelFrom, want: j.want, shaper: j.shaper, runs: &j.runs, met: map[string]bool{}, pool: &j.tj.others}
 	opts := []shrink.Option{
 		shrink.Timeout(c.opts.timeout),

@@ -26,6 +26,7 @@ type targetJob struct {
 	// writeErr says why dir cannot be written, found before any search.
 	writeErr error
 	runners  []*testbin.Runner // the target's in the test binary, -p of them
+	probe    *testbin.Runner   // one more, in a directory of its own, for the zero inputs (see replay)
 	build    *testbin.Build    // the go test run that checks what is written
 	report   func(result)      // what happens to each entry's result
 	// others holds the other failures met while shrinking, each with the
@@ -70,7 +71,7 @@ func (c *command) minimizeJobs(ctx context.Context, p *pkg, b *built, jobs []*ta
 		if ctx.Err() != nil {
 			break
 		}
-		runners := make([]*testbin.Runner, c.opts.procs)
+		runners := make([]*testbin.Runner, c.opts.procs+1)
 		var err error
 		for k := range runners {
 			if runners[k], err = b.bin.Runner(tj.target.Name, filepath.Join(b.dir, fmt.Sprintf("work%d-%d", i, k))); err != nil {
@@ -82,7 +83,7 @@ func (c *command) minimizeJobs(ctx context.Context, p *pkg, b *built, jobs []*ta
 			c.fail(exitFailure)
 			break
 		}
-		tj.runners, tj.build, tj.report = runners, b.s, report
+		tj.runners, tj.probe, tj.build, tj.report = runners[:c.opts.procs], runners[c.opts.procs], b.s, report
 		c.minimizeTarget(ctx, p, tj)
 		for _, r := range runners {
 			r.Close()
@@ -118,7 +119,7 @@ func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob) {
 
 // job is the entry e of the target on its way through the pipeline.
 func (tj *targetJob) job(p *pkg, e corpus.Entry) *entryJob {
-	return &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: tj.runners[0], runners: tj.runners}
+	return &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: tj.runners[0], runners: tj.runners, probe: tj.probe}
 }
 
 // done reports an entry's result, and whether to go on: not once an

@@ -91,7 +91,7 @@ func (c *command) checkWritten(ctx context.Context, j *entryJob, name string, da
 		return signature{}, "", err
 	}
 	shape := func(msg string) string { return j.shaper.Shape(msg, vals) }
-	check := testbin.Check{Target: j.target.Name, Names: []string{name}, Timeout: c.checkTimeout(j.want)}
+	check := testbin.Check{Target: j.target.Name, Names: []string{name}, Timeout: c.checkTimeout(j)}
 	outs, err := j.tj.build.Check(ctx, []testbin.Check{check})
 	if err != nil {
 		return signature{}, "", err
@@ -109,11 +109,13 @@ func (c *command) checkWritten(ctx context.Context, j *entryJob, name string, da
 	return got[name], "", nil
 }
 
-// checkTimeout is the time a check of an entry that fails with want may
-// run: the per-input limit when the failure is a hang, generous otherwise.
-func (c *command) checkTimeout(want signature) time.Duration {
-	if want.Kind == kindTimeout {
-		return c.opts.execTimeout
+// checkTimeout is the time a check of the entry may run: when its failure
+// is a hang, the limit the original was judged by (the runner's, which
+// follows from the passing inputs, up to -exec-timeout); generous
+// otherwise.
+func (c *command) checkTimeout(j *entryJob) time.Duration {
+	if j.want.Kind == kindTimeout {
+		return j.runner.Limit()
 	}
 	return 2*c.opts.execTimeout + 30*time.Second
 }

@@ -57,28 +57,52 @@ type Runner struct {
 	slowest time.Duration
 	passed  int
 	spent   time.Duration
+	// SearchLimit, if not 0, is the limit inputs are judged by while a
+	// search looks for a smaller input that hangs (see ShortLimit).
+	SearchLimit time.Duration
 }
 
 // How long an input may run before it counts as hanging, once inputs have
 // passed: hangFactor times the slowest passing input, never below
-// hangFloor, never above -exec-timeout. A hanging candidate then costs a
-// fraction of -exec-timeout; the original was replayed, and the result is
-// verified by go test, with the full limit.
+// hangFloor, never above -exec-timeout (Timeout). The original is replayed,
+// and the result of a search confirmed, with that limit. While a search
+// looks for a smaller input that hangs, a candidate counts as hanging after
+// ShortLimit: searchFactor times the slowest passing input, never below
+// searchFloor, so that a hanging candidate costs a few hundredths of a
+// second, not one; one that was only slow shows when the result is
+// confirmed.
 const (
-	hangFactor = 20
-	hangFloor  = time.Second
+	hangFactor   = 20
+	hangFloor    = time.Second
+	searchFactor = 4
+	searchFloor  = 50 * time.Millisecond
 )
 
 // Limit is the time an input may run before it counts as hanging.
 func (r *Runner) Limit() time.Duration {
-	if r.slowest == 0 {
+	switch {
+	case r.SearchLimit > 0:
+		return r.SearchLimit
+	case r.slowest == 0:
 		return r.Timeout
 	}
 	return min(r.Timeout, max(hangFloor, hangFactor*r.slowest))
 }
 
+// ShortLimit is the limit of a search for a smaller input that hangs, from
+// the inputs that passed on r.
+func (r *Runner) ShortLimit() time.Duration {
+	if r.slowest == 0 {
+		return r.Timeout
+	}
+	return min(r.Limit(), max(searchFloor, searchFactor*r.slowest))
+}
+
 // Cost tells how many inputs have passed and the time they ran in all.
 func (r *Runner) Cost() (passed int, spent time.Duration) { return r.passed, r.spent }
+
+// Learn takes what o's passing inputs taught about how long one runs.
+func (r *Runner) Learn(o *Runner) { r.slowest = max(r.slowest, o.slowest) }
 
 // ran records that a passing input ran for d.
 func (r *Runner) ran(d time.Duration) {
