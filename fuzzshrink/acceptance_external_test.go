@@ -30,7 +30,7 @@ func (r *recorder) Logf(format string, args ...any) {
 
 // check runs Check with a recorder, nothing persisted unless opts say so,
 // and returns the report ("" if the property held).
-func check(t *testing.T, prop func(*fuzzshrink.T), opts ...fuzzshrink.CheckOption) string {
+func check(t testing.TB, prop func(*fuzzshrink.T), opts ...fuzzshrink.CheckOption) string {
 	t.Helper()
 	r := &recorder{name: t.Name()}
 	fuzzshrink.Check(r, prop, append([]fuzzshrink.CheckOption{fuzzshrink.CorpusDir("")}, opts...)...)
