@@ -9,14 +9,15 @@
 //   - package (package.go): load the packages and their fuzz targets
 //     (load.go; which targets are wrapped by fuzzshrink, wrapped.go), select
 //     entries with -run, build each package's test binary once;
-//   - entry (entry.go): replay the original twice in fresh processes to
-//     learn its failure signature, then shrink it: in the test process for
-//     a wrapped target (inprocess.go, the protocol of internal/session),
+//   - entry (entry.go): replay the zero input, then the original twice, in
+//     fresh processes (replay.go) to learn its failure signature; take the
+//     zero input if it fails the same way, else shrink: in the test process
+//     for a wrapped target (inprocess.go, the protocol of internal/session),
 //     falling back to shrinking its encoded arguments from here, as for any
 //     other target (oracle.go, which runs candidates in a test process that
 //     stays up in the toolchain's fuzz worker mode when the original fails
 //     there as in a process of its own, and otherwise through the test
-//     binary as a private seed corpus);
+//     binary as a private seed corpus; a hang with a short limit first);
 //   - write back (writeback.go): write the result atomically, verify it with
 //     go test itself, and only then remove the original;
 //   - result (result.go): the entry's status, which report.go prints for

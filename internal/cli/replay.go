@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/failure"
+	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
+)
+
+// replays is how many times the original is run before shrinking: a
+// failure that does not repeat the same way is flaky.
+const replays = 2
+
+// replay runs the original in fresh processes to learn how it fails
+// (j.want), and the zero input once (j.zero), first, on the probe runner,
+// whose working directory is not the others': a zero input that passes
+// tells how long a passing input runs, so an original that hangs is judged
+// by the limit that follows from it (see testbin.Runner.Limit), not by
+// -exec-timeout, and a test that keeps state in its working directory
+// meets the original first. It returns the entry's
+// status if that ends the job: it passes, is stale or flaky, or (an entry
+// made of another failure) does not fail as that failure did.
+func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
+	zeroVals := zeroValues(j.entry.Values)
+	zero, err := encoding.Marshal(zeroVals...)
+	if err != nil {
+		return statusFailed, err
+	}
+	isZero := bytes.Equal(zero, j.entry.Data)
+	var zeroSig signature
+	var zeroMsg string // shaped once the original's message decides how
+	if !isZero {
+		out, err := j.probe.Run(ctx, [][]byte{zero}, func(_ int, msg string) string { zeroMsg = msg; return msg }, testbin.Never)
+		if err != nil {
+			return statusFailed, err
+		}
+		if len(out.Outcomes) > 0 { // none if the entry is stale: its replay says so
+			zeroSig = out.Outcomes[0]
+		}
+		for _, r := range j.runners {
+			r.Learn(j.probe)
+		}
+	}
+	var sigs []signature
+	for i := range replays {
+		shape := func(_ int, msg string) string { return j.shaper.Shape(msg, j.entry.Values) }
+		out, err := j.runner.Run(ctx, [][]byte{j.entry.Data}, shape, testbin.Never)
+		switch {
+		case err != nil:
+			return statusFailed, err
+		case out.Stale != "":
+			return statusStale, errors.New(c.staleReason(out.Stale, j))
+		case len(out.Outcomes) == 0:
+			return statusFailed, fmt.Errorf("the test binary ran no input for %s; it said:\n%s", j.target.Name, out.Tail)
+		}
+		if msg, ok := out.Msgs[0]; ok && i == 0 {
+			// The first replay decides how messages are shaped.
+			j.shaper = failure.NewShaper(msg, j.entry.Values)
+			out.Outcomes[0].Text = j.shaper.Shape(msg, j.entry.Values)
+		}
+		j.target.Wrapped = j.target.Wrapped || out.Wrapped
+		sigs = append(sigs, out.Outcomes[0])
+	}
+	j.want = sigs[0]
+	for _, sig := range sigs[1:] {
+		if sig == j.want {
+			continue
+		}
+		if !c.opts.flaky {
+			return statusFlaky, fmt.Errorf("first run: %s; then: %s (use -flaky to minimize against the first failure)", describe(j.want), describe(sig))
+		}
+		if !j.want.Failed() {
+			j.want = sig
+		}
+	}
+	if j.isFound() {
+		// In the test process some failures are known less precisely (a
+		// t.Error by its kind alone): the replay says what it is.
+		switch {
+		case !j.want.Failed():
+			return statusFailed, fmt.Errorf("another failure met while shrinking, %v, does not reproduce alone: the candidate that showed it passes", j.found)
+		case j.want != j.found && j.tj.seen[j.want]:
+			return statusSeen, nil
+		}
+		j.found = j.want
+	}
+	switch {
+	case !j.want.Failed():
+		return statusPasses, nil
+	case isZero:
+		return "", nil
+	case !zeroSig.Failed():
+		j.passing = zero
+	case zeroMsg != "":
+		zeroSig.Text = j.shaper.Shape(zeroMsg, zeroVals)
+	}
+	j.zero = zeroSig.Failed() && zeroSig == j.want
+	return "", nil
+}
+
+// zeroOutcome is the result of a search that starts at the zero input of
+// vals' types, which fails as the original does: it is the minimum.
+func zeroOutcome(vals []any) shrinkOutcome {
+	zero := zeroValues(vals)
+	data, _ := encoding.Marshal(zero...) // replay marshalled it already
+	return shrinkOutcome{data: data, value: gosyntax.Call("f.Add", zero, ""), accepted: true, stop: shrink.StopDone.String()}
+}
+
+// describe says how an input fared, for messages.
+func describe(sig signature) string {
+	if !sig.Failed() {
+		return "passes"
+	}
+	return "fails with " + sig.String()
+}
+
+// zeroValues returns the zero values of the types of vals: empty strings
+// and slices, zeros, false.
+func zeroValues(vals []any) []any {
+	zero := make([]any, len(vals))
+	for i, v := range vals {
+		switch v.(type) {
+		case []byte:
+			zero[i] = []byte{}
+		default:
+			zero[i] = reflect.Zero(reflect.TypeOf(v)).Interface()
+		}
+	}
+	return zero
+}
