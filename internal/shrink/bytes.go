@@ -39,13 +39,13 @@ func redistributeArg(v any, from pos) iter.Seq2[pos, any] {
 }
 
 // lowerBytesArg lowers the bytes of []byte arguments and of strings that are
-// not valid UTF-8.
+// binary data (see [isBinary]).
 func lowerBytesArg(v any, from pos) iter.Seq2[pos, any] {
 	switch x := v.(type) {
 	case []byte:
 		return boxed(lowerBytes(x, from))
 	case string:
-		if !utf8.ValidString(x) {
+		if isBinary(x) {
 			return boxed(lowerBytes(x, from))
 		}
 	}
@@ -109,10 +109,25 @@ func redistribute[S byteString](s S, from pos) iter.Seq2[pos, S] {
 	}
 }
 
-// lowerBytes yields s with one byte lowered in the printable-first order
-// (see [lowerChar]). The cursor is (pos.i, pos.j, pos.s) = (index, step,
-// search state).
+// lowerBytes yields s with one byte lowered: in text in the
+// printable-first order (see [lowerChar]), in binary data by value, to 0
+// and then by a binary search (see [magnitudes]). The cursor is (pos.i,
+// pos.j, pos.s) = (index, step, search state).
 func lowerBytes[S byteString](s S, from pos) iter.Seq2[pos, S] {
+	if isBinary(s) {
+		return func(yield func(pos, S) bool) {
+			// Text comes before binary data of its length: first every
+			// byte that makes s binary as a '0'.
+			if t := textOf(s); from == (pos{}) && !isBinary(t) && !yield(pos{}, S(t)) {
+				return
+			}
+			for p, c := range lowerValues(s, from) {
+				if !yield(p, c) {
+					return
+				}
+			}
+		}
+	}
 	return func(yield func(pos, S) bool) {
 		for i := from.i; i < len(s); i++ {
 			step, st := 0, magSearch{}
@@ -123,7 +138,43 @@ func lowerBytes[S byteString](s S, from pos) iter.Seq2[pos, S] {
 				c := make([]byte, len(s))
 				copy(c, s)
 				c[i] = rankByte[k]
+				if isBinary(c) {
+					continue // binary data comes after text (a control character, a rune cut)
+				}
 				if !yield(pos{i: i, j: cs.step, s: cs.s}, S(c)) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// textOf returns s with its control bytes and bytes of 0x80 and above as
+// '0'.
+func textOf[S byteString](s S) []byte {
+	t := []byte(string(s))
+	for i, b := range t {
+		if isControlByte(b) || b >= utf8.RuneSelf {
+			t[i] = '0'
+		}
+	}
+	return t
+}
+
+// lowerValues yields binary data s with one byte lowered by value. The
+// cursor is (pos.i, pos.s) = (index, search state).
+func lowerValues[S byteString](s S, from pos) iter.Seq2[pos, S] {
+	return func(yield func(pos, S) bool) {
+		for i := from.i; i < len(s); i++ {
+			st := magSearch{}
+			if i == from.i {
+				st = from.s
+			}
+			v := uint64(s[i])
+			for st, m := range magnitudes(false, v, v, st) {
+				c := []byte(string(s))
+				c[i] = byte(m.mag)
+				if !yield(pos{i: i, s: st}, S(c)) {
 					return
 				}
 			}
@@ -151,6 +202,10 @@ func charClass(k uint64) int {
 	}
 	return c
 }
+
+// isControlByte reports whether c makes text binary data (see
+// [isBinary]).
+func isControlByte(c byte) bool { return c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f }
 
 // isControl reports whether rank k is an ASCII control character or DEL.
 func isControl(k uint64) bool { return classStart[classRest] <= k && k < 0x80 }
@@ -284,7 +339,7 @@ func swapArg(v any, from pos) iter.Seq2[pos, any] {
 	case []byte:
 		return boxed(swapBytes(x, from))
 	case string:
-		if utf8.ValidString(x) {
+		if utf8.ValidString(x) && !isBinary(x) {
 			return boxed(swapRunes(x, from))
 		}
 		return boxed(swapBytes(x, from))
@@ -302,13 +357,17 @@ func swapArg(v any, from pos) iter.Seq2[pos, any] {
 // cursor is pos.i, the index of the first byte of the pair.
 func swapBytes[S byteString](s S, from pos) iter.Seq2[pos, S] {
 	return func(yield func(pos, S) bool) {
+		ranks, text := ranksOf(s), !isBinary(s)
 		for i := from.i; i+1 < len(s); i++ {
-			if byteRank[s[i]] <= byteRank[s[i+1]] {
+			if ranks[s[i]] <= ranks[s[i+1]] {
 				continue
 			}
 			c := make([]byte, len(s))
 			copy(c, s)
 			c[i], c[i+1] = c[i+1], c[i]
+			if text && isBinary(c) {
+				continue // a rune cut: binary data comes after text
+			}
 			if !yield(pos{i: i + 1}, S(c)) {
 				return
 			}

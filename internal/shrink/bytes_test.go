@@ -78,7 +78,7 @@ func TestLowerBytes(t *testing.T) {
 		{"0", pos{}, ""},
 		{"a", pos{}, "0"},
 		// A control character tries every printable punctuation character.
-		{"\n", pos{}, "0zZ !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~\x00\x05\x07\x08\t"},
+		{"\n", pos{}, "0zZ !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~\t"}, // no control character: it would make the text binary data
 		// Resuming after 'z' was accepted for '~': a search among the
 		// lowercase letters.
 		{"z", pos{j: charSearch}, "amsvxy"},

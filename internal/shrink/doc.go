@@ -22,11 +22,15 @@
 // negative; floats finite before ±Inf before NaN, integers before fractions,
 // integers toward 0 and fractions toward fewer significant digits, then
 // fewer significant bits (2.5 before 2.1), then toward 0; strings and byte
-// slices shortlex in the printable-first order of characters: digits,
-// lowercase letters, uppercase letters, space, the other printable ASCII
-// characters, then the rest by code point, so that characters go toward
-// '0' and an irrelevant byte reads 0, not \x00; composite values by their
-// leaves in order.
+// slices by length, then text before binary data (a control character, or
+// bytes that are not UTF-8), then text in the printable-first order of
+// characters: digits, lowercase letters, uppercase letters, space, the
+// other printable ASCII characters, then the rest by code point, so that
+// characters go toward '0' and an irrelevant character reads 0, not \x00;
+// and binary data by its bytes' values, so that an irrelevant byte of a
+// binary format reads 00, as its length fields and flags do, and a lowered
+// length is smaller, not 0x30303030; composite values by their leaves in
+// order.
 //
 // # The passes
 //
@@ -37,9 +41,20 @@
 // the items of each container (at its newlines, commas and semicolons, or
 // spaces), and tokens; nothing in it knows JSON, TOML or HTML.
 //
+//   - fields: in binary data, read the integer fields off the input (both
+//     byte orders): lengths before what they count, counts before blocks
+//     and records, offsets, sizes, the input's total, dimensions whose
+//     product sizes the pixels (fields.go); replace the input by a frame's
+//     content, remove blocks and records with their count, frames with
+//     their length, the end of a region, rows and columns with the
+//     dimensions, a type name by a shorter one, each with every field
+//     that sizes what it removes fixed up in the same candidate
+//     (fieldmoves.go); it runs again while it accepts anything, before the
+//     passes after it;
 //   - lengths: in binary data, find the length fields whose records tile
-//     the input; remove whole records, and lower a record's length field
-//     while removing what it no longer counts, in one candidate;
+//     the input, from its start or after a file header; remove whole
+//     records, and lower a record's length field while removing what it
+//     no longer counts, in one candidate;
 //   - lists: remove blocks of items of each container, outer containers
 //     first (hierarchical delta debugging): members and elements, lines and
 //     blocks of lines, statements, arguments, attributes;
@@ -58,6 +73,10 @@
 //     (bytes, runes, lines, comma-separated elements) of another in one
 //     candidate, k by binary search: a count and what it counts, as in
 //     len(s) == n (counts.go); it runs only in stuck rounds;
+//   - cuts: the toolchain's own removals (cuts.go): the tail by 1024, 512,
+//     …, 1 bytes, then every range of two bytes or more of inputs of up
+//     to 128 bytes; it runs only in stuck rounds, and makes every result
+//     a fixed point of the toolchain's minimizer's removals;
 //   - zero: set a composite argument, then each of its fields, elements,
 //     pointers and map values in turn, to the zero value;
 //   - sort: order the elements of slices and arrays, and the values of
@@ -78,7 +97,9 @@
 //   - bytes: each byte of []byte (and of strings that are not valid UTF-8)
 //     toward '0' in the printable-first order: '0', the last character of
 //     each lower class, every punctuation character for a control
-//     character, then a binary search within its own class;
+//     character, then a binary search within its own class; of binary
+//     data, first every byte that makes it binary as '0' at once, then
+//     each byte toward 0 by a binary search on its value;
 //   - runes: each rune of a valid UTF-8 string in the same way, skipping
 //     surrogates, so that the string stays valid;
 //   - swap: swap adjacent bytes or runes that are out of order (00!0 →
@@ -94,6 +115,12 @@
 // and floats) and offset integers together; they order sequences shortlex
 // on their bytes, and after accepting a candidate the engine keeps its
 // normal form.
+//
+// A pass that has accepted nothing in two rounds in a row runs, until it
+// accepts something again, only in rounds where the passes before it
+// accepted nothing, as the stuck passes do: on an input where it does not
+// pay it costs no runs while others make progress, and the last round
+// still runs every pass.
 //
 // The search stops when a full round accepts nothing, or when a budget runs
 // out, and returns the best tuple found so far.

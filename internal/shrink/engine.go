@@ -218,18 +218,34 @@ type engine struct {
 	started    bool // the running pass has proposed a candidate
 }
 
+// idleRounds is how many rounds in a row a pass may run without an
+// accepted candidate before it runs only when the passes before it in the
+// round accepted none, as a stuck pass does: a pass that does not pay on
+// this input costs no runs while others make progress, and the last round,
+// which accepts nothing, still runs every pass.
+const idleRounds = 2
+
 func (e *engine) run() {
+	idle := make([]int, len(e.passes))
 	for {
 		e.stats.Rounds++
 		progress := false
 		for i := range e.passes {
-			if e.passes[i].stuck && progress {
+			if (e.passes[i].stuck || idle[i] >= idleRounds) && progress {
 				continue
 			}
 			accepted, stop := e.runPass(i)
+			for again := accepted; again && !stop && e.passes[i].repeat; {
+				again, stop = e.runPass(i)
+			}
 			progress = progress || accepted
 			if stop {
 				return
+			}
+			if accepted {
+				idle[i] = 0
+			} else {
+				idle[i]++
 			}
 		}
 		if !progress {
@@ -277,6 +293,10 @@ func (e *engine) search(i int, from cursor) (ok bool, next cursor, stop bool) {
 			e.stats.CacheHits++
 			continue
 		}
+		cand := with(e.best, c.arg, v)
+		if compareArgs(cand, e.best) >= 0 {
+			continue // not smaller: a pass's move that the order does not take (a digit for a byte of binary data)
+		}
 		limit := e.batchLimit
 		if e.cfg.maxRuns > 0 {
 			limit = min(limit, e.cfg.maxRuns-e.stats.Runs)
@@ -286,7 +306,7 @@ func (e *engine) search(i int, from cursor) (ok bool, next cursor, stop bool) {
 				return false, cursor{}, true
 			}
 		}
-		e.batch = append(e.batch, with(e.best, c.arg, v))
+		e.batch = append(e.batch, cand)
 		e.keys = append(e.keys, k)
 		e.cursors = append(e.cursors, c)
 		if len(e.batch) == limit {

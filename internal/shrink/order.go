@@ -31,11 +31,16 @@ import (
 //     writes exactly is the simpler), then by magnitude, then sign:
 //     0.5 < -0.5 < 0.1 < 0.25 < 2.5 < 2.1 < 1.25. Distinct NaNs are equal,
 //     so NaN never shrinks to NaN; +0 < -0 and +Inf < -Inf by the sign rule.
-//   - []byte and string: shortlex in the printable-first order of characters:
-//     length first, then byte by byte by rank (see [byteRank]). For valid
-//     UTF-8 this compares rune by rune by rank too: ASCII ranks below 128 and
-//     every other rune ranks as its code point, which UTF-8 preserves
-//     bytewise; lowering a rune never lengthens its encoding.
+//   - []byte and string: shortlex: length first; of two of one length,
+//     text (valid UTF-8 without control characters but tab, newline and
+//     carriage return) before binary data; then text byte by byte in the
+//     printable-first order of characters (see [byteRank]), binary data
+//     byte by byte by value, 0x00 first. For valid UTF-8 text this compares
+//     rune by rune by rank too: ASCII ranks below 128 and every other rune
+//     ranks as its code point, which UTF-8 preserves bytewise; lowering a
+//     rune never lengthens its encoding. In binary data a byte is more
+//     often part of a number than a character: a length lowered to 0x00
+//     is empty, where "0000" would be 808 MB.
 //
 // The order is well-founded: sizes are naturals, and for a fixed size every
 // argument ranges over a finite set (floats are finite too). Any search that
@@ -287,15 +292,40 @@ func rankRune(k rune) rune {
 	return k
 }
 
-// compareText compares strings or byte slices: shortlex, characters by
-// rank.
+// valueRank is the rank of bytes in binary data: their value.
+var valueRank = func() (r [256]byte) {
+	for i := range r {
+		r[i] = byte(i)
+	}
+	return r
+}()
+
+// ranksOf returns the ranks the bytes of s compare by: printable-first in
+// text, by value in binary data.
+func ranksOf[S byteString](s S) *[256]byte {
+	if isBinary(s) {
+		return &valueRank
+	}
+	return &byteRank
+}
+
+// compareText compares strings or byte slices: shortlex, text before
+// binary data, bytes by rank.
 func compareText[S byteString](a, b S) int {
 	if c := cmp.Compare(len(a), len(b)); c != 0 {
 		return c
 	}
+	ba, bb := isBinary(a), isBinary(b)
+	if ba != bb {
+		if ba {
+			return 1
+		}
+		return -1
+	}
+	ranks := ranksOf(a)
 	for i := range len(a) {
 		if a[i] != b[i] {
-			return cmp.Compare(byteRank[a[i]], byteRank[b[i]])
+			return cmp.Compare(ranks[a[i]], ranks[b[i]])
 		}
 	}
 	return 0

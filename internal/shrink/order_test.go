@@ -22,8 +22,9 @@ func TestCompareArgs(t *testing.T) {
 		{{float32(2)}, {float32(0.1)}, {float32(0.12)}, {float32(math.Inf(1))}},
 		// The printable-first order of characters.
 		{{""}, {"0"}, {"9"}, {"a"}, {"z"}, {"A"}, {"Z"}, {" "}, {"!"}, {"~"}, {"\x00"}, {"\x1f"}, {"\x7f"}, {"\x80"},
-			{"00"}, {"0a"}, {"a0"}, {"\x00\x00"}, {"é"}, {"aaa"}, {"世"}},
-		{{[]byte{}}, {[]byte("0")}, {[]byte{0}}, {[]byte{255}}, {[]byte("00")}, {[]byte{'0', 0}}, {[]byte{0, '0'}}, {[]byte{0, 1}}, {[]byte{1, 0}}},
+			{"00"}, {"0a"}, {"a0"}, {"é"}, {"\x00\x00"}, {"aaa"}, {"世"}},
+		// Binary data after text, by value.
+		{{[]byte{}}, {[]byte("0")}, {[]byte{0}}, {[]byte{255}}, {[]byte("00")}, {[]byte{0, 1}}, {[]byte{0, '0'}}, {[]byte{1, 0}}, {[]byte{'0', 0}}},
 		// Size first, across arguments, then left to right.
 		{{"", 1000}, {"a", 0}},
 		{{"ab", ""}, {"a", "bc"}, {"b", "aa"}},

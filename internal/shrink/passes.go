@@ -14,6 +14,7 @@ import (
 // more removals. Values second. Each pass works on every argument in turn,
 // left to right.
 var passes = [...]pass{
+	{name: "fields", arg: fieldsArg, node: leaves(fieldsArg), repeat: true},     // fields.go, fieldmoves.go
 	{name: "lengths", arg: lengthsArg, node: leaves(lengthsArg)},                // records.go
 	{name: "lists", arg: listsArg, node: leaves(listsArg)},                      // text.go
 	{name: "hoist", arg: hoistArg, node: leaves(hoistArg)},                      // text.go
@@ -22,6 +23,7 @@ var passes = [...]pass{
 	{name: "remove", arg: removeArg, node: removeNode},                          // bytes.go, strings.go, composite.go
 	{name: "pairs", arg: pairsArg, node: leaves(pairsArg), stuck: true},         // text.go
 	{name: "counts", tuple: countTuple, stuck: true},                            // counts.go
+	{name: "cuts", arg: cutsArg, node: leaves(cutsArg), stuck: true},            // cuts.go
 	{name: "zero", node: zeroNode},                                              // composite.go
 	{name: "sort", node: sortNode},                                              // composite.go
 	{name: "redistribute", arg: redistributeArg, node: leaves(redistributeArg)}, // bytes.go, strings.go
@@ -63,13 +65,18 @@ func searchPasses(args []any) []pass {
 // candidates have the argument index len(best)). Iterators are
 // lazy: the engine stops pulling at the first accepted candidate. A stuck
 // pass runs only in rounds where no pass before it accepted anything: it is
-// costly, and worth its runs only when cheaper moves are exhausted.
+// costly, and worth its runs only when cheaper moves are exhausted. A repeat
+// pass runs again from its start while it accepts anything, before the
+// passes after it: its moves are large (a binary format's parts with the
+// fields that size them), and each makes the next cheaper and every
+// byte-level pass after it cheaper still.
 type pass struct {
-	name  string
-	arg   func(v any, from pos) iter.Seq2[pos, any]
-	node  func(n node, from pos) iter.Seq2[pos, reflect.Value]
-	tuple func(t []any, from pos) iter.Seq2[pos, []any]
-	stuck bool
+	name   string
+	arg    func(v any, from pos) iter.Seq2[pos, any]
+	node   func(n node, from pos) iter.Seq2[pos, reflect.Value]
+	tuple  func(t []any, from pos) iter.Seq2[pos, []any]
+	stuck  bool
+	repeat bool
 	// A pass of a kind of Value: run on the arguments of that kind.
 	kind  reflect.Type
 	value func(v Value, from Mark) iter.Seq2[Mark, Value]

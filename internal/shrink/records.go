@@ -1,7 +1,6 @@
 package shrink
 
 import (
-	"encoding/binary"
 	"iter"
 	"unicode/utf8"
 )
@@ -12,9 +11,12 @@ import (
 // and byte-level removal in general, can do neither. The lengths pass finds
 // the framing without knowing the format: for each way a length field may be
 // laid out (its offset in the record, 1, 2 or 4 bytes in either byte order,
-// counting bytes or 32-bit words, after itself or in all), it follows the
-// chain of records from the start of the input, and keeps the layouts whose
-// records tile the input exactly. On those it removes whole records
+// counting bytes or 32-bit words, after itself or in all, with a type
+// between it and what it counts and a checksum after that or not), it
+// follows the chain of records from the start of the input, or from the
+// end of a file header of up to maxFileHeader bytes, and keeps the layouts
+// whose records tile the rest of the input exactly. On those it removes
+// whole records
 // (blocks of them, as [blocks] has them), and lowers a record's length
 // field together with removing what it no longer counts from the end of
 // the record, in the same candidate.
@@ -25,19 +27,42 @@ type lengthField struct {
 	little     bool // byte order of 2- and 4-byte fields
 	unit       int  // 1 (bytes) or 4 (32-bit words)
 	inclusive  bool // the length counts the whole record, not what follows the field
+	// Of a length that counts what follows it: the bytes between the
+	// field and what it counts (a chunk's type, a capture's second
+	// length), and after it (a checksum).
+	gap, trailer int
 }
 
-// lengthFields are the layouts tried, in order.
+// maxFileHeader is the longest file header records are looked for after.
+const maxFileHeader = 64
+
+// lengthFields are the layouts tried, in order: at the start of a record
+// first, then further in, with a gap and a trailer.
 var lengthFields = func() []lengthField {
+	widths := []struct {
+		width  int
+		little bool
+	}{{2, false}, {1, false}, {4, false}, {2, true}, {4, true}}
 	var fs []lengthField
 	for _, inclusive := range []bool{false, true} {
 		for _, unit := range []int{4, 1} {
-			for _, w := range []struct {
-				width  int
-				little bool
-			}{{2, false}, {1, false}, {4, false}, {2, true}, {4, true}} {
+			for _, w := range widths {
 				for off := range 4 {
 					fs = append(fs, lengthField{off: off, width: w.width, little: w.little, unit: unit, inclusive: inclusive})
+				}
+			}
+		}
+	}
+	for _, unit := range []int{1, 4} {
+		for _, w := range widths {
+			for off := range 12 {
+				for _, gap := range []int{0, 4} {
+					for _, trailer := range []int{0, 4} {
+						if off < 4 && gap == 0 && trailer == 0 {
+							continue // above
+						}
+						fs = append(fs, lengthField{off: off, width: w.width, little: w.little, unit: unit, gap: gap, trailer: trailer})
+					}
 				}
 			}
 		}
@@ -46,44 +71,20 @@ var lengthFields = func() []lengthField {
 }()
 
 // value reads the field of the record at r.
-func (f lengthField) value(s []byte, r int) uint64 {
-	b := s[r+f.off : r+f.off+f.width]
-	switch {
-	case f.width == 1:
-		return uint64(b[0])
-	case f.width == 2 && f.little:
-		return uint64(binary.LittleEndian.Uint16(b))
-	case f.width == 2:
-		return uint64(binary.BigEndian.Uint16(b))
-	case f.little:
-		return uint64(binary.LittleEndian.Uint32(b))
-	}
-	return uint64(binary.BigEndian.Uint32(b))
-}
+func (f lengthField) value(s []byte, r int) uint64 { return f.at(r).get(s) }
 
 // put writes v into the field of the record at r of c, if it fits.
-func (f lengthField) put(c []byte, r int, v uint64) {
-	b := c[r+f.off : r+f.off+f.width]
-	switch {
-	case f.width == 1:
-		b[0] = byte(v)
-	case f.width == 2 && f.little:
-		binary.LittleEndian.PutUint16(b, uint16(v))
-	case f.width == 2:
-		binary.BigEndian.PutUint16(b, uint16(v))
-	case f.little:
-		binary.LittleEndian.PutUint32(b, uint32(v))
-	default:
-		binary.BigEndian.PutUint32(b, uint32(v))
-	}
-}
+func (f lengthField) put(c []byte, r int, v uint64) { f.at(r).put(c, 0, v) }
+
+// at is where the field of the record at r is.
+func (f lengthField) at(r int) layout { return layout{r + f.off, f.width, f.little} }
 
 // header is the number of bytes before what the field counts.
 func (f lengthField) header() int {
 	if f.inclusive {
 		return 0
 	}
-	return f.off + f.width
+	return f.off + f.width + f.gap
 }
 
 // recordLen is the length of a record whose field holds v, or -1 if that is
@@ -92,7 +93,7 @@ func (f lengthField) recordLen(v uint64) int {
 	if v > 1<<31/uint64(f.unit) {
 		return -1
 	}
-	n := f.header() + int(v)*f.unit
+	n := f.header() + int(v)*f.unit + f.trailer
 	if n < f.off+f.width {
 		return -1
 	}
@@ -100,21 +101,37 @@ func (f lengthField) recordLen(v uint64) int {
 }
 
 // tiling returns the offsets of the records of s in layout f, and len(s),
-// if they tile s exactly; nil otherwise.
+// if they tile s exactly, from its start or from the end of a file header:
+// the shortest header after which two records or more, none empty, do;
+// nil otherwise.
 func (f lengthField) tiling(s []byte) []int {
+	for at := 0; at <= maxFileHeader && at < len(s); at++ {
+		if starts := f.tilingFrom(s, at); starts != nil {
+			return starts
+		}
+	}
+	return nil
+}
+
+// tilingFrom is tiling with a file header of at bytes.
+func (f lengthField) tilingFrom(s []byte, at int) []int {
 	count := 0
-	for r := 0; r < len(s); count++ {
+	for r := at; r < len(s); count++ {
 		if r+f.off+f.width > len(s) {
 			return nil
 		}
-		n := f.recordLen(f.value(s, r))
-		if n <= 0 || r+n > len(s) {
+		v := f.value(s, r)
+		n := f.recordLen(v)
+		if n <= 0 || r+n > len(s) || at > 0 && v == 0 {
 			return nil
 		}
 		r += n
 	}
+	if at > 0 && count < 2 {
+		return nil
+	}
 	starts := make([]int, 0, count+1)
-	for r := 0; r < len(s); r += f.recordLen(f.value(s, r)) {
+	for r := at; r < len(s); r += f.recordLen(f.value(s, r)) {
 		starts = append(starts, r)
 	}
 	return append(starts, len(s))
@@ -141,7 +158,7 @@ func lengthsArg(v any, from pos) iter.Seq2[pos, any] {
 // control character other than tab, newline and carriage return.
 func isBinary[S byteString](s S) bool {
 	for i := range len(s) {
-		if c := s[i]; c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+		if isControlByte(s[i]) {
 			return true
 		}
 	}
@@ -189,7 +206,7 @@ func shrinkRecords[S byteString](s0 S, from pos) iter.Seq2[pos, S] {
 					if n < 0 {
 						continue
 					}
-					c := cut(s, rng{r + n, end})
+					c := cut(s, rng{r + n - f.trailer, end - f.trailer}) // the trailer stays
 					f.put(c, r, m.mag)
 					if !yield(pos{k: k, i: i, s: st}, S(c)) {
 						return

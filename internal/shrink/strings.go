@@ -12,7 +12,7 @@ import (
 
 // lowerRunesArg lowers the runes of valid UTF-8 strings.
 func lowerRunesArg(v any, from pos) iter.Seq2[pos, any] {
-	if s, ok := v.(string); ok && utf8.ValidString(s) {
+	if s, ok := v.(string); ok && utf8.ValidString(s) && !isBinary(s) {
 		return boxed(lowerRunes(s, from))
 	}
 	return nil
@@ -92,6 +92,9 @@ func lowerRunes(s string, from pos) iter.Seq2[pos, string] {
 				step, st = from.j, from.s
 			}
 			for cs, k := range lowerChar(runeIndex(runeRank(r)), step, st) {
+				if c := rankRune(fromRuneIndex(k)); c < 0x80 && isControlByte(byte(c)) {
+					continue // it would make the text binary data, which comes after
+				}
 				if !yield(pos{i: b, j: cs.step, s: cs.s}, s[:b]+string(rankRune(fromRuneIndex(k)))+s[b+w:]) {
 					return
 				}

@@ -35,8 +35,26 @@ var (
 	spansArg    = textArg(cutSpans[[]byte], cutSpans[string])
 	tokensArg   = textArg(removeTokens[[]byte], removeTokens[string])
 	pairsArg    = textArg(removePairs[[]byte], removePairs[string])
-	literalsArg = textArg(literals[[]byte], literals[string])
+	literalsArg = onText(textArg(literals[[]byte], literals[string]))
 )
+
+// onText restricts a pass to text: its replacements by digits and letters
+// are not smaller in binary data, whose bytes compare by value.
+func onText(f func(v any, from pos) iter.Seq2[pos, any]) func(v any, from pos) iter.Seq2[pos, any] {
+	return func(v any, from pos) iter.Seq2[pos, any] {
+		switch x := v.(type) {
+		case []byte:
+			if isBinary(x) {
+				return nil
+			}
+		case string:
+			if isBinary(x) {
+				return nil
+			}
+		}
+		return f(v, from)
+	}
+}
 
 // cut returns s without the ranges rs, which are sorted and disjoint.
 func cut[S byteString](s S, rs ...rng) S {

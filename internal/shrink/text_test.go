@@ -76,3 +76,49 @@ func TestShrinkRecords(t *testing.T) {
 		t.Errorf("isBinary is wrong")
 	}
 }
+
+// TestShrinkRecords_FileHeader: records after a file header, each a
+// 16-byte header whose bytes 8-11 (little endian) count the bytes after
+// it, 4 bytes after the field, as in a packet capture.
+func TestShrinkRecords_FileHeader(t *testing.T) {
+	t.Parallel()
+	record := func(data string) string {
+		return "tttt" + "uuuu" + string(rune(len(data))) + "\x00\x00\x00" + "\xff\x00\x00\x00" + data
+	}
+	s := []byte("FILEHEADER" + record("abc") + record("defgh") + record("i"))
+	capture := slices.Index(lengthFields, lengthField{off: 8, width: 4, little: true, unit: 1, gap: 4})
+	if got := lengthFields[capture].tiling(s); fmt.Sprint(got) != "[10 29 50 67]" {
+		t.Fatalf("tiling = %v, want [10 29 50 67]", got)
+	}
+	var got []string
+	for p, c := range shrinkRecords(s, pos{k: 2 * capture}) {
+		if p.k/2 != capture {
+			break
+		}
+		got = append(got, string(c))
+	}
+	for _, want := range []string{
+		"FILEHEADER", // every record
+		"FILEHEADER" + record("abc") + record("i"),                // one
+		"FILEHEADER" + record("") + record("defgh") + record("i"), // a length lowered with what it counts
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("shrinkRecords does not propose %q", want)
+		}
+	}
+	// A trailer stays when its record's length is lowered: a chunk of a
+	// length, a type, the data and a checksum.
+	chunk := func(data string) string { return "\x00\x00\x00" + string(rune(len(data))) + "TYPE" + data + "CRC!" }
+	s = []byte("\x89PNG" + chunk("abcdef") + chunk("gh"))
+	png := slices.Index(lengthFields, lengthField{off: 0, width: 4, unit: 1, gap: 4, trailer: 4})
+	got = got[:0]
+	for p, c := range shrinkRecords(s, pos{k: 2*png + 1}) {
+		if p.k/2 != png {
+			break
+		}
+		got = append(got, string(c))
+	}
+	if want := "\x89PNG" + chunk("") + chunk("gh"); !slices.Contains(got, want) {
+		t.Errorf("shrinkRecords does not propose %q: %q", want, got)
+	}
+}

@@ -1,0 +1,76 @@
+package shrink
+
+import (
+	"iter"
+	"unicode/utf8"
+)
+
+// The cuts pass is the toolchain's own minimizer for []byte and string
+// arguments, as moves of the engine judged by its identity
+// ($GOROOT/src/internal/fuzz/minimize.go, minimizeBytes): the tail cut by
+// 1024, 512, …, 1 bytes, then every range of two bytes or more removed,
+// from each start, longest first. Its single-byte removals are the remove
+// pass's blocks of one byte, and its printable replacements never make a
+// result shorter. A search's result is a fixed point of every pass, so no
+// one of the toolchain's removals makes it smaller and still fails the
+// same way. In a string of valid UTF-8 the cuts are between runes, as
+// every pass keeps such strings valid. Removing every range costs a run per pair of offsets: the pass
+// is stuck, and tries ranges only in arguments of up to maxCutsInput bytes.
+const maxCutsInput = 128
+
+// cutsArg applies the cuts pass to []byte and string arguments.
+func cutsArg(v any, from pos) iter.Seq2[pos, any] {
+	switch x := v.(type) {
+	case []byte:
+		return boxed(cuts(x, from, false))
+	case string:
+		return boxed(cuts(x, from, utf8.ValidString(x)))
+	}
+	return nil
+}
+
+// cuts yields s without its tail, then without a range, cut between runes
+// if s is text. The cursor is
+// (pos.k, pos.i) = (0, bytes cut) for the tail and (pos.k, pos.i, pos.j) =
+// (1, start, end) for a range; an end of 0 is the end of s.
+func cuts[S byteString](s S, from pos, text bool) iter.Seq2[pos, S] {
+	at := func(i int) bool { return !text || i == len(s) || utf8.RuneStart(s[i]) }
+	return func(yield func(pos, S) bool) {
+		if from.k == 0 {
+			n := 1024
+			if from.i > 0 {
+				n = from.i
+			}
+			for ; n > 0; n /= 2 {
+				if n < len(s) && at(len(s)-n) && !yield(pos{i: n}, s[:len(s)-n]) {
+					return
+				}
+			}
+			from = pos{k: 1}
+		}
+		if len(s) > maxCutsInput {
+			return
+		}
+		for i := from.i; i < len(s)-1; i++ {
+			if !at(i) {
+				continue
+			}
+			j := len(s)
+			if i == from.i && from.j > 0 {
+				j = min(from.j, len(s))
+			}
+			for ; j > i+1; j-- {
+				if !at(j) {
+					continue
+				}
+				c := make([]byte, 0, len(s)-(j-i))
+				c = append(append(c, s[:i]...), s[j:]...)
+				// After a cut the toolchain tries the new longest
+				// range from the same start.
+				if !yield(pos{k: 1, i: i}, S(c)) {
+					return
+				}
+			}
+		}
+	}
+}
