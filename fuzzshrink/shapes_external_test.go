@@ -2,6 +2,7 @@ package fuzzshrink_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/fuzzmin/fuzzmin/fuzzshrink"
@@ -34,7 +35,8 @@ func (o shapeOracle) Run(ctx context.Context, batch [][]any) ([]fuzzshrink.Verdi
 
 // shapeMinima are the exact minima of the shapes (see each shape's
 // EXPECTED.md for why nothing smaller fails), in the order of the
-// package documentation: printable-first characters.
+// package documentation: text before binary data of its length, text
+// printable-first and binary data by byte value.
 var shapeMinima = map[string]any{
 	"json":     []byte(`[{"id":-1}]`),
 	"config":   "[server]\nport=0\nmode=fast",
@@ -42,7 +44,24 @@ var shapeMinima = map[string]any{
 	"markup":   `<0 width="-1"/>`,
 	"gosource": []byte("package a;func a(){0<<=64}"),
 	"toml":     "[server]\ntimeout=[]",
-	"packet":   []byte("\x82\xcc\x00\x030000STAT0000"),
+	"packet":   []byte("\x82\xcc\x00\x03\x00\x00\x00\x00STAT\x00\x01\x00\x00"),
+	"wire":     []byte("\x00\x00\x00\x0bssh-ed25519\x00\x00\x00\x00"),
+	"dns":      []byte("\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00" + "\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00"),
+	"tiff": []byte("II*\x00\x08\x00\x00\x00\x04\x00" +
+		"\x00\x01\x03\x00\x01\x00\x00\x00\x00\x01\x00\x00" +
+		"\x01\x01\x03\x00\x01\x00\x00\x00\x00\x01\x00\x00" +
+		"\x11\x01\x03\x00\x01\x00\x00\x00\x00\x00\x00\x00" +
+		"\x17\x01\x03\x00\x01\x00\x00\x00\x00\x00\x00\x00"),
+	"bmp": []byte("BM\x3e\x00\x00\x00\x00\x00\x00\x00\x3a\x00\x00\x00" +
+		"\x28\x00\x00\x00\x01\x00\x00\x00\x01\x00\x00\x00\x01\x00\x08\x00\x00\x00\x00\x00" +
+		"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00" +
+		"\x00\x00\x00\x00\x01\x00\x00\x00"),
+	"pcap": []byte("\xd4\xc3\xb2\xa1\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01\x00\x00\x00" +
+		"\x00\x00\x00\x00\x00\x00\x00\x00\x3a\x00\x00\x00\x00\x00\x00\x01" +
+		strings.Repeat("\x00", 12) + "\x08\x00" +
+		"\x45\x00\x00\x2c" + strings.Repeat("\x00", 5) + "\x06" + strings.Repeat("\x00", 10) +
+		strings.Repeat("\x00", 12) + "\x60" + strings.Repeat("\x00", 7) +
+		"\x01\x01\x02\x03"),
 }
 
 // TestShrink_Shapes shrinks inputs shaped like real ones (a JSON document,

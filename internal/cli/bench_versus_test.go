@@ -45,6 +45,11 @@ var shapeTargets = map[string]string{
 	"sexpr":    `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, s string) { Eval(s) }) }`,
 	"gosource": `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, src []byte) { Check("fuzz.go", src) }) }`,
 	"packet":   `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Parse(b) }) }`,
+	"wire":     `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Parse(b) }) }`,
+	"dns":      `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Parse(b) }) }`,
+	"tiff":     `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Decode(b) }) }`,
+	"bmp":      `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Decode(b) }) }`,
+	"pcap":     `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Read(b) }) }`,
 	"markup": `func FuzzShape(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		nodes, err := Parse(s)
@@ -86,9 +91,11 @@ func shapeModule(tb testing.TB, name string) versusModule {
 
 // BenchmarkVersusShapes compares fuzzmin with the toolchain's minimizer on
 // the shapes: inputs like the ones parsers read (JSON, a config file, an
-// S-expression, markup, Go source, TOML, a binary packet).
+// S-expression, markup, Go source, TOML, and the binary formats: an RTCP-like
+// packet, an SSH-like certificate, a DNS-like message, a TIFF-like and a
+// BMP-like image, a packet capture).
 func BenchmarkVersusShapes(b *testing.B) {
-	for _, name := range []string{"json", "config", "sexpr", "markup", "gosource", "toml", "packet"} {
+	for _, name := range []string{"json", "config", "sexpr", "markup", "gosource", "toml", "packet", "wire", "dns", "tiff", "bmp", "pcap"} {
 		b.Run(name, func(b *testing.B) { versus(b, shapeModule(b, name)) })
 	}
 }

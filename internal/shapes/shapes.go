@@ -16,13 +16,18 @@ import (
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/bmp"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/config"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/dns"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/gosource"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/json"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/markup"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/packet"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/pcap"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/sexpr"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/tiff"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/toml"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/wire"
 )
 
 // A Shape is one failing input and the fuzz target it fails.
@@ -88,6 +93,11 @@ var targets = []struct {
 		toml.LoadServer(doc)
 	}},
 	{"packet", func(arg any) { packet.Parse(arg.([]byte)) }},
+	{"wire", func(arg any) { wire.Parse(arg.([]byte)) }},
+	{"dns", func(arg any) { dns.Parse(arg.([]byte)) }},
+	{"tiff", func(arg any) { tiff.Decode(arg.([]byte)) }},
+	{"bmp", func(arg any) { bmp.Decode(arg.([]byte)) }},
+	{"pcap", func(arg any) { pcap.Read(arg.([]byte)) }},
 }
 
 // All returns the shapes, each with its input read from testdata and its

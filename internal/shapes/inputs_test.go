@@ -1,0 +1,324 @@
+package shapes
+
+import (
+	"bytes"
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
+)
+
+var update = flag.Bool("update", false, "write the binary shapes' inputs to testdata")
+
+// TestBinaryInputs builds the inputs of the binary shapes with the
+// encoders below, from their formats' descriptions, and checks that
+// testdata holds them (go test -update writes them).
+func TestBinaryInputs(t *testing.T) {
+	for name, input := range map[string][]byte{
+		"wire": wireInput(), "dns": dnsInput(), "tiff": tiffInput(), "bmp": bmpInput(), "pcap": pcapInput(),
+	} {
+		file, err := encoding.Marshal(input)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join("testdata", name)
+		if *update {
+			if err := os.WriteFile(path, file, 0o666); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if have, err := os.ReadFile(path); err != nil || !bytes.Equal(have, file) {
+			t.Errorf("%s does not hold what the encoder makes (go test -update writes it): %v", path, err)
+		}
+	}
+}
+
+// wireString appends an SSH-like string.
+func wireString(b []byte, s []byte) []byte {
+	return append(binary.BigEndian.AppendUint32(b, uint32(len(s))), s...)
+}
+
+func random(rng *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
+// wireInput is a certificate with 60 principals, options and extensions,
+// signed by an ed25519 key whose point is 24 bytes long.
+func wireInput() []byte {
+	rng := rand.New(rand.NewPCG(1, 2))
+	sigKey := wireString(wireString(nil, []byte("ssh-ed25519")), random(rng, 24))
+	var principals, options, exts []byte
+	for i := range 60 {
+		principals = wireString(principals, fmt.Appendf(nil, "user%02d@build-%d.example.com", i, i%7))
+	}
+	options = wireString(options, []byte("force-command"))
+	options = wireString(options, wireString(nil, []byte("/usr/bin/rsync --server --sender -logDtpre.iLsfxC . /srv/backup")))
+	options = wireString(options, []byte("source-address"))
+	options = wireString(options, wireString(nil, []byte("10.0.0.0/8,192.168.0.0/16,172.16.0.0/12")))
+	for _, e := range []string{"permit-X11-forwarding", "permit-agent-forwarding", "permit-port-forwarding", "permit-pty", "permit-user-rc"} {
+		exts = wireString(exts, []byte(e))
+		exts = wireString(exts, nil)
+	}
+	b := wireString(nil, []byte("ssh-ed25519-cert"))
+	b = wireString(b, random(rng, 32)) // nonce
+	b = wireString(b, random(rng, 32)) // the certified key
+	b = binary.BigEndian.AppendUint64(b, 0x5a17_0000_0000_0042)
+	b = binary.BigEndian.AppendUint32(b, 1) // a user certificate
+	b = wireString(b, []byte("backup@ci-runner-17"))
+	b = wireString(b, principals)
+	b = binary.BigEndian.AppendUint64(b, 1_735_689_600)
+	b = binary.BigEndian.AppendUint64(b, 1_767_225_600)
+	b = wireString(b, options)
+	b = wireString(b, exts)
+	b = wireString(b, nil) // reserved
+	b = wireString(b, sigKey)
+	return wireString(b, random(rng, 83)) // the signature
+}
+
+// dnsName appends a name as labels, or as a pointer to an earlier one if
+// at, where the names written are, is not nil.
+func dnsName(b []byte, name string, at map[string]int) []byte {
+	for name != "" {
+		if off, ok := at[name]; ok {
+			return binary.BigEndian.AppendUint16(b, 0xC000|uint16(off))
+		}
+		if at != nil {
+			at[name] = len(b)
+		}
+		label, rest, _ := bytes.Cut([]byte(name), []byte("."))
+		b = append(append(b, byte(len(label))), label...)
+		name = string(rest)
+	}
+	return append(b, 0)
+}
+
+// dnsInput is a response to 7 questions with 12 answers, 2 authority and 3
+// additional records, written without compression, as many servers and
+// most clients do; one of the answers is an A record of 3 bytes.
+func dnsInput() []byte {
+	var at map[string]int
+	b := binary.BigEndian.AppendUint16(nil, 0x3b2a)
+	b = binary.BigEndian.AppendUint16(b, 0x8180)
+	for _, n := range []uint16{7, 12, 2, 3} {
+		b = binary.BigEndian.AppendUint16(b, n)
+	}
+	names := []string{"www.example.com", "mail.example.com", "example.com", "cdn.example.net", "api.example.com", "static.example.org", "ns1.example.com"}
+	for i, n := range names {
+		b = dnsName(b, n, at)
+		b = binary.BigEndian.AppendUint16(b, []uint16{1, 15, 16, 28, 1, 5, 2}[i])
+		b = binary.BigEndian.AppendUint16(b, 1)
+	}
+	rr := func(name string, typ uint16, data func(b []byte) []byte) {
+		b = dnsName(b, name, at)
+		b = binary.BigEndian.AppendUint16(b, typ)
+		b = binary.BigEndian.AppendUint16(b, 1)
+		b = binary.BigEndian.AppendUint32(b, 3600)
+		lenAt := len(b)
+		b = append(b, 0, 0)
+		b = data(b)
+		binary.BigEndian.PutUint16(b[lenAt:], uint16(len(b)-lenAt-2))
+	}
+	ip := func(v ...byte) func([]byte) []byte { return func(b []byte) []byte { return append(b, v...) } }
+	name := func(n string) func([]byte) []byte { return func(b []byte) []byte { return dnsName(b, n, at) } }
+	txt := func(ss ...string) func([]byte) []byte {
+		return func(b []byte) []byte {
+			for _, s := range ss {
+				b = append(append(b, byte(len(s))), s...)
+			}
+			return b
+		}
+	}
+	rr("www.example.com", 5, name("edge.example.net"))
+	rr("edge.example.net", 1, ip(93, 184, 216, 34))
+	rr("edge.example.net", 1, ip(93, 184, 216, 35))
+	rr("mail.example.com", 15, func(b []byte) []byte { return dnsName(binary.BigEndian.AppendUint16(b, 10), "mx1.example.com", at) })
+	rr("mail.example.com", 15, func(b []byte) []byte { return dnsName(binary.BigEndian.AppendUint16(b, 20), "mx2.example.com", at) })
+	rr("example.com", 16, txt("v=spf1 include:_spf.example.com ip4:93.184.216.0/24 -all", "google-site-verification=8dK3nQ2xV7mPzL0aW4bY6cR1tE9uF5sH"))
+	rr("example.com", 16, txt("MS=ms48217563", "docusign=1b0a6754-49b1-4db5-8540-d2c12664b289"))
+	rr("cdn.example.net", 28, ip(0x26, 0x06, 0x28, 0x00, 0x02, 0x20, 0, 1, 0x2, 0x48, 0x18, 0x93, 0x25, 0xc8, 0x19, 0x46))
+	rr("api.example.com", 1, ip(203, 0, 113)) // the bug: 3 bytes
+	rr("static.example.org", 5, name("static.cdn.example.net"))
+	rr("static.cdn.example.net", 1, ip(198, 51, 100, 7))
+	rr("ns1.example.com", 2, name("a.iana-servers.net"))
+	rr("example.com", 2, name("a.iana-servers.net"))
+	rr("example.com", 2, name("b.iana-servers.net"))
+	rr("a.iana-servers.net", 1, ip(199, 43, 135, 53))
+	rr("b.iana-servers.net", 1, ip(199, 43, 133, 53))
+	rr("a.iana-servers.net", 28, ip(0x20, 0x01, 0x05, 0x00, 0x00, 0x8f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x53))
+	return b
+}
+
+// tiffEntry is a directory entry of the TIFF-like format.
+type tiffEntry struct {
+	tag, typ uint16
+	count    uint32
+	value    []byte // 4 bytes or fewer inline, more at an offset
+}
+
+func le16(v uint16) []byte { return binary.LittleEndian.AppendUint16(nil, v) }
+func le32(v uint32) []byte { return binary.LittleEndian.AppendUint32(nil, v) }
+
+// tiffInput is a 64×48 image in one strip, written before its directory of
+// 17 entries and their values; the strip's byte count is 3000, 72 short of
+// the image.
+func tiffInput() []byte {
+	const w, h = 64, 48
+	rng := rand.New(rand.NewPCG(3, 4))
+	b := []byte("II*\x00\x00\x00\x00\x00") // the directory's offset comes last
+	stripAt := len(b)
+	b = append(b, random(rng, w*h-72)...)
+	str := func(s string) []byte { return append([]byte(s), 0) }
+	rat := func(n, d uint32) []byte { return append(le32(n), le32(d)...) }
+	entries := []tiffEntry{
+		{254, 4, 1, le32(0)},
+		{256, 3, 1, le16(w)},
+		{257, 3, 1, le16(h)},
+		{258, 3, 1, le16(8)},
+		{259, 3, 1, le16(1)},
+		{262, 3, 1, le16(1)},
+		{270, 2, 0, str("Scanned page 3 of the 1987 annual report, grayscale")},
+		{273, 4, 1, le32(uint32(stripAt))},
+		{274, 3, 1, le16(1)},
+		{277, 3, 1, le16(1)},
+		{278, 3, 1, le16(h)},
+		{279, 4, 1, le32(w*h - 72)},
+		{282, 5, 1, rat(300, 1)},
+		{283, 5, 1, rat(300, 1)},
+		{296, 3, 1, le16(2)},
+		{305, 2, 0, str("fuzzmin-scan 2.4.1 (linux/amd64)")},
+		{306, 2, 0, str("2026:11:30 09:41:27")},
+	}
+	// The values that do not fit in 4 bytes go after the directory.
+	dir := len(b)
+	extra := dir + 2 + 12*len(entries) + 4
+	var tail []byte
+	b = append(b, le16(uint16(len(entries)))...)
+	for _, e := range entries {
+		if e.typ == 2 {
+			e.count = uint32(len(e.value))
+		}
+		b = append(b, le16(e.tag)...)
+		b = append(b, le16(e.typ)...)
+		b = append(b, le32(e.count)...)
+		if len(e.value) <= 4 {
+			b = append(b, append(e.value, make([]byte, 4-len(e.value))...)...)
+			continue
+		}
+		b = append(b, le32(uint32(extra+len(tail)))...)
+		tail = append(tail, e.value...)
+		if len(tail)%2 == 1 {
+			tail = append(tail, 0) // values start at even offsets
+		}
+	}
+	b = append(b, le32(0)...) // no next directory
+	b = append(b, tail...)
+	binary.LittleEndian.PutUint32(b[4:], uint32(dir))
+	return b
+}
+
+// bmpInput is a 40×30 image of 16 colours, one of whose pixels is colour
+// 17.
+func bmpInput() []byte {
+	const w, h, colours = 40, 30, 16
+	rng := rand.New(rand.NewPCG(5, 6))
+	stride := (w + 3) &^ 3
+	size := 14 + 40 + 4*colours + stride*h
+	b := []byte("BM")
+	b = append(b, le32(uint32(size))...)
+	b = append(b, le32(0)...)
+	b = append(b, le32(14+40+4*colours)...)
+	b = append(b, le32(40)...)
+	b = append(b, le32(w)...)
+	b = append(b, le32(h)...)
+	b = append(b, le16(1)...)
+	b = append(b, le16(8)...)
+	b = append(b, le32(0)...)
+	b = append(b, le32(uint32(stride*h))...)
+	b = append(b, le32(2835)...)
+	b = append(b, le32(2835)...)
+	b = append(b, le32(colours)...)
+	b = append(b, le32(colours)...)
+	for range colours {
+		b = append(b, byte(rng.Uint32()), byte(rng.Uint32()), byte(rng.Uint32()), 0)
+	}
+	for y := range h {
+		for x := range stride {
+			v := byte(rng.IntN(colours))
+			if x >= w {
+				v = 0
+			}
+			if y == 11 && x == 23 {
+				v = 17 // the bug
+			}
+			b = append(b, v)
+		}
+	}
+	return b
+}
+
+// pcapInput is a capture of 7 packets: a DNS query and its answer over
+// UDP, and TCP segments of an HTTP exchange, with timestamps and MSS,
+// window-scale and SACK options; the fifth segment's SACK option claims 18
+// bytes where its header has room for 10.
+func pcapInput() []byte {
+	rng := rand.New(rand.NewPCG(7, 8))
+	b := le32(0xa1b2c3d4)
+	b = append(b, le16(2)...)
+	b = append(b, le16(4)...)
+	b = append(b, le32(0)...)
+	b = append(b, le32(0)...)
+	b = append(b, le32(65535)...)
+	b = append(b, le32(1)...)
+	be16 := func(v uint16) []byte { return binary.BigEndian.AppendUint16(nil, v) }
+	packet := func(proto byte, l4 []byte) []byte {
+		eth := append(random(rng, 12), 0x08, 0x00)
+		ip := []byte{0x45, 0}
+		ip = append(ip, be16(uint16(20+len(l4)))...)
+		ip = append(ip, random(rng, 4)...)
+		ip = append(ip, 64, proto)
+		ip = append(ip, random(rng, 10)...)
+		return append(append(eth, ip...), l4...)
+	}
+	udp := func(src, dst uint16, payload []byte) []byte {
+		h := append(be16(src), be16(dst)...)
+		h = append(h, be16(uint16(8+len(payload)))...)
+		h = append(h, random(rng, 2)...)
+		return packet(17, append(h, payload...))
+	}
+	tcp := func(src, dst uint16, opts, payload []byte) []byte {
+		h := append(be16(src), be16(dst)...)
+		h = append(h, random(rng, 8)...)
+		h = append(h, byte((20+len(opts))/4)<<4, 0x18)
+		h = append(h, random(rng, 6)...)
+		return packet(6, append(append(h, opts...), payload...))
+	}
+	ts := append([]byte{8, 10}, random(rng, 8)...)
+	http := func(s string) []byte { return []byte(s) }
+	packets := [][]byte{
+		udp(53124, 53, append(random(rng, 12), "\x07example\x03com\x00\x00\x01\x00\x01"...)),
+		udp(53, 53124, append(random(rng, 12), "\x07example\x03com\x00\x00\x01\x00\x01\xc0\x0c\x00\x01\x00\x01\x00\x00\x0e\x10\x00\x04]\xb8\xd8\""...)),
+		tcp(49152, 80, append([]byte{2, 4, 5, 0xb4, 1, 3, 3, 7, 4, 2}, append(ts, 0, 0)...), nil),
+		tcp(49152, 80, append([]byte{1, 1}, ts...), http("GET /index.html HTTP/1.1\r\nHost: example.com\r\nUser-Agent: curl/8.5.0\r\nAccept: */*\r\n\r\n")),
+		tcp(80, 49152, append(append([]byte{1, 1}, ts...), 1, 1, 5, 18, 0, 0, 0, 1, 0, 0, 0, 9), http("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=UTF-8\r\nContent-Length: 1256\r\n\r\n"+string(bytes.Repeat([]byte("<p>Example Domain. This domain is for use in documentation examples.</p>\n"), 14)))),
+		tcp(49152, 80, append([]byte{1, 1}, ts...), nil),
+		tcp(49152, 80, append([]byte{1, 1}, ts...), nil),
+	}
+	for i, p := range packets {
+		b = append(b, le32(1700000000+uint32(i))...)
+		b = append(b, le32(rng.Uint32()%1000000)...)
+		b = append(b, le32(uint32(len(p)))...)
+		b = append(b, le32(uint32(len(p)))...)
+		b = append(b, p...)
+	}
+	return b
+}
