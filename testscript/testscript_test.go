@@ -65,6 +65,7 @@ func TestScripts(t *testing.T) {
 		"without":    cmdWithout,
 		"tmpfs":      cmdTmpfs,
 		"pin":        cmdPin,
+		"sleep":      cmdSleep,
 		"ls":         cmdLs,
 		"status":     cmdStatus,
 		"unhex":      cmdUnhex,
@@ -206,6 +207,17 @@ func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
 	}
+}
+
+// cmdSleep waits: "sleep duration". Signals sent in a row may reach a
+// process as one; a script that sends two sleeps between them.
+func cmdSleep(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: sleep duration")
+	}
+	d, err := time.ParseDuration(args[0])
+	ts.Check(err)
+	time.Sleep(d)
 }
 
 // cmdWaitfile waits for a file to appear: "waitfile path [timeout]" polls

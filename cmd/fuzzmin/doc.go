@@ -42,7 +42,11 @@ If the search found something strictly smaller, the result is written
 under the name go test would give it (the first 16 hex digits of the
 SHA-256 of the file), "go test -run=Target/entry" checks that it fails the
 same way, and only then is the original removed: at every moment the
-directory holds the original or a verified replacement.
+directory holds the original or a verified replacement. When -timeout or
+-max-runs ends a search, and at an interrupt (Ctrl-C, or SIGTERM as a CI
+job's timeout sends), the smallest value found so far is checked and
+written the same way; the entries after it are left as they are. A second
+interrupt abandons the check and leaves the entry as it was.
 
 With -fuzz, fuzzmin first runs go test -fuzz on one target (without the
 toolchain's own minimization) and then minimizes the failing entries the

@@ -27,6 +27,33 @@ type command struct {
 	matched    int               // entries selected
 	written    map[string]string // files written, with the entry whose result each is
 	exit       int
+	// finishing is done at a second interrupt (see interruptible): until
+	// then results are verified and written, the smallest value of an
+	// interrupted search too. Nil is never done.
+	finishing context.Context
+	saved     bool // an interrupted search's value was written
+}
+
+// interrupted says what an interrupt left of the entry being minimized.
+func (c *command) interrupted() {
+	switch {
+	case c.finishContext().Err() != nil:
+		c.rep.errorf("interrupted twice; the entry being minimized was left as it was")
+	case c.saved:
+		c.rep.errorf("interrupted; the entry being minimized was replaced by the smallest value found, verified")
+	default:
+		c.rep.errorf("interrupted; the entry being minimized was left as it was")
+	}
+	c.fail(exitFailure)
+}
+
+// finishContext returns the context that verifying and writing a result
+// use.
+func (c *command) finishContext() context.Context {
+	if c.finishing == nil {
+		return context.Background()
+	}
+	return c.finishing
 }
 
 // fail raises the exit code to code.
@@ -66,8 +93,7 @@ func (c *command) main(ctx context.Context, patterns []string) int {
 			}
 		}
 		if ctx.Err() != nil {
-			c.rep.errorf("interrupted; the entry being minimized was left as it was")
-			c.fail(exitFailure)
+			c.interrupted()
 		} else if c.matched == 0 && c.opts.run != "" && c.exit == exitOK {
 			c.rep.infof("fuzzmin: no fuzz target or corpus entry matches -run=%s", c.opts.run)
 		}

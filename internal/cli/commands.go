@@ -1,15 +1,12 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
@@ -99,9 +96,9 @@ func runMode(m mode) func(args []string, stdout, stderr io.Writer) int {
 		if len(patterns) == 0 {
 			patterns = []string{"."}
 		}
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		ctx, finish, stop := interruptible()
 		defer stop()
-		c := &command{opts: o, match: match, rep: newReporter(stdout, stderr, o.json, o.verbose), env: os.Environ()}
+		c := &command{opts: o, match: match, rep: newReporter(stdout, stderr, o.json, o.verbose), env: os.Environ(), finishing: finish}
 		return c.main(ctx, patterns)
 	}
 }

@@ -1,17 +1,14 @@
 package cli
 
 import (
-	"context"
 	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
@@ -55,16 +52,17 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	showCorpus(stdout, corpusDir)
 	fmt.Fprintf(stdout, "\n$ fuzzmin ./...   (in a temporary copy: %s)\n", dir)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, finish, stop := interruptible()
 	defer stop()
 	start := time.Now()
 	o := defaultOptions(modeMinimize)
 	o.dir = dir
 	c := &command{
-		opts:  o,
-		match: &matcher{},
-		rep:   newReporter(stdout, stderr, false, false),
-		env:   append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off"),
+		opts:      o,
+		match:     &matcher{},
+		rep:       newReporter(stdout, stderr, false, false),
+		env:       append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off"),
+		finishing: finish,
 	}
 	c.rep.noRerun = true // the copy is removed at the end
 	code := c.main(ctx, []string{"./..."})

@@ -183,8 +183,14 @@ func join(a, b string) string {
 // any, is also in the result: what went wrong with the entry.
 func (c *command) finish(ctx context.Context, j *entryJob, out shrinkOutcome, res result) (result, error) {
 	res.Runs, res.Stop, res.Others = out.runs, out.stop, out.others
-	if ctx.Err() != nil {
-		return res, ctx.Err()
+	interrupted := ctx.Err() != nil
+	if interrupted {
+		// The smallest value found so far is verified and written as any
+		// result is, unless a second interrupt abandons it.
+		if !out.accepted || c.finishContext().Err() != nil {
+			return res, ctx.Err()
+		}
+		res.Note = join(res.Note, "interrupted: the smallest value found before the interrupt")
 	}
 	res.After = len(out.data)
 	res.Value, res.Draws = out.value, out.draws
@@ -217,7 +223,11 @@ func (c *command) finish(ctx context.Context, j *entryJob, out shrinkOutcome, re
 		return res, j.tj.writeErr
 	}
 	res.Rerun = rerun(j, name)
-	return c.writeBack(ctx, j, out.data, res)
+	// A first interrupt stops searches, not the check and the write of a
+	// result once begun.
+	res, err := c.writeBack(c.finishContext(), j, out.data, res)
+	c.saved = c.saved || interrupted && err == nil
+	return res, err
 }
 
 // unchanged says that the original is as it was, for the error of a result

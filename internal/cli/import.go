@@ -9,11 +9,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"reflect"
 	"slices"
-	"syscall"
 
 	"github.com/fuzzmin/fuzzmin/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
@@ -98,9 +96,9 @@ func runImport(args []string, stdout, stderr io.Writer) int {
 	if err := o.validate(fs.Args()); err != nil {
 		return subUsage(stderr, "import", err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, finish, stop := interruptible()
 	defer stop()
-	c := &command{opts: o.options, match: &matcher{}, rep: newReporter(stdout, stderr, o.json, o.verbose), env: os.Environ()}
+	c := &command{opts: o.options, match: &matcher{}, rep: newReporter(stdout, stderr, o.json, o.verbose), env: os.Environ(), finishing: finish}
 	c.rep.noRerun = o.dryRun // what -n would write cannot be run
 	return c.withPackages(ctx, []string{o.pkg}, func(pkgs []*pkg) {
 		c.importFiles(ctx, pkgs, &o, fs.Args())
@@ -171,8 +169,7 @@ func (c *command) importFiles(ctx context.Context, pkgs []*pkg, o *importOptions
 		c.report(res)
 	})
 	if ctx.Err() != nil {
-		c.rep.errorf("interrupted; the entry being minimized was left as it was")
-		c.fail(exitFailure)
+		c.interrupted()
 	}
 	c.rep.summary()
 }

@@ -43,8 +43,8 @@ func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker 
 			r.SearchLimit = 0
 		}
 		out.runs += runs
-		if err != nil || !out.accepted {
-			return out, err
+		if err != nil || !out.accepted || ctx.Err() != nil {
+			return out, err // an interrupted search's result is checked as it is written
 		}
 		sig, err := j.runner.ReplayOne(ctx, out.data, func(msg string) string { return msg })
 		if err != nil || sig == j.want {

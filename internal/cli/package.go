@@ -123,9 +123,13 @@ func (tj *targetJob) job(p *pkg, e corpus.Entry) *entryJob {
 }
 
 // done reports an entry's result, and whether to go on: not once an
-// interrupt stopped the entry, which is left as it was.
+// interrupt stopped the entry, which is then left as it was, or replaced
+// by the smallest value found, verified, which is reported.
 func (tj *targetJob) done(ctx context.Context, res result) bool {
 	if ctx.Err() != nil {
+		if res.Status == statusMinimized || res.Status == statusDuplicate {
+			tj.report(res)
+		}
 		return false
 	}
 	tj.report(res)
@@ -260,7 +264,9 @@ func (c *command) build(ctx context.Context, p *pkg, dir string, targets []strin
 		return nil, false
 	}
 	c.rep.phase("building " + p.ImportPath)
-	goCmd := func(args ...string) *exec.Cmd { return c.goCommand(ctx, args...) }
+	// The go test run checks the results when the package is done: a
+	// first interrupt, which stops the searches, does not end it.
+	goCmd := func(args ...string) *exec.Cmd { return c.goCommand(c.finishContext(), args...) }
 	s, err := testbin.StartBuild(ctx, goCmd, ctl, targets, append(c.tagsFlag(), p.Args...))
 	c.rep.phase("")
 	if err != nil {

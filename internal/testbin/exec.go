@@ -86,7 +86,8 @@ type Build struct {
 // as the user's; flags are go test's flags for the package (-tags) and its
 // arguments. A build that fails ends it; the error, a *BuildError, then
 // holds go test's output. ctl is a directory for the files of the link
-// between fuzzmin and its exec wrapper.
+// between fuzzmin and its exec wrapper. Once built, the run lives as long
+// as the context of its go command, not ctx: ctx only ends the build.
 func StartBuild(ctx context.Context, goCmd func(args ...string) *exec.Cmd, ctl string, targets, flags []string) (*Build, error) {
 	self, err := selfPath()
 	if err != nil {
@@ -110,6 +111,14 @@ func StartBuild(ctx context.Context, goCmd func(args ...string) *exec.Cmd, ctl s
 				return nil, ctx.Err()
 			}
 			return nil, &BuildError{Output: strings.TrimSpace(s.out.String()), err: err}
+		case <-ctx.Done():
+			if s.cmd.Cancel != nil {
+				s.cmd.Cancel()
+			} else {
+				s.cmd.Process.Kill()
+			}
+			<-s.exited
+			return nil, ctx.Err()
 		case <-time.After(10 * time.Millisecond):
 		}
 		var ready execReady
