@@ -100,6 +100,30 @@ func BenchmarkVersusShapes(b *testing.B) {
 	}
 }
 
+// BenchmarkVersusSlow compares fuzzmin with the toolchain's minimizer on a
+// slow target: the packet capture's decoder with 7 ms of work added to
+// every run, as a decoder of large inputs or a target that sets up a
+// server takes. Runs, not the speed of a run, decide the wall time.
+func BenchmarkVersusSlow(b *testing.B) {
+	m := shapeModule(b, "pcap")
+	m.files["pcap_test.go"] = `package pcap
+
+import (
+	"testing"
+	"time"
+)
+
+func FuzzShape(f *testing.F) {
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for start := time.Now(); time.Since(start) < 7*time.Millisecond; {
+		}
+		Read(b)
+	})
+}
+`
+	versus(b, m)
+}
+
 // BenchmarkVersusSmall compares the whole command with the toolchain on a
 // small entry, an (int, int) pair, with a warm build cache: the time of
 // building, searching and checking, which linking dominates.

@@ -49,12 +49,12 @@
 //     their length, the end of a region, rows and columns with the
 //     dimensions, a type name by a shorter one, each with every field
 //     that sizes what it removes fixed up in the same candidate
-//     (fieldmoves.go); it runs again while it accepts anything, before the
-//     passes after it;
+//     (fieldmoves.go);
 //   - lengths: in binary data, find the length fields whose records tile
 //     the input, from its start or after a file header; remove whole
 //     records, and lower a record's length field while removing what it
-//     no longer counts, in one candidate;
+//     no longer counts, in one candidate; once fields or lengths accepts
+//     anything, both run again, before the passes after them;
 //   - lists: remove blocks of items of each container, outer containers
 //     first (hierarchical delta debugging): members and elements, lines and
 //     blocks of lines, statements, arguments, attributes;
@@ -73,10 +73,6 @@
 //     (bytes, runes, lines, comma-separated elements) of another in one
 //     candidate, k by binary search: a count and what it counts, as in
 //     len(s) == n (counts.go); it runs only in stuck rounds;
-//   - cuts: the toolchain's own removals (cuts.go): the tail by 1024, 512,
-//     …, 1 bytes, then every range of two bytes or more of inputs of up
-//     to 128 bytes; it runs only in stuck rounds, and makes every result
-//     a fixed point of the toolchain's minimizer's removals;
 //   - zero: set a composite argument, then each of its fields, elements,
 //     pointers and map values in turn, to the zero value;
 //   - sort: order the elements of slices and arrays, and the values of
@@ -104,7 +100,12 @@
 //     surrogates, so that the string stays valid;
 //   - swap: swap adjacent bytes or runes that are out of order (00!0 →
 //     000!); it runs only in rounds where no pass before it accepted
-//     anything.
+//     anything;
+//   - cuts: the toolchain's own removals (cuts.go): the tail by 1024, 512,
+//     …, 1 bytes, then every range of two bytes or more of inputs of up
+//     to 128 bytes; it runs only in rounds where no other pass accepted
+//     anything, and makes every result a fixed point of the toolchain's
+//     minimizer's removals.
 //
 // Choice sequences, the argument of a target of generators, have passes of
 // their own, listed in choicepasses.go and regroup.go: they delete spans

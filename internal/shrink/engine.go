@@ -230,14 +230,11 @@ func (e *engine) run() {
 	for {
 		e.stats.Rounds++
 		progress := false
-		for i := range e.passes {
+		for i := 0; i < len(e.passes); i++ {
 			if (e.passes[i].stuck || idle[i] >= idleRounds) && progress {
 				continue
 			}
 			accepted, stop := e.runPass(i)
-			for again := accepted; again && !stop && e.passes[i].repeat; {
-				again, stop = e.runPass(i)
-			}
 			progress = progress || accepted
 			if stop {
 				return
@@ -246,6 +243,9 @@ func (e *engine) run() {
 				idle[i] = 0
 			} else {
 				idle[i]++
+			}
+			if accepted && e.passes[i].repeat {
+				i = -1 // the repeat passes, which come first, again
 			}
 		}
 		if !progress {

@@ -440,9 +440,9 @@ func records(names []int, from, c, n int) []rng {
 	return rs
 }
 
-// findDims finds pairs of fields whose product, times 1 to 4 bytes per
-// element (rows padded to 4 bytes or not), is the size of the region from
-// an offset to the end.
+// findDims finds pairs of fields before an offset whose product, times 1
+// to 4 bytes per element (rows padded to 4 bytes or not), is the size of
+// the region from the offset to the end.
 func (m *model) findDims() {
 	var small []layout
 	for _, o := range m.widths {
@@ -463,12 +463,12 @@ func (m *model) findDims() {
 		size := len(m.s) - start
 		for _, r := range small {
 			rows := int(r.get(m.s))
-			if rows < 1 || size%rows != 0 {
-				continue
+			if rows < 1 || size%rows != 0 || r.end() > start {
+				continue // dimensions are in a header, before what they size
 			}
 			row := size / rows
 			for _, c := range small {
-				if c.at == r.at || c.width != r.width || c.little != r.little || c.at-r.at > 8 || r.at-c.at > 8 {
+				if c.at == r.at || c.width != r.width || c.little != r.little || c.at-r.at > 8 || r.at-c.at > 8 || c.end() > start {
 					continue
 				}
 				cols := int(c.get(m.s))

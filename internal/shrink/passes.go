@@ -15,7 +15,7 @@ import (
 // left to right.
 var passes = [...]pass{
 	{name: "fields", arg: fieldsArg, node: leaves(fieldsArg), repeat: true},     // fields.go, fieldmoves.go
-	{name: "lengths", arg: lengthsArg, node: leaves(lengthsArg)},                // records.go
+	{name: "lengths", arg: lengthsArg, node: leaves(lengthsArg), repeat: true},  // records.go
 	{name: "lists", arg: listsArg, node: leaves(listsArg)},                      // text.go
 	{name: "hoist", arg: hoistArg, node: leaves(hoistArg)},                      // text.go
 	{name: "spans", arg: spansArg, node: leaves(spansArg)},                      // text.go
@@ -23,7 +23,6 @@ var passes = [...]pass{
 	{name: "remove", arg: removeArg, node: removeNode},                          // bytes.go, strings.go, composite.go
 	{name: "pairs", arg: pairsArg, node: leaves(pairsArg), stuck: true},         // text.go
 	{name: "counts", tuple: countTuple, stuck: true},                            // counts.go
-	{name: "cuts", arg: cutsArg, node: leaves(cutsArg), stuck: true},            // cuts.go
 	{name: "zero", node: zeroNode},                                              // composite.go
 	{name: "sort", node: sortNode},                                              // composite.go
 	{name: "redistribute", arg: redistributeArg, node: leaves(redistributeArg)}, // bytes.go, strings.go
@@ -35,6 +34,7 @@ var passes = [...]pass{
 	{name: "bytes", arg: lowerBytesArg, node: leaves(lowerBytesArg)},            // bytes.go: []byte, and strings that are not valid UTF-8
 	{name: "runes", arg: lowerRunesArg, node: leaves(lowerRunesArg)},            // strings.go: valid UTF-8 strings
 	{name: "swap", arg: swapArg, node: leaves(swapArg), stuck: true},            // bytes.go, strings.go
+	{name: "cuts", arg: cutsArg, node: leaves(cutsArg), stuck: true},            // cuts.go: last, at a fixed point of all the others
 }
 
 // searchPasses are the passes of a search of args: the engine's, then the
@@ -65,11 +65,11 @@ func searchPasses(args []any) []pass {
 // candidates have the argument index len(best)). Iterators are
 // lazy: the engine stops pulling at the first accepted candidate. A stuck
 // pass runs only in rounds where no pass before it accepted anything: it is
-// costly, and worth its runs only when cheaper moves are exhausted. A repeat
-// pass runs again from its start while it accepts anything, before the
-// passes after it: its moves are large (a binary format's parts with the
-// fields that size them), and each makes the next cheaper and every
-// byte-level pass after it cheaper still.
+// costly, and worth its runs only when cheaper moves are exhausted. The
+// repeat passes come first, and once one accepts anything they run again
+// from the first, before the passes after them: their moves are large (a
+// binary format's parts with the fields that size them), each makes the
+// others' cheaper, and every byte-level pass after them cheaper still.
 type pass struct {
 	name   string
 	arg    func(v any, from pos) iter.Seq2[pos, any]
