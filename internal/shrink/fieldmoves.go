@@ -31,20 +31,26 @@ const (
 )
 
 // fieldsArg applies the fields pass to binary []byte and string
-// arguments.
+// arguments of up to maxFieldsInput bytes.
 func fieldsArg(v any, from pos) iter.Seq2[pos, any] {
 	switch x := v.(type) {
 	case []byte:
-		if isBinary(x) {
+		if len(x) <= maxFieldsInput && isBinary(x) {
 			return boxed(shrinkFields(x, from))
 		}
 	case string:
-		if isBinary(x) {
+		if len(x) <= maxFieldsInput && isBinary(x) {
 			return boxed(shrinkFields(x, from))
 		}
 	}
 	return nil
 }
+
+// maxFieldsInput bounds the inputs the fields pass reads a model of: the
+// model costs O(n) per field width and more where values are small, and
+// on a larger input the byte-level passes first cut it down to where
+// each of its moves is cheap to find.
+const maxFieldsInput = 16 << 10
 
 // shrinkFields yields the moves of the model of s in the byte order that
 // fits it best, then in the other. The cursor's k is order·numMoves +

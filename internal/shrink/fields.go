@@ -204,8 +204,15 @@ func newModel(s []byte, little bool) *model {
 	// at the end is weak evidence: if its bytes are part of a wider
 	// offset (the low half of a pixels' offset), the offset is what they
 	// are.
+	first := map[int]int{} // the first start of a candidate that ends at each offset
 	for _, c := range cands {
-		if starts[c.end] || holds(cands, c) || c.end == n && !insideWider(c.layout, m.offsets) {
+		if f, ok := first[c.end]; !ok || c.start < f {
+			first[c.end] = c.start
+		}
+	}
+	for _, c := range cands {
+		held := first[c.end] < c.at // another ends where c ends, and holds it
+		if starts[c.end] || held || c.end == n && !insideWider(c.layout, m.offsets) {
 			m.frames = append(m.frames, c)
 		}
 	}
@@ -222,17 +229,6 @@ func insideWider(l layout, ls []layout) bool {
 	})
 }
 
-// holds reports whether a frame among cs other than c ends where c ends
-// and holds it.
-func holds(cs []region, c region) bool {
-	for _, p := range cs {
-		if p.end == c.end && p.start < c.at && p.layout != c.layout {
-			return true
-		}
-	}
-	return false
-}
-
 // findSizes finds the fields whose value is the size of the region from
 // an offset to another offset, or to the end: a strip's byte count, an
 // image's size. Of an offset and a size that add up to the same point
@@ -244,8 +240,10 @@ func (m *model) findSizes() {
 		val int
 	}
 	ps := []point{{len(m.s), len(m.s)}}
+	vals := map[int]bool{}
 	for _, o := range m.offsets {
 		ps = append(ps, point{o.at, int(o.get(m.s))})
+		vals[int(o.get(m.s))] = true
 	}
 	for _, o := range m.widths {
 		if o.width < 2 {
@@ -262,7 +260,7 @@ func (m *model) findSizes() {
 					continue
 				}
 				end := p.val + v
-				if end != len(m.s) && !slices.ContainsFunc(ps, func(q point) bool { return q.val == end }) {
+				if end != len(m.s) && !vals[end] {
 					continue
 				}
 				if l.end() <= p.val || l.at >= end {
@@ -290,6 +288,7 @@ const maxCount = 1024
 func (m *model) findCounts() {
 	s := m.s
 	names := nameStarts(s)
+	targets, sums := m.targets(), newAgreements(s)
 	for _, o := range m.widths {
 		if o.width > 4 {
 			continue
@@ -300,7 +299,7 @@ func (m *model) findCounts() {
 			if c == 0 || c > maxCount {
 				continue
 			}
-			if bs := periodic(s, l.end(), int(c), m.targets()); bs != nil {
+			if bs := periodic(s, l.end(), int(c), targets, sums); bs != nil {
 				m.counts = append(m.counts, counted{l, bs})
 			}
 			if o.width >= 2 && c <= 64 {
@@ -317,16 +316,21 @@ func (m *model) findCounts() {
 // block, more than in blocks of any other size, but not all of them, and
 // the block after them does not, unless an offset points where they end (a
 // palette before the pixels); or nil.
-func periodic(s []byte, from, c int, targets map[int]bool) []rng {
+func periodic(s []byte, from, c int, targets map[int]bool, sums agreements) []rng {
 	if c < 2 {
 		return nil
 	}
 	best, bestScore := []rng(nil), 0.0
 	for gap := 0; gap <= 8; gap++ {
 		start := from + gap
-		for k := 2; k <= 32; k++ {
+		for k := 2; k <= maxBlockSize; k++ {
 			if start+c*k > len(s) {
 				break
+			}
+			// The columns that agree in every block agree in the first
+			// two: too few there, and the blocks do not line up.
+			if agree := sums.agree(k, start); agree < 1 || 5*agree < k {
+				continue
 			}
 			same := 0
 			for col := range k {
@@ -358,6 +362,33 @@ func periodic(s []byte, from, c int, targets map[int]bool) []rng {
 		}
 	}
 	return best
+}
+
+// agreements counts, for each block size k up to maxBlockSize, the bytes
+// equal to the byte k after them: sums[k][i] is how many of s[:i] are.
+type agreements [][]int32
+
+// maxBlockSize is the largest block counted blocks are looked for in.
+const maxBlockSize = 32
+
+func newAgreements(s []byte) agreements {
+	sums := make(agreements, maxBlockSize+1)
+	for k := 2; k <= maxBlockSize; k++ {
+		sums[k] = make([]int32, len(s)+1)
+		for i := range s {
+			sums[k][i+1] = sums[k][i]
+			if i+k < len(s) && s[i] == s[i+k] {
+				sums[k][i+1]++
+			}
+		}
+	}
+	return sums
+}
+
+// agree returns how many bytes of the block of k bytes at start equal
+// those of the block after it.
+func (sums agreements) agree(k, start int) int {
+	return int(sums[k][start+k] - sums[k][start])
 }
 
 // continues reports whether the block after the c blocks of k bytes at
