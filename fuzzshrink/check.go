@@ -7,7 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +35,7 @@ type checkConfig struct {
 	shrinkRuns int
 	shrinkTime time.Duration
 	targetRuns int
+	explain    int // runs to explain a failure with; -1: as many as shrinking took
 	dir        string
 	dirSet     bool
 }
@@ -49,6 +52,12 @@ func Seed(seed uint64) CheckOption { return func(c *checkConfig) { c.seed = seed
 // ShrinkRuns bounds the runs of the property spent shrinking a failure
 // (50,000 by default).
 func ShrinkRuns(n int) CheckOption { return func(c *checkConfig) { c.shrinkRuns = n } }
+
+// ExplainRuns bounds the runs spent explaining a shrunk failure: finding
+// which of its draws do not matter, each by replacing it with random draws
+// (the report lists them beside the draws). By default it runs no more
+// than shrinking took; 0 turns it off.
+func ExplainRuns(n int) CheckOption { return func(c *checkConfig) { c.explain = n } }
 
 // ShrinkTime bounds the time spent shrinking a failure (one minute by
 // default).
@@ -161,12 +170,14 @@ type checkFailure struct {
 	err           error       // the engine's
 	others        shrink.Pool // of choice sequences
 	best          []byte      // the shrunk sequence
+	free          []string    // the labels of the shrunk case's draws that do not matter
+	explainRuns   int         // the runs that found them
 	persisted     string
 	persistErr    error
 }
 
 func newChecker(tb testing.TB, prop func(*T), opts []CheckOption) *checker {
-	c := &checker{tb: tb, prop: prop, cfg: checkConfig{cases: 100, shrinkRuns: 50_000, shrinkTime: time.Minute}}
+	c := &checker{tb: tb, prop: prop, cfg: checkConfig{cases: 100, shrinkRuns: 50_000, shrinkTime: time.Minute, explain: -1}}
 	c.tt, _ = tb.(*testing.T)
 	name := ""
 	if tb != nil {
@@ -289,10 +300,94 @@ func (c *checker) shrink(orig *T, want failure.Signature, origin string) *checkF
 	// A last run of the shrunk case, for its draws and messages.
 	f.last = c.newT(f.best, nil, true)
 	f.lastSig = runCaptured(f.last, c.prop)
+	if budget := c.cfg.explain; f.lastSig == want && budget != 0 {
+		if budget < 0 {
+			budget = f.runs
+		}
+		f.free, f.explainRuns = explainDraws(c.replay, f.best, f.last, want, budget, c.cfg.seed)
+	}
 	if c.cfg.dir != "" {
 		f.persisted, f.persistErr = writeCorpus(c.cfg.dir, f.best)
 	}
 	return f
+}
+
+// drawAlternatives is how many other choices a draw is tried with.
+const drawAlternatives = 6
+
+// explainDraws returns the labels of the top-level draws of run last, of
+// the sequence data, that do not matter: with each draw's choices replaced
+// by random ones, drawAlternatives times, the property fails the same way
+// every time. A random draw takes as many bytes as it takes: a first run
+// finds where it ends in random bytes, and the alternative is those bytes
+// with the rest of data after them. replay runs the property on a
+// sequence. It runs at most budget candidates, draws its random bytes from
+// seed, and changes nothing.
+func explainDraws(replay func([]byte) (failure.Signature, *T), data []byte, last *T, want failure.Signature, budget int, seed uint64) (free []string, runs int) {
+	tops := topSpans(last.rec.Spans)
+	if len(tops) != len(last.rec.Draws) || len(tops) < 2 {
+		return nil, 0 // one draw matters, or the draws are not the spans
+	}
+	ch := last.rec.Choices
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	for k, s := range tops {
+		if s.First >= s.Last || budget-runs < 2*drawAlternatives {
+			continue
+		}
+		if _, ok := last.rec.Draws[k].Value.(*cmdSeq); ok {
+			continue // a sequence of commands: its steps are what shrinking removed
+		}
+		a, b := int(ch[s.First].Start), int(ch[s.Last-1].End)
+		tried, all := 0, true
+		for range 2 * drawAlternatives {
+			if tried == drawAlternatives || !all {
+				break
+			}
+			random := make([]byte, 2*(b-a)+16)
+			for i := range random {
+				random[i] = byte(rng.Uint32())
+			}
+			_, t := replay(slices.Concat(data[:a], random, data[b:]))
+			runs++
+			ts := topSpans(t.rec.Spans)
+			if len(ts) <= k || ts[k].First >= ts[k].Last {
+				continue
+			}
+			end := int(t.rec.Choices[ts[k].Last-1].End)
+			if end <= a || end > a+len(random) {
+				continue
+			}
+			sig, _ := replay(slices.Concat(data[:a], random[:end-a], data[b:]))
+			runs++
+			tried++
+			all = sig == want
+		}
+		if all && tried == drawAlternatives {
+			free = append(free, labelOf(last.rec.Draws[k]))
+		}
+	}
+	return free, runs
+}
+
+// freeLine says which draws do not matter, as reports show it under the
+// draws.
+func freeLine(free []string, runs int) string {
+	verb := "does"
+	if len(free) > 1 {
+		verb = "do"
+	}
+	return fmt.Sprintf("(%s %s not matter: %d other draws each failed the same way; %d runs)", strings.Join(free, ", "), verb, drawAlternatives, runs)
+}
+
+// topSpans returns the spans of draws made by the property itself.
+func topSpans(spans []shrink.Span) []shrink.Span {
+	var tops []shrink.Span
+	for _, s := range spans {
+		if s.Parent < 0 {
+			tops = append(tops, s)
+		}
+	}
+	return tops
 }
 
 // report describes a failure as Check reports it.
@@ -309,6 +404,9 @@ func (c *checker) report(f *checkFailure) string {
 	}
 	for _, l := range drawLines(f.last, f.orig, f.shrink.Accepted, f.lastSig.Failed(), c.local) {
 		fmt.Fprintf(&b, "    %s\n", l)
+	}
+	if len(f.free) > 0 {
+		fmt.Fprintf(&b, "    %s\n", freeLine(f.free, f.explainRuns))
 	}
 	for _, l := range f.last.logs {
 		fmt.Fprintf(&b, "    %s\n", l)

@@ -236,6 +236,7 @@ func TestCheck_Report(t *testing.T) {
 	want := regexp.MustCompile(`^fuzzshrink: TestCheck_Report failed \(seed 7\)
     n = 1
     s = "z"
+    \(n does not matter: 6 other draws each failed the same way; \d+ runs\)
     check_external_test.go:\d+: n = 1
     check_external_test.go:\d+: "z" has a z
 Shrunk from case \d+ \(size \d+\) of seed 7 in \d+ runs, \d+ accepted, \d+ rounds? of passes; the original:

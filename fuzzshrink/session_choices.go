@@ -153,7 +153,21 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 		// The draws of the result, from a last run (not of a crashing one).
 		if s.cfg.Want == nil {
 			last := runChoices(t, prop, best, true, nil)
-			res.Draws = strings.Join(drawLines(last, orig, accepted, last.sig.Failed(), local), "\n")
+			lines := drawLines(last, orig, accepted, last.sig.Failed(), local)
+			if last.sig == o.want && s.cfg.Explain != 0 {
+				budget := s.cfg.Explain
+				if budget < 0 {
+					budget = runs
+				}
+				replay := func(d []byte) (failure.Signature, *T) {
+					tt := runChoices(t, prop, d, false, nil)
+					return tt.sig, tt
+				}
+				if free, n := explainDraws(replay, best, last, o.want, budget, 1); len(free) > 0 {
+					lines = append(lines, freeLine(free, n))
+				}
+			}
+			res.Draws = strings.Join(lines, "\n")
 		}
 	}
 	return res

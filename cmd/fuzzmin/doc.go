@@ -69,6 +69,11 @@ before and after. "fuzzmin help" prints this manual.
 		them (at least 1s); a search for a smaller input that hangs
 		judges candidates by 4 times (at least 50ms), and confirms its
 		result with the longer limit. The default is 10s.
+	-explain n
+		Explain each result with at most n runs: which arguments, and
+		which characters of strings and byte slices, matter. -1 allows
+		as many runs as the search took; 0 turns it off. The default is
+		-1.
 	-flaky
 		Minimize an entry even if its failure is not the same on every
 		replay, against the first failure seen.
@@ -147,6 +152,20 @@ and removed, and how to re-run it with go test. For example:
 		wrote testdata/fuzz/FuzzParse/455503b3a3ab325a, removed testdata/fuzz/FuzzParse/5ec67e2451cd668e
 		To re-run: go test -run=FuzzParse/455503b3a3ab325a example.com/kv
 	fuzzmin: 1 entry: 1 minimized
+
+Under the value, what matters in it: after the search, each argument is
+tried with other values of its type (it does not matter if every one
+fails the same way), and each character of a string or []byte argument
+that matters with others, from its own class outward: a digit, a
+lowercase or an uppercase letter, a letter, a printable character, any
+byte. The value is shown again with each character as fixed (as it is),
+[digit], [lower], [upper], [letter], [printable] or _ (any byte): the
+widest class whose alternatives all failed the same way. It is evidence
+from the alternatives tried, not a proof; the explanation only runs
+candidates and never changes the result, and -explain bounds its runs
+(by default as many as the search took; -json gives it per argument and
+per character). A generated target's draws that do not matter are listed
+under its draws.
 
 On a terminal a progress line (entry, current size, runs, runs per second)
 shows while an entry shrinks; nothing is animated when stdout is not a

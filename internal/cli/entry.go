@@ -50,6 +50,8 @@ type shrinkOutcome struct {
 	runs     int
 	stop     string   // why the search stopped
 	others   []string // distinct failures met
+	// Which parts of data matter, if it was explained.
+	explanation *explanation
 }
 
 // minimizeEntry takes one entry through the pipeline.
@@ -193,7 +195,7 @@ func (c *command) finish(ctx context.Context, j *entryJob, out shrinkOutcome, re
 		res.Note = join(res.Note, "interrupted: the smallest value found before the interrupt")
 	}
 	res.After = len(out.data)
-	res.Value, res.Draws = out.value, out.draws
+	res.Value, res.Draws, res.Explanation = out.value, out.draws, out.explanation
 	res.Elapsed = seconds(time.Since(j.start))
 	if !j.isFound() {
 		res.Rerun = rerun(j, j.entry.Name)

@@ -23,6 +23,7 @@ type options struct {
 	verbose     bool
 	timeout     time.Duration // per entry
 	maxRuns     int
+	explain     int           // runs to explain a result with; -1: as many as the search took
 	execTimeout time.Duration // per input
 	flaky       bool
 	tracked     bool
@@ -59,6 +60,7 @@ func defaultOptions(m mode) options {
 	o := options{
 		timeout:     2 * time.Minute,
 		maxRuns:     100000,
+		explain:     -1,
 		execTimeout: 10 * time.Second,
 		others:      othersWrite,
 		procs:       runtime.GOMAXPROCS(0),
@@ -70,7 +72,7 @@ func defaultOptions(m mode) options {
 	if m == modeCheck {
 		// check -minimal runs a bounded search: it only says whether one
 		// would find something.
-		o.timeout, o.maxRuns = 30*time.Second, 1000
+		o.timeout, o.maxRuns, o.explain = 30*time.Second, 1000, 0
 	}
 	return o
 }
@@ -111,6 +113,7 @@ func (o *options) flagSet() *flag.FlagSet {
 	fs.BoolVar(&o.verbose, "v", o.verbose, "Show the search: the build, each pass and each accepted candidate.")
 	fs.DurationVar(&o.timeout, "timeout", o.timeout, "Time budget per entry. The best input found by then is verified and written.")
 	fs.IntVar(&o.maxRuns, "max-runs", o.maxRuns, "Stop the search of an entry after `n` candidates; 0 means no limit.")
+	fs.IntVar(&o.explain, "explain", o.explain, "Explain each result with at most `n` runs: which arguments, and which characters of strings and byte slices, matter. -1 allows as many runs as the search took; 0 turns it off.")
 	fs.BoolVar(&o.flaky, "flaky", o.flaky, "Minimize an entry even if its failure is not the same on every replay, against the first failure seen.")
 	fs.BoolVar(&o.tracked, "tracked", o.tracked, "Minimize the entries that git tracks too. By default a committed entry is a regression test somebody chose to keep: it is replayed, and if it fails it is reported as a regression and left alone.")
 	fs.StringVar(&o.others, "others", o.others, "What to do with the other failures met while shrinking, each kept with the smallest input that showed it: `write` minimizes each against its own failure and writes it as an entry of its own; report only reports them.")
@@ -158,6 +161,8 @@ func (o *options) validate() error {
 		return fmt.Errorf("-p %d: want 1 or more", o.procs)
 	case o.maxRuns < 0:
 		return fmt.Errorf("-max-runs %d: want 0 (no limit) or more", o.maxRuns)
+	case o.explain < -1:
+		return fmt.Errorf("-explain %d: want -1 (as many runs as the search), 0 (off) or more", o.explain)
 	case o.others != othersWrite && o.others != othersReport:
 		return fmt.Errorf("-others %q: want %s or %s", o.others, othersWrite, othersReport)
 	case o.fuzz != "" && o.dryRun:

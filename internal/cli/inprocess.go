@@ -36,6 +36,7 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 		MaxRuns:  c.opts.maxRuns,
 		Deadline: time.Now().Add(c.opts.timeout),
 		Known:    map[string]shrink.Verdict{},
+		Explain:  c.opts.explain,
 	}
 	if j.want.Crash() {
 		cfg.Want = &j.want

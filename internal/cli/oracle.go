@@ -85,7 +85,33 @@ func (c *command) search(ctx context.Context, j *entryJob, inWorker bool) (shrin
 	}
 	out.value = gosyntax.Call("f.Add", shrunk.Args, "")
 	out.data, err = encoding.Marshal(shrunk.Args...)
+	if err == nil && shrunk.Stats.Stop == shrink.StopDone {
+		out.explanation = c.explain(ctx, j, shrunk.Args, o, shrunk.Stats.Runs)
+	}
 	return out, err
+}
+
+// explain explains the result args of a search that took runs, with
+// candidates run as o runs them: with at most -explain runs, or runs if
+// -explain is -1. The other failures its candidates meet are not kept:
+// explaining changes nothing.
+func (c *command) explain(ctx context.Context, j *entryJob, args []any, o *oracle, runs int) *explanation {
+	budget := c.opts.explain
+	if budget < 0 {
+		budget = runs
+	}
+	if budget == 0 {
+		return nil
+	}
+	j.progress.phase("explaining")
+	quiet := *o
+	quiet.met, quiet.pool = map[string]bool{}, &shrink.Pool{}
+	ex, err := shrink.Explain(ctx, args, &quiet, budget, 1)
+	if err != nil {
+		c.rep.verbosef("  the explanation stopped: %v", err)
+		return nil
+	}
+	return newExplanation(ex)
 }
 
 // parallelFrom is the time a passing input runs from which the oracle

@@ -35,6 +35,11 @@ func paragraph(res result) string {
 			}
 		}
 		fmt.Fprintf(&b, "\t%s\n", res.Value)
+		if res.Explanation != nil {
+			for _, l := range res.Explanation.lines() {
+				fmt.Fprintf(&b, "\t%s\n", l)
+			}
+		}
 		if res.Stop != "" && res.Stop != shrink.StopDone.String() {
 			fmt.Fprintf(&b, "\tsearch stopped early (%s): the result may not be minimal\n", res.Stop)
 		}

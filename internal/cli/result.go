@@ -66,6 +66,8 @@ type result struct {
 	Note      string    `json:",omitempty"` // something the user should know of a result
 	Error     string    `json:",omitempty"` // why the entry could not be minimized
 	Rerun     string    `json:",omitempty"` // how to run the entry with go test
+	// Explanation says which parts of Value matter.
+	Explanation *explanation `json:",omitempty"`
 
 	found        bool // another failure met while shrinking, not an entry of the corpus
 	maybeTracked bool // a regression because nobody can tell whether it is committed

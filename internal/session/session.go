@@ -55,6 +55,9 @@ type Config struct {
 	MaxRuns  int       `json:"maxRuns,omitempty"` // 0: no limit
 	Deadline time.Time `json:"deadline,omitzero"` // zero: none
 	Runs     int       `json:"runs,omitempty"`    // runs made by earlier sessions of this entry
+	// Explain bounds the runs that explain the result (which draws do not
+	// matter): 0 turns it off, -1 allows as many as the search took.
+	Explain int `json:"explain,omitempty"`
 	// Want is the failure to keep when the original crashes the process (a
 	// fatal error, an exit or a timeout), which the session cannot observe;
 	// otherwise the session learns it by running the original.

@@ -1,0 +1,372 @@
+package shrink
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"unicode/utf8"
+)
+
+// Explain says which parts of a minimized result matter, from the verdicts
+// of alternatives: after the search, with the same oracle, within a budget
+// of runs. It never changes the result; it only runs candidates.
+//
+// Each argument is free if every alternative tried (its zero value, and
+// random values of its type) fails the same way, and needed otherwise.
+// Each position of a needed string or []byte argument (each rune of valid
+// UTF-8, each byte otherwise) is tried with other characters, from the
+// narrowest class that holds it outward: its own class (a digit, a
+// lowercase or an uppercase letter), then letters for a letter, then
+// printable characters, then any byte. The position is of the widest class
+// whose alternatives all failed the same way: fixed if an alternative of
+// its own class did not, free if none did. An explanation is evidence from
+// the alternatives tried, not a proof: each part says how many it tried,
+// and a claim needs all of them to agree.
+
+// A Class is what an explanation found a position of a string or []byte
+// can be.
+type Class int
+
+// The classes, narrowest first.
+const (
+	Unexplained Class = iota // the budget ran out before the position was tried
+	Fixed                    // an alternative of its own class does not fail the same way
+	Digit                    // any digit fails the same way
+	Lower                    // any lowercase letter
+	Upper                    // any uppercase letter
+	Letter                   // any letter
+	Printable                // any printable ASCII character
+	Free                     // any byte (any rune)
+)
+
+// String returns the class's name, as the legend shows it.
+func (c Class) String() string {
+	switch c {
+	case Unexplained:
+		return "unexplained"
+	case Fixed:
+		return "fixed"
+	case Digit:
+		return "digit"
+	case Lower:
+		return "lower"
+	case Upper:
+		return "upper"
+	case Letter:
+		return "letter"
+	case Printable:
+		return "printable"
+	case Free:
+		return "free"
+	}
+	return fmt.Sprintf("Class(%d)", int(c))
+}
+
+// An Explanation is what Explain found.
+type Explanation struct {
+	Runs int   // candidates run
+	Args []Arg // one per argument
+	// Smaller is a tuple smaller than the result that failed the same
+	// way, met by accident: a miss of the search, reported, never used.
+	Smaller []any
+}
+
+// An Arg is the explanation of one argument.
+type Arg struct {
+	Free      bool       // every alternative tried failed the same way
+	Tried     int        // alternatives tried for the argument as a whole
+	Positions []Position // of a needed string or []byte: one per rune, or byte
+}
+
+// A Position is the explanation of one rune or byte of a string or
+// []byte argument.
+type Position struct {
+	At    int    // its offset in bytes
+	Text  string // the rune or byte
+	Class Class
+	Tried int // alternatives tried
+}
+
+// wholeAlternatives is how many alternatives an argument is tried with;
+// classAlternatives how many of each class a position is.
+const (
+	wholeAlternatives = 6
+	classAlternatives = 2
+)
+
+// Explain explains args, a tuple that o judges to fail, with at most
+// budget runs (no limit if budget ≤ 0), its random alternatives drawn from
+// seed. Only an error of the oracle, or ctx, ends it early.
+func Explain(ctx context.Context, args []any, o Oracle, budget int, seed uint64) (Explanation, error) {
+	x := &explainer{ctx: ctx, o: o, budget: budget, args: args, rng: rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))}
+	x.ex.Args = make([]Arg, len(args))
+	for i := range args {
+		free, tried, err := x.whole(i)
+		if err != nil {
+			return x.ex, err
+		}
+		x.ex.Args[i] = Arg{Free: free, Tried: tried}
+	}
+	for i, a := range args {
+		if x.ex.Args[i].Free {
+			continue
+		}
+		var ps []Position
+		var err error
+		switch v := a.(type) {
+		case string:
+			ps, err = x.positions(i, v, utf8.ValidString(v))
+		case []byte:
+			ps, err = x.positions(i, string(v), false)
+		}
+		x.ex.Args[i].Positions = ps
+		if err != nil {
+			return x.ex, err
+		}
+	}
+	return x.ex, nil
+}
+
+type explainer struct {
+	ctx    context.Context
+	o      Oracle
+	budget int
+	args   []any
+	rng    *rand.Rand
+	ex     Explanation
+}
+
+// fails runs args with argument i replaced by v and reports whether it
+// fails the same way; out is true when the budget has run out.
+func (x *explainer) fails(i int, v any) (fails, out bool, err error) {
+	if x.budget > 0 && x.ex.Runs >= x.budget {
+		return false, true, nil
+	}
+	if err := x.ctx.Err(); err != nil {
+		return false, true, err
+	}
+	cand := with(x.args, i, v)
+	vs, err := x.o.Run(x.ctx, [][]any{cand})
+	if err != nil || len(vs) == 0 {
+		return false, true, err
+	}
+	x.ex.Runs++
+	if vs[0] != Fail {
+		return false, false, nil
+	}
+	if x.ex.Smaller == nil && compareArgs(cand, x.args) < 0 {
+		x.ex.Smaller = cand
+	}
+	return true, false, nil
+}
+
+// whole tries argument i with other values of its type.
+func (x *explainer) whole(i int) (free bool, tried int, err error) {
+	alts := alternatives(x.args[i], x.rng)
+	if len(alts) == 0 {
+		return false, 0, nil
+	}
+	for _, v := range alts {
+		f, out, err := x.fails(i, v)
+		if err != nil || out {
+			return false, tried, err
+		}
+		tried++
+		if !f {
+			return false, tried, nil
+		}
+	}
+	return true, tried, nil
+}
+
+// alternatives returns other values of v's type: its zero value first,
+// then random ones; none for types it does not know.
+func alternatives(v any, rng *rand.Rand) []any {
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() {
+		return nil
+	}
+	var alts []any
+	add := func(a reflect.Value) {
+		if !reflect.DeepEqual(a.Interface(), v) {
+			alts = append(alts, a.Interface())
+		}
+	}
+	add(reflect.Zero(rv.Type()))
+	for range wholeAlternatives - 1 {
+		a := reflect.New(rv.Type()).Elem()
+		switch rv.Kind() {
+		case reflect.Bool:
+			a.SetBool(!rv.Bool())
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			a.SetInt(int64(rng.Uint64()) >> (rng.IntN(64)))
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			a.SetUint(rng.Uint64() >> (rng.IntN(64)))
+		case reflect.Float32, reflect.Float64:
+			a.SetFloat(rng.NormFloat64() * float64(int(1)<<rng.IntN(30)))
+		case reflect.String:
+			a.SetString(randomText(rng, rng.IntN(2*len(rv.String())+8)))
+		case reflect.Slice:
+			if rv.Type().Elem().Kind() != reflect.Uint8 {
+				return alts
+			}
+			b := make([]byte, rng.IntN(2*rv.Len()+8))
+			for k := range b {
+				b[k] = byte(rng.Uint32())
+			}
+			a.SetBytes(b)
+		default:
+			return alts
+		}
+		add(a)
+	}
+	return alts
+}
+
+// randomText returns n random printable characters and, now and then,
+// other runes.
+func randomText(rng *rand.Rand, n int) string {
+	var b strings.Builder
+	for range n {
+		if rng.IntN(8) == 0 {
+			b.WriteRune(rune(0x80 + rng.IntN(0x2000)))
+		} else {
+			b.WriteByte(byte(' ' + rng.IntN(95)))
+		}
+	}
+	return b.String()
+}
+
+// The classes a character is tried in, narrowest first, as the set of
+// characters each adds to the one before.
+var (
+	digits    = "0123456789"
+	lowers    = "abcdefghijklmnopqrstuvwxyz"
+	uppers    = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	printable = func() string {
+		var b strings.Builder
+		for c := byte(' '); c < 0x7f; c++ {
+			if !strings.ContainsRune(digits+lowers+uppers, rune(c)) {
+				b.WriteByte(c)
+			}
+		}
+		return b.String()
+	}()
+)
+
+// chain returns the classes of character c from its own outward, each
+// with the characters it adds.
+func chain(c rune) (classes []Class, adds []string) {
+	switch {
+	case strings.ContainsRune(digits, c):
+		return []Class{Digit, Printable, Free}, []string{digits, lowers + uppers + printable, ""}
+	case strings.ContainsRune(lowers, c):
+		return []Class{Lower, Letter, Printable, Free}, []string{lowers, uppers, digits + printable, ""}
+	case strings.ContainsRune(uppers, c):
+		return []Class{Upper, Letter, Printable, Free}, []string{uppers, lowers, digits + printable, ""}
+	case c >= ' ' && c < 0x7f:
+		return []Class{Printable, Free}, []string{digits + lowers + uppers + printable, ""}
+	}
+	return []Class{Free}, []string{""}
+}
+
+// positions explains each rune (text) or byte of argument i, s. Once the
+// budget runs out, the position being tried and those after it are
+// unexplained.
+func (x *explainer) positions(i int, s string, text bool) ([]Position, error) {
+	var ps []Position
+	var err error
+	out := false
+	for at := 0; at < len(s); {
+		c, size := rune(s[at]), 1
+		if text {
+			c, size = utf8.DecodeRuneInString(s[at:])
+		}
+		p := Position{At: at, Text: s[at : at+size], Class: Unexplained}
+		if !out {
+			p.Class, p.Tried, out, err = x.position(i, s, at, size, c, text)
+			if err != nil {
+				return ps, err
+			}
+		}
+		ps = append(ps, p)
+		at += size
+	}
+	return ps, nil
+}
+
+// position tries the character c at s[at:at+size] with others, class by
+// class outward.
+func (x *explainer) position(i int, s string, at, size int, c rune, text bool) (class Class, tried int, out bool, err error) {
+	classes, adds := chain(c)
+	for k := range classes {
+		for _, alt := range x.pick(adds[k], c, text) {
+			var v any = s[:at] + alt + s[at+size:]
+			if _, ok := x.args[i].([]byte); ok {
+				v = []byte(v.(string))
+			}
+			f, out, err := x.fails(i, v)
+			if err != nil || out {
+				return Unexplained, tried, true, err
+			}
+			tried++
+			if !f {
+				if k == 0 {
+					return Fixed, tried, false, nil
+				}
+				return classes[k-1], tried, false, nil
+			}
+		}
+	}
+	return Free, tried, false, nil
+}
+
+// pick returns classAlternatives characters of set other than c, or, for
+// the empty set (any byte, any rune), bytes that are in no printable class
+// (a control byte, a byte of 0x80 or more; for text, runes beyond ASCII).
+func (x *explainer) pick(set string, c rune, text bool) []string {
+	var alts []string
+	if set == "" {
+		if text {
+			alts = append(alts, "\x00", string(rune(0xe9+x.rng.IntN(0x100))))
+		} else {
+			alts = append(alts, "\x00", string([]byte{byte(0x80 + x.rng.IntN(0x80))}))
+		}
+		return alts
+	}
+	for len(alts) < classAlternatives {
+		r := rune(set[x.rng.IntN(len(set))])
+		if r == c && len(set) > 1 {
+			continue
+		}
+		if r != c {
+			alts = append(alts, string(r))
+		}
+		if len(set) == 1 {
+			break
+		}
+	}
+	return alts
+}
+
+// Legend returns the value of a string or []byte argument with each
+// position shown by its class: fixed ones as they are, classes as
+// [digit], [letter] and the like, free ones as _, unexplained ones as ?.
+func (a Arg) Legend() string {
+	var b strings.Builder
+	for _, p := range a.Positions {
+		switch p.Class {
+		case Fixed:
+			b.WriteString(strings.Trim(fmt.Sprintf("%q", p.Text), `"`))
+		case Free:
+			b.WriteByte('_')
+		case Unexplained:
+			b.WriteByte('?')
+		default:
+			b.WriteString("[" + p.Class.String() + "]")
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,161 @@
+package shrink
+
+import (
+	"context"
+	"math/rand/v2"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/fuzzmin/fuzzmin/internal/shapes"
+)
+
+// planted fails when its string is a letter, '=', a digit and '(', whatever
+// its eleven other arguments.
+var plantedRE = regexp.MustCompile(`^[A-Za-z]=[0-9]\($`)
+
+func planted(args []any) bool { return plantedRE.MatchString(args[0].(string)) }
+
+func plantedArgs() []any {
+	return []any{"a=0(", byte(0), false, 0, int8(0), uint16(0), 0.0, "", []byte(nil), int64(0), rune(0), uint(0)}
+}
+
+func TestExplain(t *testing.T) {
+	t.Parallel()
+	args := plantedArgs()
+	ex, err := Explain(context.Background(), args, Predicate(planted), 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex.Args[0].Free {
+		t.Fatalf("the string is free: %+v", ex.Args[0])
+	}
+	for i := 1; i < len(args); i++ {
+		if !ex.Args[i].Free || ex.Args[i].Tried == 0 {
+			t.Errorf("argument %d: %+v, want free", i, ex.Args[i])
+		}
+	}
+	if got, want := ex.Args[0].Legend(), "[letter]=[digit]("; got != want {
+		t.Errorf("legend = %q, want %q", got, want)
+	}
+	if ex.Smaller != nil {
+		t.Errorf("Smaller = %v, want nil: the result is minimal", ex.Smaller)
+	}
+	t.Logf("%d runs", ex.Runs)
+
+	// Check the explanation: inputs consistent with it fail; each fixed
+	// position has an alternative that passes.
+	rng := rand.New(rand.NewPCG(3, 4))
+	letters, digits := lowers+uppers, digits
+	for range 50 {
+		s := string(letters[rng.IntN(len(letters))]) + "=" + string(digits[rng.IntN(len(digits))]) + "("
+		c := []any{s}
+		for i := 1; i < len(args); i++ {
+			alts := alternatives(args[i], rng)
+			c = append(c, alts[rng.IntN(len(alts))])
+		}
+		if !planted(c) {
+			t.Errorf("%v is consistent with the explanation and passes", c)
+		}
+	}
+	for _, p := range ex.Args[0].Positions {
+		if p.Class != Fixed {
+			continue
+		}
+		s := args[0].(string)
+		if planted(with(args, 0, s[:p.At]+"#"+s[p.At+1:])) {
+			t.Errorf("position %d is fixed, but # there fails too", p.At)
+		}
+	}
+}
+
+// TestExplain_Budget: the explanation runs no more candidates than its
+// budget, and says which positions it did not reach.
+func TestExplain_Budget(t *testing.T) {
+	t.Parallel()
+	runs := 0
+	o := Predicate(func(args []any) bool { runs++; return planted(args) })
+	ex, err := Explain(context.Background(), plantedArgs(), o, 20, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex.Runs > 20 || runs > 20 {
+		t.Errorf("%d runs (%d counted), budget 20", runs, ex.Runs)
+	}
+	if ps := ex.Args[0].Positions; len(ps) != 0 {
+		if last := ps[len(ps)-1]; last.Class != Unexplained {
+			t.Errorf("the last position is %v, want unexplained", last.Class)
+		}
+	}
+}
+
+// TestExplain_Smaller: an alternative smaller than the result that fails
+// the same way is reported.
+func TestExplain_Smaller(t *testing.T) {
+	t.Parallel()
+	ex, err := Explain(context.Background(), []any{"Q=0("}, Predicate(planted), 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex.Smaller == nil {
+		t.Fatalf("no smaller tuple reported for Q=0(, where a=0( fails too")
+	}
+	if compareArgs(ex.Smaller, []any{"Q=0("}) >= 0 || !planted(ex.Smaller) {
+		t.Errorf("Smaller = %q", ex.Smaller)
+	}
+}
+
+// BenchmarkExplain reports the runs and the time of the explanation of
+// each shape's result against its search's, with the default budget (the
+// search's runs), and the planted 12-argument target's.
+//
+//	go test -run '^$' -bench Explain -benchtime 1x ./internal/shrink
+func BenchmarkExplain(b *testing.B) {
+	type tc struct {
+		name  string
+		args  []any
+		fails func([]any) bool
+	}
+	cases := []tc{{"planted-12-args", []any{"the settings: mode=fast; key Q=7(x), size=12", byte('z'), true, -4312, int8(17), uint16(999), 2.5, "other", []byte{1, 2}, int64(7), 'é', uint(3)},
+		func(args []any) bool { return regexp.MustCompile(`[A-Za-z]=[0-9]\(`).MatchString(args[0].(string)) }}}
+	for _, s := range shapes.All() {
+		cases = append(cases, tc{s.Name, []any{s.Input}, func(args []any) bool { return s.Check(args[0]) == s.Sig }})
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			var search, explain time.Duration
+			var sruns, eruns, free, positions int
+			for b.Loop() {
+				start := time.Now()
+				r, err := Shrink(context.Background(), c.args, Predicate(c.fails))
+				if err != nil {
+					b.Fatal(err)
+				}
+				search += time.Since(start)
+				start = time.Now()
+				ex, err := Explain(context.Background(), r.Args, Predicate(c.fails), r.Stats.Runs, 1)
+				if err != nil {
+					b.Fatal(err)
+				}
+				explain += time.Since(start)
+				sruns, eruns, free, positions = r.Stats.Runs, ex.Runs, 0, 0
+				for _, a := range ex.Args {
+					if a.Free {
+						free++
+					}
+					for _, p := range a.Positions {
+						if p.Class != Unexplained {
+							positions++
+						}
+					}
+				}
+			}
+			b.ReportMetric(float64(sruns), "search-runs")
+			b.ReportMetric(float64(eruns), "explain-runs")
+			b.ReportMetric(search.Seconds()/float64(b.N), "search-s")
+			b.ReportMetric(explain.Seconds()/float64(b.N), "explain-s")
+			b.ReportMetric(float64(free), "free-args")
+			b.ReportMetric(float64(positions), "positions-explained")
+		})
+	}
+}
