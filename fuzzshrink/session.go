@@ -143,6 +143,7 @@ func (s *minimizeSession) minimize(t *testing.T, p *plan, fn reflect.Value, in [
 		opts = append(opts, Deadline(s.cfg.Deadline))
 	}
 	r, err := Shrink(context.Background(), args, o, opts...)
+	searched := err == nil && r.Stats.Stop == StopDone
 	res := session.Result{Want: o.want, Accepted: r.Stats.Accepted, Runs: o.runs, Elapsed: r.Stats.Time, Stop: r.Stats.Stop.String(),
 		Value: gosyntax.Args(r.Args, local)}
 	for _, sig := range o.others.Sorted() {
@@ -162,6 +163,15 @@ func (s *minimizeSession) minimize(t *testing.T, p *plan, fn reflect.Value, in [
 	res.Add = "fuzzshrink.Add(f, " + res.Value + ")"
 	if allNative(r.Args) {
 		res.Add = gosyntax.Call("f.Add", r.Args, "")
+	}
+	if budget := s.cfg.Explain; searched && budget != 0 {
+		if budget < 0 {
+			budget = r.Stats.Runs
+		}
+		o.others = shrink.Pool{} // the explanation's other failures are not kept
+		if ex, err := shrink.Explain(context.Background(), r.Args, o, budget, 1); err == nil {
+			res.Explained = ex.Summary()
+		}
 	}
 	return res
 }

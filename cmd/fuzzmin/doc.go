@@ -164,8 +164,9 @@ widest class whose alternatives all failed the same way. It is evidence
 from the alternatives tried, not a proof; the explanation only runs
 candidates and never changes the result, and -explain bounds its runs
 (by default as many as the search took; -json gives it per argument and
-per character). A generated target's draws that do not matter are listed
-under its draws.
+per character). A struct of a wrapped target is explained field by field,
+and a generated target's draws that do not matter are listed under its
+draws.
 
 On a terminal a progress line (entry, current size, runs, runs per second)
 shows while an entry shrinks; nothing is animated when stdout is not a

@@ -66,6 +66,9 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 				addTuple(&j.tj.others, o.Want, o.Tuple)
 			}
 			out := outcome(shrinkOutcome{data: res.Best, value: res.Add, draws: res.Draws, accepted: res.Accepted > 0, runs: res.Runs, stop: res.Stop})
+			if res.Explained != "" {
+				out.explanation = &explanation{Summary: res.Explained}
+			}
 			if res.Error != "" {
 				return out, fmt.Errorf("in the test process: %s", res.Error)
 			}

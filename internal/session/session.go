@@ -81,6 +81,9 @@ type Result struct {
 	Others   []Other           `json:"others,omitempty"`
 	Error    string            `json:"error,omitempty"`
 
+	// Explained says which parts of the result matter (shrink.Explain), as
+	// the report shows it.
+	Explained string `json:"explained,omitempty"`
 	// Draws is, for a target of generators (fuzzshrink.Fuzz with a
 	// func(*fuzzshrink.T)), the values Best's choice sequence draws: one
 	// "label = value" line per draw of the property, values in Go syntax;

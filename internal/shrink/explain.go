@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -78,6 +79,14 @@ type Arg struct {
 	Free      bool       // every alternative tried failed the same way
 	Tried     int        // alternatives tried for the argument as a whole
 	Positions []Position // of a needed string or []byte: one per rune, or byte
+	Fields    []Field    // of a needed struct (or pointer to one): one per exported field
+}
+
+// A Field is the explanation of one field of a struct argument.
+type Field struct {
+	Name  string
+	Free  bool // every alternative tried failed the same way
+	Tried int
 }
 
 // A Position is the explanation of one rune or byte of a string or
@@ -120,6 +129,8 @@ func Explain(ctx context.Context, args []any, o Oracle, budget int, seed uint64)
 			ps, err = x.positions(i, v, utf8.ValidString(v))
 		case []byte:
 			ps, err = x.positions(i, string(v), false)
+		default:
+			x.ex.Args[i].Fields, err = x.fields(i)
 		}
 		x.ex.Args[i].Positions = ps
 		if err != nil {
@@ -181,6 +192,50 @@ func (x *explainer) whole(i int) (free bool, tried int, err error) {
 	return true, tried, nil
 }
 
+// fields tries each exported field of argument i, a struct or a pointer
+// to one, with other values of its type, the rest of the argument as it
+// is.
+func (x *explainer) fields(i int) ([]Field, error) {
+	rv := reflect.ValueOf(x.args[i])
+	ptr := rv.Kind() == reflect.Pointer && !rv.IsNil() && rv.Elem().Kind() == reflect.Struct
+	if ptr {
+		rv = rv.Elem()
+	}
+	if rv.Kind() != reflect.Struct {
+		return nil, nil
+	}
+	var fs []Field
+	for k := range rv.NumField() {
+		sf := rv.Type().Field(k)
+		if !sf.IsExported() {
+			continue
+		}
+		f := Field{Name: sf.Name, Free: true}
+		for _, alt := range alternatives(rv.Field(k).Interface(), x.rng) {
+			c := reflect.New(rv.Type()).Elem()
+			c.Set(rv)
+			c.Field(k).Set(reflect.ValueOf(alt))
+			v := c.Interface()
+			if ptr {
+				v = c.Addr().Interface()
+			}
+			fails, out, err := x.fails(i, v)
+			if err != nil || out {
+				return fs, err // this field, and those after it, unexplained
+			}
+			f.Tried++
+			if !fails {
+				f.Free = false
+				break
+			}
+		}
+		if f.Tried > 0 {
+			fs = append(fs, f)
+		}
+	}
+	return fs, nil
+}
+
 // alternatives returns other values of v's type: its zero value first,
 // then random ones; none for types it does not know.
 func alternatives(v any, rng *rand.Rand) []any {
@@ -190,8 +245,9 @@ func alternatives(v any, rng *rand.Rand) []any {
 	}
 	var alts []any
 	add := func(a reflect.Value) {
-		if !reflect.DeepEqual(a.Interface(), v) {
-			alts = append(alts, a.Interface())
+		x := a.Interface()
+		if !reflect.DeepEqual(x, v) && !slices.ContainsFunc(alts, func(y any) bool { return reflect.DeepEqual(x, y) }) {
+			alts = append(alts, x)
 		}
 	}
 	add(reflect.Zero(rv.Type()))
@@ -369,4 +425,73 @@ func (a Arg) Legend() string {
 		}
 	}
 	return b.String()
+}
+
+// Summary says what the explanation found, as a report shows it under the
+// value: "explained in 66 runs: argument 1 reads [letter]=[digit](;
+// arguments 2–12 do not matter", with a key to _ and ? when the legends
+// have them.
+func (ex Explanation) Summary() string {
+	var parts []string
+	key := ""
+	for i := 0; i < len(ex.Args); i++ {
+		a := ex.Args[i]
+		name := fmt.Sprintf("argument %d", i+1)
+		if len(ex.Args) == 1 {
+			name = "the value"
+		}
+		switch {
+		case a.Free:
+			j := i
+			for j+1 < len(ex.Args) && ex.Args[j+1].Free {
+				j++
+			}
+			if j > i {
+				parts = append(parts, fmt.Sprintf("arguments %d–%d do not matter", i+1, j+1))
+			} else {
+				parts = append(parts, name+" does not matter")
+			}
+			i = j
+		case len(a.Positions) > 0:
+			l := a.Legend()
+			parts = append(parts, name+" reads "+l)
+			if strings.Contains(l, "_") {
+				key = " (_ is any byte)"
+			}
+			if strings.Contains(l, "?") {
+				key += " (? was not tried: the budget ran out)"
+			}
+		case len(a.Fields) > 0:
+			var free, needed []string
+			for _, f := range a.Fields {
+				if f.Free {
+					free = append(free, f.Name)
+				} else {
+					needed = append(needed, f.Name)
+				}
+			}
+			switch {
+			case len(free) == 0:
+				parts = append(parts, name+": every field matters")
+			case len(needed) == 0:
+				parts = append(parts, name+": no one field matters alone")
+			default:
+				matter, not := " matter", " do not"
+				if len(needed) == 1 {
+					matter = " matters"
+				}
+				if len(free) == 1 {
+					not = " does not"
+				}
+				parts = append(parts, name+": "+strings.Join(needed, ", ")+matter+", "+strings.Join(free, ", ")+not)
+			}
+		case a.Tried > 0:
+			parts = append(parts, name+" matters")
+		}
+	}
+	runs := "runs"
+	if ex.Runs == 1 {
+		runs = "run"
+	}
+	return fmt.Sprintf("explained in %d %s: %s%s", ex.Runs, runs, strings.Join(parts, "; "), key)
 }

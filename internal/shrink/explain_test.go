@@ -2,8 +2,10 @@ package shrink
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -157,5 +159,35 @@ func BenchmarkExplain(b *testing.B) {
 			b.ReportMetric(float64(free), "free-args")
 			b.ReportMetric(float64(positions), "positions-explained")
 		})
+	}
+}
+
+// TestExplain_Fields: a struct argument is explained field by field, its
+// unexported fields left out.
+func TestExplain_Fields(t *testing.T) {
+	t.Parallel()
+	type server struct {
+		Name  string
+		Port  int
+		Debug bool
+		id    int
+	}
+	fails := func(args []any) bool { return args[0].(server).Port > 1000 }
+	ex, err := Explain(context.Background(), []any{server{Port: 1001}}, Predicate(fails), 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range ex.Args[0].Fields {
+		got = append(got, fmt.Sprintf("%s free=%v", f.Name, f.Free))
+		if f.Tried == 0 {
+			t.Errorf("field %s: nothing tried", f.Name)
+		}
+	}
+	if g, want := strings.Join(got, "; "), "Name free=true; Port free=false; Debug free=true"; g != want {
+		t.Errorf("fields = %s, want %s", g, want)
+	}
+	if s, want := ex.Summary(), fmt.Sprintf("explained in %d runs: the value: Port matters, Name, Debug do not", ex.Runs); s != want {
+		t.Errorf("Summary = %q, want %q", s, want)
 	}
 }
