@@ -462,7 +462,8 @@ own -help the manual without the commands' sections.
 
 # Exit status
 
-0 when done, also when nothing failed; 1 when some entry could not be
+0 when done, also when nothing failed; 1 when -fuzz found a new failure
+(after minimizing it and writing the entry), when some entry could not be
 minimized or verified, also when a budget ran out before anything smaller
 was found, or is malformed, stale, flaky or a failing committed entry (go
 test would fail on those too), or when something outside the command

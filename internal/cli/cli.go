@@ -36,8 +36,11 @@ func version() string {
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		v = bi.Main.Version
 		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			switch {
+			case s.Key == "vcs.revision" && len(s.Value) >= 12:
 				v += " " + s.Value[:12]
+			case s.Key == "vcs.modified" && s.Value == "true":
+				v += "+dirty"
 			}
 		}
 	}

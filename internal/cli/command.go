@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
@@ -32,6 +33,20 @@ type command struct {
 	// interrupted search too. Nil is never done.
 	finishing context.Context
 	saved     bool // an interrupted search's value was written
+	fuzzFound int  // -fuzz: the failing entries go test -fuzz wrote
+}
+
+// writtenPaths returns the files written, relative, in order.
+func (c *command) writtenPaths() []string {
+	var ps []string
+	for p := range c.written {
+		ps = append(ps, c.rel(p))
+	}
+	slices.Sort(ps)
+	if len(ps) == 0 {
+		return []string{"nothing"}
+	}
+	return ps
 }
 
 // interrupted says what an interrupt left of the entry being minimized.
@@ -94,6 +109,11 @@ func (c *command) main(ctx context.Context, patterns []string) int {
 		}
 		if ctx.Err() != nil {
 			c.interrupted()
+		} else if c.fuzzFound > 0 {
+			// A new failure is a failure of the run, as it is for go
+			// test -fuzz: the job goes red, with the entries to commit.
+			c.rep.errorf("go test -fuzz found %s; minimized and written: %s", plural(c.fuzzFound, "new failure", "new failures"), strings.Join(c.writtenPaths(), ", "))
+			c.fail(exitFailure)
 		} else if c.matched == 0 && c.opts.run != "" && c.exit == exitOK {
 			c.rep.infof("fuzzmin: no fuzz target or corpus entry matches -run=%s", c.opts.run)
 		}

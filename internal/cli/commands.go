@@ -79,6 +79,9 @@ func runMode(m mode) func(args []string, stdout, stderr io.Writer) int {
 			return code
 		}
 		if o.version {
+			if fs.NArg() > 0 {
+				return subUsage(stderr, name, fmt.Errorf("-version takes no arguments, got %s", strings.Join(fs.Args(), " ")))
+			}
 			fmt.Fprintln(stdout, version())
 			return exitOK
 		}

@@ -97,6 +97,7 @@ func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) (bool, error) {
 		return false, nil
 	}
 	c.match = &matcher{target: regexp.MustCompile("^" + regexp.QuoteMeta(t.Name) + "$"), entry: regexp.MustCompile("^(" + strings.Join(found, "|") + ")$")}
+	c.fuzzFound = len(found)
 	return true, nil
 }
 
