@@ -139,7 +139,12 @@ func (c *command) checkTarget(ctx context.Context, p *pkg, tj *targetJob, r *tes
 		case rep.stale[e.Name] != "":
 			add(e.Name, c.staleFinding(rep.stale[e.Name], j))
 		case ok && sig.Failed():
-			f := finding{Path: c.rel(e.Path), Line: 1, Level: "error", Message: "fails: " + sig.String()}
+			// The message as the test printed it; the identity masks it.
+			shown := sig
+			if msg := rep.msgs[e.Name]; msg != "" && sig.Text != "" {
+				shown.Text = preview(msg)
+			}
+			f := finding{Path: c.rel(e.Path), Line: 1, Level: "error", Message: "fails: " + shown.String()}
 			if c.opts.minimal {
 				f.Message += c.couldShrink(ctx, j)
 			}
@@ -203,13 +208,14 @@ func (c *command) couldShrink(ctx context.Context, j *entryJob) string {
 // A replay is how the entries of a target ran.
 type replay struct {
 	sigs  map[string]signature // by entry name: how it fails
+	msgs  map[string]string    // by entry name: its failure's message as it was, not masked
 	stale map[string]string    // by entry name: why the toolchain refused it
 	err   error
 }
 
 // replayAll runs the entries in as few processes as crashes allow.
 func (c *command) replayAll(ctx context.Context, r *testbin.Runner, entries []corpus.Entry) replay {
-	sigs, stale := map[string]signature{}, map[string]string{}
+	sigs, msgs, stale := map[string]signature{}, map[string]string{}, map[string]string{}
 	todo := entries
 	for len(todo) > 0 {
 		files := make([][]byte, len(todo))
@@ -219,6 +225,7 @@ func (c *command) replayAll(ctx context.Context, r *testbin.Runner, entries []co
 		}
 		shape := func(i int, msg string) string {
 			shapers[i] = failure.NewShaper(msg, todo[i].Values)
+			msgs[todo[i].Name] = msg
 			return shapers[i].Shape(msg, todo[i].Values)
 		}
 		res, err := r.Run(ctx, files, shape, testbin.Never)
@@ -248,7 +255,7 @@ func (c *command) replayAll(ctx context.Context, r *testbin.Runner, entries []co
 		}
 		todo = todo[len(res.Outcomes):]
 	}
-	return replay{sigs: sigs, stale: stale}
+	return replay{sigs: sigs, msgs: msgs, stale: stale}
 }
 
 // duplicates returns the groups of valid entries that hold the same values

@@ -57,7 +57,7 @@ func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) (bool, error) {
 		defer close(done)
 		sc := bufio.NewScanner(pr)
 		for sc.Scan() {
-			c.rep.output(c.rep.out, p.ImportPath, t.Name, sc.Text()+"\n")
+			c.rep.goOutput(p.ImportPath, sc.Text()+"\n")
 		}
 	}()
 	err = cmd.Wait()

@@ -45,6 +45,24 @@ func newReporter(out, errw io.Writer, jsonOut, verbose bool) *reporter {
 }
 
 // event is a -json line other than an entry's result.
+// The actions of -json's events (docs/json.md). fuzzmin keeps go test
+// -json's field names and types, and of its actions uses only output, for
+// lines go test printed: its own events have names go test does not use,
+// so that no consumer of go test -json counts a test that did not run.
+const (
+	actionBuild      = "build"       // a package's test binary is built
+	actionBuildError = "build-error" // a package does not build
+	actionEntry      = "entry"       // the work on an entry starts
+	actionSearchPass = "search-pass" // -v: a pass of the search starts
+	actionAccept     = "accept"      // -v: a candidate was accepted
+	actionReport     = "report"      // a line of the report for people
+	actionResult     = "result"      // what became of an entry
+	actionFinding    = "finding"     // a finding of fuzzmin check
+	actionError      = "error"       // an error of the command
+	actionSummary    = "summary"     // the counts, at the end
+	actionOutput     = "output"      // a line go test printed (-fuzz)
+)
+
 type event struct {
 	Time    time.Time
 	Action  string
@@ -70,16 +88,26 @@ func (r *reporter) emit(v any) {
 	r.json.Encode(v)
 }
 
-// output prints text for people, or with -json as output events of pkg
-// and test, one per line.
+// output prints the report's text for people, or with -json as report
+// events of pkg and test, one per line.
 func (r *reporter) output(w io.Writer, pkg, test, text string) {
+	r.lines(w, actionReport, pkg, test, text)
+}
+
+// goOutput prints a line go test printed, or with -json an output event
+// of pkg, as go test -json has it.
+func (r *reporter) goOutput(pkg, line string) {
+	r.lines(r.out, actionOutput, pkg, "", line)
+}
+
+func (r *reporter) lines(w io.Writer, action, pkg, test, text string) {
 	if r.json == nil {
 		fmt.Fprint(w, text)
 		return
 	}
 	for _, line := range strings.SplitAfter(text, "\n") {
 		if line != "" {
-			r.emit(event{Time: time.Now(), Action: "output", Package: pkg, Test: test, Output: line})
+			r.emit(event{Time: time.Now(), Action: action, Package: pkg, Test: test, Output: line})
 		}
 	}
 }
@@ -87,7 +115,7 @@ func (r *reporter) output(w io.Writer, pkg, test, text string) {
 func (r *reporter) errorf(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	if r.json != nil {
-		r.emit(event{Time: time.Now(), Action: "error", Output: msg + "\n"})
+		r.emit(event{Time: time.Now(), Action: actionError, Output: msg + "\n"})
 		return
 	}
 	fmt.Fprintf(r.errw, "fuzzmin: %s\n", msg)
@@ -106,7 +134,7 @@ func (r *reporter) verbosef(format string, args ...any) {
 
 func (r *reporter) buildError(pkg, output string) {
 	if r.json != nil {
-		r.emit(event{Time: time.Now(), Action: "build-fail", Package: pkg, Output: output + "\n"})
+		r.emit(event{Time: time.Now(), Action: actionBuildError, Package: pkg, Output: output + "\n"})
 		return
 	}
 	fmt.Fprintf(r.errw, "fuzzmin: building %s:\n%s\n", pkg, output)
@@ -114,7 +142,7 @@ func (r *reporter) buildError(pkg, output string) {
 
 func (r *reporter) built(pkg string, d time.Duration) {
 	if r.json != nil {
-		r.emit(event{Time: time.Now(), Action: "build", Package: pkg, Elapsed: seconds(d)})
+		r.emit(event{Time: time.Now(), Action: actionBuild, Package: pkg, Elapsed: seconds(d)})
 	} else if r.verbose {
 		fmt.Fprintf(r.out, "built %s in %v\n", pkg, d.Round(time.Millisecond))
 	}
@@ -122,7 +150,7 @@ func (r *reporter) built(pkg string, d time.Duration) {
 
 func (r *reporter) start(pkg, test string) {
 	if r.json != nil {
-		r.emit(event{Time: time.Now(), Action: "start", Package: pkg, Test: test})
+		r.emit(event{Time: time.Now(), Action: actionEntry, Package: pkg, Test: test})
 	} else if r.verbose {
 		fmt.Fprintf(r.out, "=== %s\n", test)
 	}
@@ -158,7 +186,11 @@ func (r *reporter) event(j *entryJob, ev session.Event) {
 		j.lastValue = ev.Value
 	}
 	if r.json != nil {
-		r.emit(event{Time: time.Now(), Action: ev.Action, Package: j.pkg.ImportPath, Test: j.target.Name + "/" + j.entry.Name,
+		action := actionAccept
+		if ev.Action != session.ActionAccept {
+			action = actionSearchPass
+		}
+		r.emit(event{Time: time.Now(), Action: action, Package: j.pkg.ImportPath, Test: j.target.Name + "/" + j.entry.Name,
 			Pass: ev.Pass, Round: ev.Round, Runs: ev.Runs, Value: value})
 		return
 	}
@@ -197,7 +229,7 @@ func (r *reporter) result(res result) {
 			Action string
 			result
 			Signature string `json:",omitempty"`
-		}{time.Now(), "result", res, sig})
+		}{time.Now(), actionResult, res, sig})
 	}
 }
 
@@ -226,7 +258,7 @@ func (r *reporter) finding(pkg string, f finding, github bool) {
 	}
 	r.output(r.out, pkg, f.test, line)
 	if r.json != nil {
-		r.emit(event{Time: time.Now(), Action: "finding", Package: pkg, Test: f.test, Path: f.Path, Line: f.Line, Level: f.Level, Message: f.Message})
+		r.emit(event{Time: time.Now(), Action: actionFinding, Package: pkg, Test: f.test, Path: f.Path, Line: f.Line, Level: f.Level, Message: f.Message})
 	}
 }
 
@@ -235,7 +267,7 @@ func (r *reporter) checkSummary(n int) {
 	text := fmt.Sprintf("fuzzmin check: %s, %s\n", plural(n, "entry", "entries"), plural(r.findings, "finding", "findings"))
 	r.output(r.out, "", "", text)
 	if r.json != nil {
-		r.emit(event{Time: time.Now(), Action: "summary", Elapsed: seconds(time.Since(r.began)), Counts: map[status]int{"findings": r.findings}})
+		r.emit(event{Time: time.Now(), Action: actionSummary, Elapsed: seconds(time.Since(r.began)), Counts: map[status]int{"findings": r.findings}})
 	}
 }
 
@@ -252,7 +284,7 @@ func (r *reporter) summary() {
 	}
 	r.output(r.out, "", "", fmt.Sprintf("fuzzmin: %s: %s\n", plural(total, "entry", "entries"), strings.Join(parts, ", ")))
 	if r.json != nil {
-		r.emit(event{Time: time.Now(), Action: "summary", Elapsed: seconds(time.Since(r.began)), Counts: r.counts})
+		r.emit(event{Time: time.Now(), Action: actionSummary, Elapsed: seconds(time.Since(r.began)), Counts: r.counts})
 	}
 }
 
