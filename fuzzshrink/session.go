@@ -164,7 +164,7 @@ func (s *minimizeSession) minimize(t *testing.T, p *plan, fn reflect.Value, in [
 	if allNative(r.Args) {
 		res.Add = gosyntax.Call("f.Add", r.Args, "")
 	}
-	if budget := s.cfg.Explain; searched && budget != 0 {
+	if budget := s.cfg.Explain; searched && budget != 0 && s.cfg.Want == nil && s.explaining(res) {
 		if budget < 0 {
 			budget = r.Stats.Runs
 		}
@@ -285,4 +285,12 @@ func funcPackage(fn reflect.Value) string {
 		return name[:slash+1+dot]
 	}
 	return name
+}
+
+// explaining writes res, the result without its explanation, and tells
+// the command that the explanation begins (session.ExplainingFile): if a
+// candidate of the explanation ends the process, or hangs, res is the
+// session's result. It reports whether it could.
+func (s *minimizeSession) explaining(res session.Result) bool {
+	return s.writeResult(res) == nil && os.WriteFile(filepath.Join(s.dir, session.ExplainingFile), nil, 0o666) == nil
 }

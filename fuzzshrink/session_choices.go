@@ -154,7 +154,7 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 		if s.cfg.Want == nil {
 			last := runChoices(t, prop, best, true, nil)
 			lines := drawLines(last, orig, accepted, last.sig.Failed(), local)
-			if last.sig == o.want && s.cfg.Explain != 0 {
+			if last.sig == o.want && s.cfg.Explain != 0 && s.explaining(withDraws(res, lines)) {
 				budget := s.cfg.Explain
 				if budget < 0 {
 					budget = runs
@@ -190,4 +190,10 @@ func runChoices(t *testing.T, prop func(*T), data []byte, keepDraws bool, spare 
 	}
 	tt.sig = runCaptured(tt, prop)
 	return tt
+}
+
+// withDraws returns res with the draws lines.
+func withDraws(res session.Result, lines []string) session.Result {
+	res.Draws = strings.Join(lines, "\n")
+	return res
 }

@@ -85,6 +85,7 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 		if err != nil {
 			return shrinkOutcome{}, fmt.Errorf("the test process died before running a candidate: %v", crash)
 		}
+
 		cand, vals, err := tupleFile(tuple)
 		if err != nil {
 			return shrinkOutcome{}, err
@@ -147,7 +148,7 @@ type sessionDir string
 // directory, passing its events to event, and tells how it ended.
 func (sd sessionDir) run(ctx context.Context, r *testbin.Runner, cfg session.Config, best []byte, event func(session.Event)) (sessionEnd, error) {
 	dir := string(sd)
-	for _, name := range []string{session.ResultFile, session.CurrentFile, session.BestFile} {
+	for _, name := range []string{session.ResultFile, session.CurrentFile, session.BestFile, session.ExplainingFile} {
 		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return sessionEnd{}, err
 		}
@@ -198,7 +199,11 @@ func (sd sessionDir) run(ctx context.Context, r *testbin.Runner, cfg session.Con
 	if sessionErr != "" {
 		return sessionEnd{}, fmt.Errorf("in the test process: %s", sessionErr)
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, session.ResultFile)); err == nil && !timedOut {
+	// A session that ends, or hangs, explaining a finished search has
+	// written the search's result: a candidate of the explanation teaches
+	// nothing.
+	_, explaining := os.Stat(filepath.Join(dir, session.ExplainingFile))
+	if b, err := os.ReadFile(filepath.Join(dir, session.ResultFile)); err == nil && (!timedOut || explaining == nil) {
 		var res session.Result
 		if err := json.Unmarshal(b, &res); err != nil {
 			return sessionEnd{}, fmt.Errorf("reading the session's result: %w", err)

@@ -11,11 +11,15 @@
 //     place before each run (see [Recorder]);
 //   - [BestFile], from the session: the best candidate so far, rewritten in
 //     place on each accepted candidate;
+//   - [ExplainingFile], from the session: made once the search is done,
+//     its result written, and the explanation of it begins;
 //   - [ResultFile], from the session at the end: a [Result] in JSON.
 //
 // A process that dies or hangs leaves no result: the command charges the
 // failure to the candidate in CurrentFile and starts a new session from the
-// one in BestFile. Candidates are recorded as tuples of native fuzz values
+// one in BestFile; one that dies or hangs once ExplainingFile exists did so
+// explaining a finished search, and the result it wrote stands, with
+// nothing learned from the candidate. Candidates are recorded as tuples of native fuzz values
 // ([AppendTuple]); a session's events reach the command as framed lines of
 // its output ([Event]).
 package session
@@ -41,10 +45,11 @@ const Probe = "probe"
 
 // The files of a session directory.
 const (
-	ConfigFile  = "config.json"
-	CurrentFile = "current"
-	BestFile    = "best"
-	ResultFile  = "result.json"
+	ConfigFile     = "config.json"
+	CurrentFile    = "current"
+	BestFile       = "best"
+	ExplainingFile = "explaining"
+	ResultFile     = "result.json"
 )
 
 // Config is what the command asks of a session.
@@ -55,8 +60,10 @@ type Config struct {
 	MaxRuns  int       `json:"maxRuns,omitempty"` // 0: no limit
 	Deadline time.Time `json:"deadline,omitzero"` // zero: none
 	Runs     int       `json:"runs,omitempty"`    // runs made by earlier sessions of this entry
-	// Explain bounds the runs that explain the result (which draws do not
-	// matter): 0 turns it off, -1 allows as many as the search took.
+	// Explain bounds the runs that explain the result (which draws, or
+	// fields, do not matter): 0 turns it off, -1 allows as many as the
+	// search took. A session whose failure is Want does not explain: its
+	// candidates' deaths would be read as the failure.
 	Explain int `json:"explain,omitempty"`
 	// Want is the failure to keep when the original crashes the process (a
 	// fatal error, an exit or a timeout), which the session cannot observe;
