@@ -2,9 +2,12 @@ package fuzzshrink
 
 import (
 	"fmt"
+	"os"
 	"reflect"
 	"testing"
 
+	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
+	"github.com/fuzzmin/fuzzmin/internal/session"
 	"github.com/fuzzmin/fuzzmin/internal/shrink"
 	"github.com/fuzzmin/fuzzmin/internal/structured"
 )
@@ -57,10 +60,45 @@ func Fuzz(f *testing.F, fn any) {
 		s.run(f, p, fv)
 		return
 	}
+	show := os.Getenv(session.CommandEnv) == ""
+	local := funcPackage(fv)
 	f.Fuzz(reflect.MakeFunc(p.fuzzType, func(in []reflect.Value) []reflect.Value {
-		fv.Call(p.toUser(in))
+		args := p.toUser(in)
+		if show {
+			t := args[0].Interface().(*testing.T)
+			defer showOnFailure(t, func() string { return gosyntax.Args(interfaces(args[1:]), local) })()
+		}
+		fv.Call(args)
 		return nil
 	}).Interface())
+}
+
+// showOnFailure has a failing test say, in Go syntax, the input it failed
+// on (under plain go test, the corpus file holds only the bytes it is
+// encoded in): the function it returns, deferred around the test's body,
+// logs value once the test has failed (t.Error, t.Fatal) or while it
+// panics, and panics on.
+func showOnFailure(t *testing.T, value func() string) func() {
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("fuzzshrink: the failing input: %s", value())
+		}
+	})
+	return func() {
+		if r := recover(); r != nil {
+			t.Logf("fuzzshrink: the failing input: %s", value())
+			panic(r)
+		}
+	}
+}
+
+// interfaces returns the values of vs.
+func interfaces(vs []reflect.Value) []any {
+	out := make([]any, len(vs))
+	for i, v := range vs {
+		out[i] = v.Interface()
+	}
+	return out
 }
 
 // Add adds a seed corpus entry of values of the fuzz function's argument

@@ -2,9 +2,13 @@ package fuzzshrink
 
 import (
 	"fmt"
+	"os"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/fuzzmin/fuzzmin/internal/session"
 )
 
 // fuzzChoices is Fuzz for a property of generators: the fuzz function
@@ -24,8 +28,17 @@ func fuzzChoices(f *testing.F, prop func(*T)) {
 		s.runChoices(f, prop)
 		return
 	}
+	show := os.Getenv(session.CommandEnv) == ""
+	local := funcPackage(reflect.ValueOf(prop))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		prop(newT(t, data, nil))
+		tt := newT(t, data, nil)
+		if show {
+			// Under plain go test the entry is a choice sequence: say what
+			// it draws.
+			tt.recording, tt.keepDraws = true, true
+			defer showOnFailure(t, func() string { return formatDraws(tt.rec.Draws, local, "; ") })()
+		}
+		prop(tt)
 	})
 }
 

@@ -36,6 +36,13 @@ import (
 // Env names the session directory in the test binary's environment.
 const Env = "FUZZMIN_SESSION"
 
+// CommandEnv is set, to the command's process id, in the environment of
+// every process of a test binary the command starts (the go test run that
+// checks results, and the processes that run candidates): a wrapped target
+// then leaves out what it prints for people under plain go test, which
+// would only be in the way of the command reading the failure.
+const CommandEnv = "FUZZMIN_PID"
+
 // Probe, as the value of Env, asks a wrapped target to say so with an
 // ActionWrapped event instead of running a session. The command learns from
 // the source which targets are wrapped; it probes those whose source does

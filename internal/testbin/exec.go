@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/fuzzmin/fuzzmin/internal/session"
 )
 
 // Each package's test binary is linked once, by the go test run that also
@@ -98,7 +100,7 @@ func StartBuild(ctx context.Context, goCmd func(args ...string) *exec.Cmd, ctl s
 		"-exec=" + quoteField(self) + " " + ExecArg + " " + quoteField(ctl),
 		"-run=^(" + strings.Join(targets, "|") + ")$"}
 	s.cmd = goCmd(append(args, flags...)...)
-	s.cmd.Env = append(s.cmd.Env, "FUZZMIN_PID="+strconv.Itoa(os.Getpid()))
+	s.cmd.Env = append(s.cmd.Env, commandEnv())
 	s.cmd.Stdout, s.cmd.Stderr = &s.out, &s.out
 	if err := s.cmd.Start(); err != nil {
 		return nil, err
@@ -213,7 +215,7 @@ func RunExecWrapper(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fuzzmin %s: %v\n", ExecArg, err)
 		return 1
 	}
-	parent, _ := strconv.Atoi(os.Getenv("FUZZMIN_PID"))
+	parent, _ := strconv.Atoi(os.Getenv(session.CommandEnv))
 	code := 0
 	for n := 0; ; n++ {
 		checks, ok := awaitChecks(ctl, n, parent)
@@ -321,3 +323,6 @@ func writeFileAtomic(path string, data []byte) error {
 	}
 	return os.Rename(tmp, path)
 }
+
+// commandEnv is session.CommandEnv for a process this command starts.
+func commandEnv() string { return session.CommandEnv + "=" + strconv.Itoa(os.Getpid()) }

@@ -25,7 +25,7 @@ type testProcess struct {
 func (r *Runner) startTest(args []string, env string, line func([]byte)) (*testProcess, error) {
 	cmd := exec.Command(r.Path, args...)
 	cmd.Dir = r.work
-	cmd.Env = append(r.Env, env)
+	cmd.Env = append(r.Env, env, commandEnv())
 	setProcessGroup(cmd)
 	dieWithParent(cmd, syscall.SIGKILL)
 	pr, pw, err := os.Pipe()

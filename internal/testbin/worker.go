@@ -129,7 +129,7 @@ func (r *Runner) startWorker(size int) (w *fuzzWorker, err error) {
 	cache := filepath.Join(r.RAM, "fuzzcache")
 	cmd := exec.Command(r.Path, "-test.fuzzworker", "-test.run=^$", "-test.fuzz=^"+r.Target+"$",
 		"-test.fuzzcachedir="+cache, "-test.paniconexit0")
-	cmd.Dir, cmd.Env = r.work, r.Env
+	cmd.Dir, cmd.Env = r.work, append(r.Env, commandEnv())
 	cmd.ExtraFiles = []*os.File{inR, outW, f}
 	setProcessGroup(cmd)
 	dieWithParent(cmd, syscall.SIGKILL)
