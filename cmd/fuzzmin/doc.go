@@ -52,6 +52,12 @@ With -fuzz, fuzzmin first runs go test -fuzz on one target (without the
 toolchain's own minimization) and then minimizes the failing entries the
 fuzzer wrote: one step from fuzzing to an entry to commit.
 
+Run by go vet as its -vettool (go vet -vettool=$(command -v fuzzmin)
+./...), fuzzmin checks the fuzz targets that use fuzzshrink instead: a
+fuzzshrink.Add whose values do not match the fuzz function, a type
+fuzzshrink.Fuzz cannot decode, fuzzshrink.Add after fuzzshrink.Fuzz or in a
+target of generators, and a Draw given another property's *fuzzshrink.T.
+
 "fuzzmin check" is for CI; "fuzzmin cmin" distills generated corpora;
 "fuzzmin import" turns crashes found elsewhere into minimized entries, and
 "fuzzmin migrate" rewrites a target's entries after its arguments changed.
