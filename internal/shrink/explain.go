@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -415,7 +416,8 @@ func (a Arg) Legend() string {
 	for _, p := range a.Positions {
 		switch p.Class {
 		case Fixed:
-			b.WriteString(strings.Trim(fmt.Sprintf("%q", p.Text), `"`))
+			q := strconv.Quote(p.Text)
+			b.WriteString(q[1 : len(q)-1])
 		case Free:
 			b.WriteByte('_')
 		case Unexplained:

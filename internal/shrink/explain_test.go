@@ -191,3 +191,12 @@ func TestExplain_Fields(t *testing.T) {
 		t.Errorf("Summary = %q, want %q", s, want)
 	}
 }
+
+// TestLegend: fixed characters are shown as Go would quote them inside a
+// string, quotes and backslashes too.
+func TestLegend(t *testing.T) {
+	a := Arg{Positions: []Position{{Text: "=", Class: Fixed}, {Text: `"`, Class: Fixed}, {Text: `\`, Class: Fixed}, {Text: "x", Class: Letter}, {Text: "\x00", Class: Free}, {Text: "?", Class: Unexplained}}}
+	if got, want := a.Legend(), `=\"\\[letter]_?`; got != want {
+		t.Errorf("Legend = %s, want %s", got, want)
+	}
+}
