@@ -20,11 +20,12 @@ type explanation struct {
 // the same way; for a string or []byte that is not, its positions, and its
 // value with each position shown by its class.
 type explainedArg struct {
-	Free      bool
-	Tried     int
-	Legend    string          `json:",omitempty"`
-	Positions []explainedChar `json:",omitempty"`
-	Fields    []shrink.Field  `json:",omitempty"` // of a struct: Name, Free, Tried
+	Free        bool
+	Unexplained bool `json:",omitempty"` // the budget ran out before a verdict
+	Tried       int
+	Legend      string          `json:",omitempty"`
+	Positions   []explainedChar `json:",omitempty"`
+	Fields      []shrink.Field  `json:",omitempty"` // of a struct: Name, Free, Tried
 }
 
 // An explainedChar is one rune or byte: its offset, its class (fixed,
@@ -42,7 +43,7 @@ func newExplanation(ex shrink.Explanation) *explanation {
 		e.Smaller = gosyntax.Call("f.Add", ex.Smaller, "")
 	}
 	for _, a := range ex.Args {
-		ea := explainedArg{Free: a.Free, Tried: a.Tried, Fields: a.Fields}
+		ea := explainedArg{Free: a.Free, Unexplained: a.Unexplained, Tried: a.Tried, Fields: a.Fields}
 		if len(a.Positions) > 0 {
 			ea.Legend = a.Legend()
 			for _, p := range a.Positions {

@@ -38,10 +38,11 @@ type jsonEvent struct {
 	Explanation                                                 *struct {
 		Runs int
 		Args []struct {
-			Free      bool
-			Tried     int
-			Legend    string
-			Positions []struct {
+			Free        bool
+			Unexplained bool
+			Tried       int
+			Legend      string
+			Positions   []struct {
 				At    int
 				Class string
 				Tried int

@@ -77,10 +77,14 @@ type Explanation struct {
 
 // An Arg is the explanation of one argument.
 type Arg struct {
-	Free      bool       // every alternative tried failed the same way
-	Tried     int        // alternatives tried for the argument as a whole
-	Positions []Position // of a needed string or []byte: one per rune, or byte
-	Fields    []Field    // of a needed struct (or pointer to one): one per exported field
+	Free bool // every alternative tried failed the same way
+	// Unexplained: the budget ran out before an alternative passed or
+	// all of them failed the same way; the argument is neither free nor
+	// known to matter.
+	Unexplained bool
+	Tried       int        // alternatives tried for the argument as a whole
+	Positions   []Position // of a needed string or []byte: one per rune, or byte
+	Fields      []Field    // of a needed struct (or pointer to one): one per exported field
 }
 
 // A Field is the explanation of one field of a struct argument.
@@ -113,14 +117,14 @@ func Explain(ctx context.Context, args []any, o Oracle, budget int, seed uint64)
 	x := &explainer{ctx: ctx, o: o, budget: budget, args: args, rng: rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))}
 	x.ex.Args = make([]Arg, len(args))
 	for i := range args {
-		free, tried, err := x.whole(i)
+		free, tried, out, err := x.whole(i)
 		if err != nil {
 			return x.ex, err
 		}
-		x.ex.Args[i] = Arg{Free: free, Tried: tried}
+		x.ex.Args[i] = Arg{Free: free, Tried: tried, Unexplained: out}
 	}
 	for i, a := range args {
-		if x.ex.Args[i].Free {
+		if x.ex.Args[i].Free || x.ex.Args[i].Unexplained {
 			continue
 		}
 		var ps []Position
@@ -174,23 +178,24 @@ func (x *explainer) fails(i int, v any) (fails, out bool, err error) {
 	return true, false, nil
 }
 
-// whole tries argument i with other values of its type.
-func (x *explainer) whole(i int) (free bool, tried int, err error) {
+// whole tries argument i with other values of its type; out is true when
+// the budget ran out before a verdict.
+func (x *explainer) whole(i int) (free bool, tried int, out bool, err error) {
 	alts := alternatives(x.args[i], x.rng)
 	if len(alts) == 0 {
-		return false, 0, nil
+		return false, 0, false, nil
 	}
 	for _, v := range alts {
 		f, out, err := x.fails(i, v)
 		if err != nil || out {
-			return false, tried, err
+			return false, tried, true, err
 		}
 		tried++
 		if !f {
-			return false, tried, nil
+			return false, tried, false, nil
 		}
 	}
-	return true, tried, nil
+	return true, tried, false, nil
 }
 
 // fields tries each exported field of argument i, a struct or a pointer
@@ -430,7 +435,7 @@ func (a Arg) Legend() string {
 }
 
 // Summary says what the explanation found, as a report shows it under the
-// value: "explained in 66 runs: argument 1 reads [letter]=[digit](;
+// value: "explained in 62 runs: argument 1 reads [letter]=[digit](;
 // arguments 2–12 do not matter", with a key to _ and ? when the legends
 // have them.
 func (ex Explanation) Summary() string {
@@ -443,18 +448,22 @@ func (ex Explanation) Summary() string {
 			name = "the value"
 		}
 		switch {
-		case a.Free:
+		case a.Free || a.Unexplained:
 			j := i
-			for j+1 < len(ex.Args) && ex.Args[j+1].Free {
+			for j+1 < len(ex.Args) && ex.Args[j+1].Free == a.Free && ex.Args[j+1].Unexplained == a.Unexplained {
 				j++
 			}
+			what := " does not matter"
+			if a.Unexplained {
+				what = " not explained: the budget ran out"
+			}
 			if j > i {
-				parts = append(parts, fmt.Sprintf("arguments %d–%d do not matter", i+1, j+1))
+				parts = append(parts, fmt.Sprintf("arguments %d–%d", i+1, j+1)+strings.Replace(what, "does not", "do not", 1))
 			} else {
-				parts = append(parts, name+" does not matter")
+				parts = append(parts, name+what)
 			}
 			i = j
-		case len(a.Positions) > 0:
+		case slices.ContainsFunc(a.Positions, func(p Position) bool { return p.Class != Unexplained }):
 			l := a.Legend()
 			parts = append(parts, name+" reads "+l)
 			if strings.Contains(l, "_") {

@@ -84,10 +84,28 @@ func TestExplain_Budget(t *testing.T) {
 	if ex.Runs > 20 || runs > 20 {
 		t.Errorf("%d runs (%d counted), budget 20", runs, ex.Runs)
 	}
-	if ps := ex.Args[0].Positions; len(ps) != 0 {
-		if last := ps[len(ps)-1]; last.Class != Unexplained {
-			t.Errorf("the last position is %v, want unexplained", last.Class)
+	// Every claim made is right: the string matters, the others do not;
+	// what the budget did not reach is said to be unexplained, not to
+	// matter.
+	unexplained := 0
+	for i, a := range ex.Args {
+		switch {
+		case a.Unexplained:
+			unexplained++
+		case a.Free != (i > 0):
+			t.Errorf("argument %d: free = %v after %d alternatives", i+1, a.Free, a.Tried)
 		}
+	}
+	if unexplained == 0 {
+		t.Errorf("every argument explained in %d runs: the budget did not bind", ex.Runs)
+	}
+	for _, p := range ex.Args[0].Positions {
+		if p.Class != Unexplained {
+			t.Errorf("position %d is %v, but the budget ran out before the positions", p.At, p.Class)
+		}
+	}
+	if s := ex.Summary(); !strings.Contains(s, "not explained: the budget ran out") || strings.Count(s, "matters") > 1 {
+		t.Errorf("Summary = %q", s)
 	}
 }
 
