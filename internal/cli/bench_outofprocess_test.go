@@ -171,24 +171,31 @@ func versusToolchain(b *testing.B, size int) {
 			b.StopTimer()
 			modPath := fmt.Sprintf("example.com/needle%d-%d", time.Now().UnixNano(), i)
 			dir, entry := needleModule(b, modPath, size)
-			cacheDir := corpus.CacheCorpus(gocache, modPath, "FuzzNeedle")
-			if _, err := corpus.WriteFile(cacheDir, entry); err != nil {
-				b.Fatal(err)
-			}
-			b.StartTimer()
-			cmd := exec.Command("go", "test", "-run=^$", "-fuzz=FuzzNeedle", "-fuzztime=5m", ".")
-			cmd.Dir = dir
-			out, err := cmd.CombinedOutput()
-			b.StopTimer()
-			os.RemoveAll(filepath.Join(gocache, "fuzz", modPath))
-			if err == nil || !strings.Contains(string(out), "Failing input written") {
-				b.Fatalf("go test -fuzz did not report the failure: %v\n%s", err, out)
-			}
-			got = resultSize(b, corpus.SeedCorpus(dir, "FuzzNeedle"))
+			got = len(goTestFuzz(b, gocache, dir, modPath, "FuzzNeedle", "5m", entry).Values[0].([]byte))
 			b.StartTimer()
 		}
 		b.ReportMetric(float64(got), "result-bytes")
 	})
+}
+
+// goTestFuzz has go test -fuzz, with -fuzztime fuzztime, minimize entry,
+// put in the fuzz cache of target of the module at dir (whose path is
+// modPath), with the benchmark's timer running, and returns the entry it
+// wrote. It leaves no cache behind.
+func goTestFuzz(b *testing.B, gocache, dir, modPath, target, fuzztime string, entry []byte) corpus.Entry {
+	if _, err := corpus.WriteFile(corpus.CacheCorpus(gocache, modPath, target), entry); err != nil {
+		b.Fatal(err)
+	}
+	defer os.RemoveAll(filepath.Join(gocache, "fuzz", modPath))
+	cmd := exec.Command("go", "test", "-run=^$", "-fuzz=^"+target+"$", "-fuzztime="+fuzztime, "-parallel=1", ".")
+	cmd.Dir = dir
+	b.StartTimer()
+	out, err := cmd.CombinedOutput()
+	b.StopTimer()
+	if err == nil || !strings.Contains(string(out), "Failing input written") {
+		b.Fatalf("go test -fuzz did not report the failure: %v\n%s", err, out)
+	}
+	return onlyEntry(b, corpus.SeedCorpus(dir, target))
 }
 
 // resultSize returns the length of the []byte value of the one entry in dir.
@@ -238,20 +245,7 @@ func BenchmarkHang(b *testing.B) {
 			b.StopTimer()
 			modPath := fmt.Sprintf("example.com/hang%d-%d", time.Now().UnixNano(), i)
 			dir, entry := hangModule(b, modPath, 4<<10)
-			cacheDir := corpus.CacheCorpus(gocache, modPath, "FuzzHang")
-			if _, err := corpus.WriteFile(cacheDir, entry); err != nil {
-				b.Fatal(err)
-			}
-			b.StartTimer()
-			cmd := exec.Command("go", "test", "-run=^$", "-fuzz=FuzzHang", "-fuzztime=5m", ".")
-			cmd.Dir = dir
-			out, err := cmd.CombinedOutput()
-			b.StopTimer()
-			os.RemoveAll(filepath.Join(gocache, "fuzz", modPath))
-			if err == nil || !strings.Contains(string(out), "Failing input written") {
-				b.Fatalf("go test -fuzz did not report the hang: %v\n%s", err, out)
-			}
-			got = resultSize(b, corpus.SeedCorpus(dir, "FuzzHang"))
+			got = len(goTestFuzz(b, gocache, dir, modPath, "FuzzHang", "5m", entry).Values[0].([]byte))
 			b.StartTimer()
 		}
 		b.ReportMetric(float64(got), "result-bytes")

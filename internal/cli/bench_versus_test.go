@@ -210,31 +210,17 @@ func versus(b *testing.B, m versusModule) {
 // returns the time go test -fuzz spent minimizing: its wall time less that
 // of a run with nothing to minimize. It leaves neither cache nor testdata.
 func toolchainMinimizes(b *testing.B, gocache, dir, modPath, target string, entry []byte, inspect func(corpus.Entry)) time.Duration {
-	if _, err := corpus.WriteFile(corpus.CacheCorpus(gocache, modPath, target), entry); err != nil {
-		b.Fatal(err)
-	}
-	defer os.RemoveAll(filepath.Join(gocache, "fuzz", modPath))
 	defer os.RemoveAll(filepath.Join(dir, "testdata"))
-	fuzz := func(fuzztime string, more ...string) *exec.Cmd {
-		cmd := exec.Command("go", append([]string{"test", "-run=^$", "-fuzz=^" + target + "$", "-fuzztime=" + fuzztime, "-parallel=1"}, append(more, ".")...)...)
-		cmd.Dir = dir
-		return cmd
-	}
 	start := time.Now()
-	b.StartTimer()
-	out, err := fuzz("10m").CombinedOutput()
-	b.StopTimer()
+	inspect(goTestFuzz(b, gocache, dir, modPath, target, "10m", entry))
 	took := time.Since(start)
-	os.RemoveAll(filepath.Join(gocache, "fuzz", modPath))
-	if err == nil || !strings.Contains(string(out), "Failing input written") {
-		b.Fatalf("go test -fuzz did not report the failure: %v\n%s", err, out)
-	}
-	inspect(onlyEntry(b, corpus.SeedCorpus(dir, target)))
 	os.RemoveAll(filepath.Join(dir, "testdata"))
 	// An easy bug may be found by this run's one input: it then fails, but
 	// does not minimize.
+	cmd := exec.Command("go", "test", "-run=^$", "-fuzz=^"+target+"$", "-fuzztime=1x", "-parallel=1", "-fuzzminimizetime=0", ".")
+	cmd.Dir = dir
 	start = time.Now()
-	if out, err := fuzz("1x", "-fuzzminimizetime=0").CombinedOutput(); err != nil && !strings.Contains(string(out), "Failing input written") {
+	if out, err := cmd.CombinedOutput(); err != nil && !strings.Contains(string(out), "Failing input written") {
 		b.Fatalf("go test -fuzz with nothing to minimize: %v\n%s", err, out)
 	}
 	return max(0, took-time.Since(start))
