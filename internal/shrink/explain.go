@@ -385,18 +385,24 @@ func (x *explainer) position(i int, s string, at, size int, c rune, text bool) (
 	return Free, tried, false, nil
 }
 
-// pick returns classAlternatives characters of set other than c, or, for
-// the empty set (any byte, any rune), bytes that are in no printable class
-// (a control byte, a byte of 0x80 or more; for text, runes beyond ASCII).
+// pick returns classAlternatives characters of set other than c, a space
+// first if set has one, or, for the empty set (any byte, any rune), bytes
+// that are in no printable class (a zero byte, a newline, a byte of 0x80 or
+// more; for text, a rune beyond ASCII).
 func (x *explainer) pick(set string, c rune, text bool) []string {
 	var alts []string
 	if set == "" {
 		if text {
-			alts = append(alts, "\x00", string(rune(0xe9+x.rng.IntN(0x100))))
+			alts = append(alts, "\x00", "\n", string(rune(0xe9+x.rng.IntN(0x100))))
 		} else {
-			alts = append(alts, "\x00", string([]byte{byte(0x80 + x.rng.IntN(0x80))}))
+			alts = append(alts, "\x00", "\n", string([]byte{byte(0x80 + x.rng.IntN(0x80))}))
 		}
 		return alts
+	}
+	// A space separates words: where text is read, it is the printable
+	// character most likely to change what is read, so it is tried first.
+	if c != ' ' && strings.ContainsRune(set, ' ') {
+		alts = append(alts, " ")
 	}
 	for len(alts) < classAlternatives {
 		r := rune(set[x.rng.IntN(len(set))])
