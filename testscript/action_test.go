@@ -186,7 +186,7 @@ func FuzzNever(f *testing.F) {
 	}
 
 	out, code = runAction(t, mod, map[string]string{"command": "fuzz", "target": "^FuzzFind$", "fuzztime": "60s"})
-	if code != 1 || !strings.Contains(out, "go test -fuzz found 1 new failure; minimized and written: testdata") {
+	if code != 1 || !strings.Contains(out, "go test -fuzz found 1 new failure; the entries to commit: testdata") {
 		t.Errorf("fuzz on a shallow bug: exit %d, want 1 with the entry written:\n%s", code, out)
 	}
 	if des, _ := os.ReadDir(filepath.Join(mod, "testdata", "fuzz", "FuzzFind")); len(des) != 1 {

@@ -32,21 +32,28 @@ type command struct {
 	// then results are verified and written, the smallest value of an
 	// interrupted search too. Nil is never done.
 	finishing context.Context
-	saved     bool // an interrupted search's value was written
-	fuzzFound int  // -fuzz: the failing entries go test -fuzz wrote
+	saved     bool     // an interrupted search's value was written
+	fuzzFound []string // -fuzz: the failing entries go test -fuzz wrote
 }
 
-// writtenPaths returns the files written, relative, in order.
-func (c *command) writtenPaths() []string {
+// holding returns the files that hold the failures go test -fuzz found,
+// relative, in order: the results written and the fuzzer's own entries
+// that are still there (already minimal, or not minimized).
+func (c *command) holding() []string {
 	var ps []string
 	for p := range c.written {
 		ps = append(ps, c.rel(p))
 	}
+	for _, p := range c.fuzzFound {
+		if _, err := os.Lstat(p); err == nil {
+			ps = append(ps, c.rel(p))
+		}
+	}
 	slices.Sort(ps)
 	if len(ps) == 0 {
-		return []string{"nothing"}
+		return []string{"none"}
 	}
-	return ps
+	return slices.Compact(ps)
 }
 
 // interrupted says what an interrupt left of the entry being minimized.
@@ -109,10 +116,10 @@ func (c *command) main(ctx context.Context, patterns []string) int {
 		}
 		if ctx.Err() != nil {
 			c.interrupted()
-		} else if c.fuzzFound > 0 {
+		} else if len(c.fuzzFound) > 0 {
 			// A new failure is a failure of the run, as it is for go
 			// test -fuzz: the job goes red, with the entries to commit.
-			c.rep.errorf("go test -fuzz found %s; minimized and written: %s", plural(c.fuzzFound, "new failure", "new failures"), strings.Join(c.writtenPaths(), ", "))
+			c.rep.errorf("go test -fuzz found %s; the entries to commit: %s", plural(len(c.fuzzFound), "new failure", "new failures"), strings.Join(c.holding(), ", "))
 			c.fail(exitFailure)
 		} else if c.matched == 0 && c.opts.run != "" && c.exit == exitOK {
 			c.rep.infof("fuzzmin: no fuzz target or corpus entry matches -run=%s", c.opts.run)

@@ -97,7 +97,9 @@ func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) (bool, error) {
 		return false, nil
 	}
 	c.match = &matcher{target: regexp.MustCompile("^" + regexp.QuoteMeta(t.Name) + "$"), entry: regexp.MustCompile("^(" + strings.Join(found, "|") + ")$")}
-	c.fuzzFound = len(found)
+	for _, n := range names {
+		c.fuzzFound = append(c.fuzzFound, filepath.Join(dir, n))
+	}
 	return true, nil
 }
 
