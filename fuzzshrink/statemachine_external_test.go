@@ -33,6 +33,19 @@ func sequence(t *testing.T, report string) (orig, shrunk, fail string) {
 // shrinkSteps cuts " (N shrink steps)" off a Shrunk line.
 var shrinkSteps = regexp.MustCompile(` \(\d+ shrink steps?\)$`)
 
+// shrinksTo checks that prop, under every seed, shrinks to the steps want
+// (without the count of shrink steps) and fails with the failure line fail.
+func shrinksTo(t *testing.T, prop func(*fuzzshrink.T), want, fail string) {
+	t.Helper()
+	for seed := uint64(1); seed <= seeds; seed++ {
+		report := check(t, prop, fuzzshrink.Seed(seed))
+		_, shrunk, got := sequence(t, report)
+		if shrinkSteps.ReplaceAllString(shrunk, "") != want || got != fail {
+			t.Errorf("seed %d: shrunk %s, failure %s\n%s", seed, shrunk, got, report)
+		}
+	}
+}
+
 // runsOf returns the runs a report says the shrinking took.
 func runsOf(t *testing.T, report string) int {
 	t.Helper()
@@ -124,13 +137,7 @@ func TestAcceptance_Stack(t *testing.T) {
 	}
 	t.Logf("%s: %d runs", shrunk, runsOf(t, report))
 
-	for seed := uint64(1); seed <= seeds; seed++ {
-		report := check(t, stackProp, fuzzshrink.Seed(seed))
-		_, shrunk, fail := sequence(t, report)
-		if shrinkSteps.ReplaceAllString(shrunk, "") != "[Push(0), Push(1), Pop()]" || fail != "postcondition failed at step 3, Pop(): got 0, want 1" {
-			t.Errorf("seed %d: shrunk %s, failure %s\n%s", seed, shrunk, fail, report)
-		}
-	}
+	shrinksTo(t, stackProp, "[Push(0), Push(1), Pop()]", "postcondition failed at step 3, Pop(): got 0, want 1")
 }
 
 // ledger is an account ledger whose Withdraw does not check the funds.
@@ -259,13 +266,7 @@ func TestAcceptance_MinLength(t *testing.T) {
 	}
 
 	// Generated, checked after the sequence: always 3 steps.
-	for seed := uint64(1); seed <= seeds; seed++ {
-		report := check(t, counterProp(true), fuzzshrink.Seed(seed))
-		_, shrunk, fail := sequence(t, report)
-		if shrinkSteps.ReplaceAllString(shrunk, "") != "[Inc(), Inc(), Add(50)]" || fail != "failed after step 3, the last: counter 53, want 52" {
-			t.Errorf("seed %d: shrunk %s, failure %s\n%s", seed, shrunk, fail, report)
-		}
-	}
+	shrinksTo(t, counterProp(true), "[Inc(), Inc(), Add(50)]", "failed after step 3, the last: counter 53, want 52")
 
 	// Generated, checked after each Add: 3 steps, even when the original
 	// failed before its third step (the steps before its failing one are
@@ -324,13 +325,7 @@ func TestRepeat_NoArguments(t *testing.T) {
 			fuzzshrink.Command[int]{Name: "Reset", Run: func(t *fuzzshrink.T, m *int) { got, *m = 0, 0 }},
 		)
 	}
-	for seed := uint64(1); seed <= seeds; seed++ {
-		report := check(t, prop, fuzzshrink.Seed(seed))
-		_, shrunk, fail := sequence(t, report)
-		if shrinkSteps.ReplaceAllString(shrunk, "") != "[Inc(), Inc(), Dec()]" || fail != "postcondition failed at step 3, Dec(): counter 0, want 1" {
-			t.Errorf("seed %d: shrunk %s, failure %s\n%s", seed, shrunk, fail, report)
-		}
-	}
+	shrinksTo(t, prop, "[Inc(), Inc(), Dec()]", "postcondition failed at step 3, Dec(): counter 0, want 1")
 }
 
 // TestRepeat_ArgumentsFromTheModel: the arguments of a step may depend on
@@ -361,13 +356,7 @@ func TestRepeat_ArgumentsFromTheModel(t *testing.T) {
 			}},
 		)
 	}
-	for seed := uint64(1); seed <= seeds; seed++ {
-		report := check(t, prop, fuzzshrink.Seed(seed))
-		_, shrunk, fail := sequence(t, report)
-		if shrinkSteps.ReplaceAllString(shrunk, "") != "[Append(0), Append(1), Remove(1)]" || fail != "postcondition failed at step 3, Remove(1): got [1], want [0]" {
-			t.Errorf("seed %d: shrunk %s, failure %s\n%s", seed, shrunk, fail, report)
-		}
-	}
+	shrinksTo(t, prop, "[Append(0), Append(1), Remove(1)]", "postcondition failed at step 3, Remove(1): got [1], want [0]")
 }
 
 // TestRepeat_FailureIdentity: a candidate that fails another way (Push(0)
@@ -418,13 +407,7 @@ func TestRepeat_Panic(t *testing.T) {
 			}},
 		)
 	}
-	for seed := uint64(1); seed <= seeds; seed++ {
-		report := check(t, prop, fuzzshrink.Seed(seed))
-		_, shrunk, fail := sequence(t, report)
-		if shrinkSteps.ReplaceAllString(shrunk, "") != "[Get(0)]" || fail != "panic at step 1, Get(0): runtime error: index out of range [0] with length 0" {
-			t.Errorf("seed %d: shrunk %s, failure %s\n%s", seed, shrunk, fail, report)
-		}
-	}
+	shrinksTo(t, prop, "[Get(0)]", "panic at step 1, Get(0): runtime error: index out of range [0] with length 0")
 }
 
 // TestAcceptance_Invariant: an invariant checked after every step fails
@@ -456,13 +439,7 @@ func TestAcceptance_Invariant(t *testing.T) {
 			},
 		}.Run(t)
 	}
-	for seed := uint64(1); seed <= seeds; seed++ {
-		report := check(t, prop, fuzzshrink.Seed(seed))
-		_, shrunk, fail := sequence(t, report)
-		if shrinkSteps.ReplaceAllString(shrunk, "") != "[Add(0), Add(0)]" || fail != "invariant failed after step 2, Add(0): Len 2, want 1" {
-			t.Errorf("seed %d: shrunk %s, failure %s\n%s", seed, shrunk, fail, report)
-		}
-	}
+	shrinksTo(t, prop, "[Add(0), Add(0)]", "invariant failed after step 2, Add(0): Len 2, want 1")
 }
 
 // TestAcceptance_Stuck: a state in which no command can run is a failure,
@@ -479,11 +456,5 @@ func TestAcceptance_Stuck(t *testing.T) {
 			fuzzshrink.Command[door]{Name: "Lock", Pre: func(d *door) bool { return !d.open && !d.locked }, Run: func(_ *fuzzshrink.T, d *door) { d.locked = true }},
 		)
 	}
-	for seed := uint64(1); seed <= seeds; seed++ {
-		report := check(t, prop, fuzzshrink.Seed(seed))
-		_, shrunk, fail := sequence(t, report)
-		if shrinkSteps.ReplaceAllString(shrunk, "") != "[Lock()]" || fail != "failed after step 1, the last: no command can run: every command's Pre is false" {
-			t.Errorf("seed %d: shrunk %s, failure %s\n%s", seed, shrunk, fail, report)
-		}
-	}
+	shrinksTo(t, prop, "[Lock()]", "failed after step 1, the last: no command can run: every command's Pre is false")
 }

@@ -142,12 +142,23 @@ func BenchmarkVersusToolchain(b *testing.B) {
 }
 
 func versusToolchain(b *testing.B, size int) {
+	versusGoTestFuzz(b, "FuzzNeedle", func(tb testing.TB, modPath string) (string, []byte) {
+		return needleModule(tb, modPath, size)
+	}, "")
+}
+
+// versusGoTestFuzz runs the two halves of a benchmark that minimizes the
+// entry of a module that mod writes, whose target takes a []byte: the
+// whole fuzzmin command (build and go test's check included), whose output
+// must hold want, and go test -fuzz minimizing the entry from the fuzz
+// cache. Each reports the size of its result.
+func versusGoTestFuzz(b *testing.B, target string, mod func(tb testing.TB, modPath string) (dir string, entry []byte), want string) {
 	b.Run("fuzzmin", func(b *testing.B) {
 		var got int
 		for i := 0; b.Loop(); i++ {
 			b.StopTimer()
-			dir, entry := needleModule(b, fmt.Sprintf("example.com/needle%d", i), size)
-			if _, err := corpus.WriteFile(corpus.SeedCorpus(dir, "FuzzNeedle"), entry); err != nil {
+			dir, entry := mod(b, fmt.Sprintf("example.com/versus%d", i))
+			if _, err := corpus.WriteFile(corpus.SeedCorpus(dir, target), entry); err != nil {
 				b.Fatal(err)
 			}
 			b.StartTimer()
@@ -156,7 +167,10 @@ func versusToolchain(b *testing.B, size int) {
 				b.Fatalf("fuzzmin exited %d:\n%s", code, out.String())
 			}
 			b.StopTimer()
-			got = resultSize(b, corpus.SeedCorpus(dir, "FuzzNeedle"))
+			if !strings.Contains(out.String(), want) {
+				b.Fatalf("fuzzmin's output does not hold %q:\n%s", want, out.String())
+			}
+			got = len(onlyEntry(b, corpus.SeedCorpus(dir, target)).Values[0].([]byte))
 			b.StartTimer()
 		}
 		b.ReportMetric(float64(got), "result-bytes")
@@ -169,9 +183,9 @@ func versusToolchain(b *testing.B, size int) {
 		var got int
 		for i := 0; b.Loop(); i++ {
 			b.StopTimer()
-			modPath := fmt.Sprintf("example.com/needle%d-%d", time.Now().UnixNano(), i)
-			dir, entry := needleModule(b, modPath, size)
-			got = len(goTestFuzz(b, gocache, dir, modPath, "FuzzNeedle", "5m", entry).Values[0].([]byte))
+			modPath := fmt.Sprintf("example.com/versus%d-%d", time.Now().UnixNano(), i)
+			dir, entry := mod(b, modPath)
+			got = len(goTestFuzz(b, gocache, dir, modPath, target, "5m", entry).Values[0].([]byte))
 			b.StartTimer()
 		}
 		b.ReportMetric(float64(got), "result-bytes")
@@ -198,11 +212,6 @@ func goTestFuzz(b *testing.B, gocache, dir, modPath, target, fuzztime string, en
 	return onlyEntry(b, corpus.SeedCorpus(dir, target))
 }
 
-// resultSize returns the length of the []byte value of the one entry in dir.
-func resultSize(b *testing.B, dir string) int {
-	return len(onlyEntry(b, dir).Values[0].([]byte))
-}
-
 // BenchmarkHang minimizes an entry of 4 KiB of words that hangs the target
 // (it holds "{{" and, later, "}}": a template that never ends), whose
 // passing inputs take microseconds: the whole command, build and go test's
@@ -213,43 +222,9 @@ func BenchmarkHang(b *testing.B) {
 	if testing.Short() {
 		b.Skip("runs the go command")
 	}
-	b.Run("fuzzmin", func(b *testing.B) {
-		var got int
-		for i := 0; b.Loop(); i++ {
-			b.StopTimer()
-			dir, entry := hangModule(b, fmt.Sprintf("example.com/hang%d", i), 4<<10)
-			if _, err := corpus.WriteFile(corpus.SeedCorpus(dir, "FuzzHang"), entry); err != nil {
-				b.Fatal(err)
-			}
-			b.StartTimer()
-			var out bytes.Buffer
-			if code := Main([]string{"-C", dir, "."}, &out, &out); code != 0 {
-				b.Fatalf("fuzzmin exited %d:\n%s", code, out.String())
-			}
-			b.StopTimer()
-			if !strings.Contains(out.String(), ": timeout\n") {
-				b.Fatalf("fuzzmin did not minimize the hang:\n%s", out.String())
-			}
-			got = resultSize(b, corpus.SeedCorpus(dir, "FuzzHang"))
-			b.StartTimer()
-		}
-		b.ReportMetric(float64(got), "result-bytes")
-	})
-	b.Run("go-test-fuzz", func(b *testing.B) {
-		gocache, err := corpus.GoCache(".")
-		if err != nil {
-			b.Skip(err)
-		}
-		var got int
-		for i := 0; b.Loop(); i++ {
-			b.StopTimer()
-			modPath := fmt.Sprintf("example.com/hang%d-%d", time.Now().UnixNano(), i)
-			dir, entry := hangModule(b, modPath, 4<<10)
-			got = len(goTestFuzz(b, gocache, dir, modPath, "FuzzHang", "5m", entry).Values[0].([]byte))
-			b.StartTimer()
-		}
-		b.ReportMetric(float64(got), "result-bytes")
-	})
+	versusGoTestFuzz(b, "FuzzHang", func(tb testing.TB, modPath string) (string, []byte) {
+		return hangModule(tb, modPath, 4<<10)
+	}, ": timeout\n")
 }
 
 // hangModule writes a module whose FuzzHang hangs on an input that holds
