@@ -32,7 +32,7 @@ type command struct {
 	// then results are verified and written, the smallest value of an
 	// interrupted search too. Nil is never done.
 	finishing context.Context
-	saved     bool     // an interrupted search's value was written
+	saved     string   // what an interrupted search's value, written, became; "" if none
 	fuzzFound []string // -fuzz: the failing entries go test -fuzz wrote
 }
 
@@ -61,8 +61,8 @@ func (c *command) interrupted() {
 	switch {
 	case c.finishContext().Err() != nil:
 		c.rep.errorf("interrupted twice; the entry being minimized was left as it was")
-	case c.saved:
-		c.rep.errorf("interrupted; the entry being minimized was replaced by the smallest value found, verified")
+	case c.saved != "":
+		c.rep.errorf("interrupted; %s", c.saved)
 	default:
 		c.rep.errorf("interrupted; the entry being minimized was left as it was")
 	}

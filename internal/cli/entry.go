@@ -228,7 +228,13 @@ func (c *command) finish(ctx context.Context, j *entryJob, out shrinkOutcome, re
 	// A first interrupt stops searches, not the check and the write of a
 	// result once begun.
 	res, err := c.writeBack(c.finishContext(), j, out.data, res)
-	c.saved = c.saved || interrupted && err == nil
+	switch {
+	case !interrupted || err != nil:
+	case j.isFound():
+		c.saved = "the other failure being minimized was written as the smallest value found, verified: " + res.Path
+	default:
+		c.saved = "the entry being minimized was replaced by the smallest value found, verified"
+	}
 	return res, err
 }
 

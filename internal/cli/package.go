@@ -124,10 +124,11 @@ func (tj *targetJob) job(p *pkg, e corpus.Entry) *entryJob {
 
 // done reports an entry's result, and whether to go on: not once an
 // interrupt stopped the entry, which is then left as it was, or replaced
-// by the smallest value found, verified, which is reported.
+// by the smallest value found, verified, which is reported, as is an
+// other failure's written that way.
 func (tj *targetJob) done(ctx context.Context, res result) bool {
 	if ctx.Err() != nil {
-		if res.Status == statusMinimized || res.Status == statusDuplicate {
+		if res.Status == statusMinimized || res.Status == statusDuplicate || res.Status == statusFound {
 			tj.report(res)
 		}
 		return false
