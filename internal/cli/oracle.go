@@ -17,37 +17,47 @@ import (
 )
 
 // shrinkOutOfProcess runs the search here, with candidates run in batches
-// by the test binary, on the target's runners at once.
+// by the test binary, on the target's runners at once, and explains its
+// result.
 func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker bool) (shrinkOutcome, error) {
 	if j.want.Kind != kindTimeout {
-		return c.search(ctx, j, inWorker)
+		out, explain, err := c.search(ctx, j, inWorker)
+		if explain != nil {
+			out.explanation = explain()
+		}
+		return out, err
 	}
 	// A hang: search with the short limit, on every runner, then confirm
 	// the result with the full one. If it does not hang then (it was only
 	// slow, and the limits have grown with it), search again, and after
 	// shortSearches searches whose results did not hang, with the full
-	// limit.
+	// limit. Only a confirmed result is explained, with the limit its
+	// search had.
 	var runs int
 	for k := 0; ; k++ {
 		short := j.runner.ShortLimit()
 		if k == shortSearches || short == j.runner.Limit() {
-			out, err := c.search(ctx, j, inWorker)
+			out, explain, err := c.search(ctx, j, inWorker)
+			if explain != nil {
+				out.explanation = explain()
+			}
 			out.runs += runs
 			return out, err
 		}
-		for _, r := range j.runners {
-			r.SearchLimit = short
-		}
-		out, err := c.search(ctx, j, inWorker)
-		for _, r := range j.runners {
-			r.SearchLimit = 0
-		}
+		setSearchLimit(j, short)
+		out, explain, err := c.search(ctx, j, inWorker)
+		setSearchLimit(j, 0)
 		out.runs += runs
 		if err != nil || !out.accepted || ctx.Err() != nil {
 			return out, err // an interrupted search's result is checked as it is written
 		}
 		sig, err := j.runner.ReplayOne(ctx, out.data, func(msg string) string { return msg })
 		if err != nil || sig == j.want {
+			if err == nil && explain != nil {
+				setSearchLimit(j, short)
+				out.explanation = explain()
+				setSearchLimit(j, 0)
+			}
 			return out, err
 		}
 		runs = out.runs + 1
@@ -56,12 +66,22 @@ func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker 
 	}
 }
 
+// setSearchLimit sets the limit the target's runners judge a candidate
+// hung by; 0 is the full limit.
+func setSearchLimit(j *entryJob, d time.Duration) {
+	for _, r := range j.runners {
+		r.SearchLimit = d
+	}
+}
+
 // shortSearches is how many searches of a hang run with the short limit
 // before one runs with the full limit.
 const shortSearches = 3
 
 // search shrinks the entry with candidates run through the test binary.
-func (c *command) search(ctx context.Context, j *entryJob, inWorker bool) (shrinkOutcome, error) {
+// When the search finished, explain explains its result with candidates
+// judged as the search's were; it is nil otherwise.
+func (c *command) search(ctx context.Context, j *entryJob, inWorker bool) (out shrinkOutcome, explain func() *explanation, err error) {
 	o := &oracle{runners: j.runners, inWorker: inWorker, parallelFrom: parallelFrom, want: j.want, shaper: j.shaper, runs: &j.runs, met: map[string]bool{}, pool: &j.tj.others}
 	opts := []shrink.Option{
 		shrink.Timeout(c.opts.timeout),
@@ -79,16 +99,16 @@ func (c *command) search(ctx context.Context, j *entryJob, inWorker bool) (shrin
 		opts = append(opts, shrink.MaxRuns(c.opts.maxRuns))
 	}
 	shrunk, err := shrink.Shrink(ctx, j.entry.Values, o, opts...)
-	out := shrinkOutcome{runs: shrunk.Stats.Runs, stop: shrunk.Stats.Stop.String(), accepted: shrunk.Stats.Accepted > 0, others: sortedKeys(o.met)}
+	out = shrinkOutcome{runs: shrunk.Stats.Runs, stop: shrunk.Stats.Stop.String(), accepted: shrunk.Stats.Accepted > 0, others: sortedKeys(o.met)}
 	if err != nil {
-		return out, err
+		return out, nil, err
 	}
 	out.value = gosyntax.Call("f.Add", shrunk.Args, "")
 	out.data, err = encoding.Marshal(shrunk.Args...)
 	if err == nil && shrunk.Stats.Stop == shrink.StopDone {
-		out.explanation = c.explain(ctx, j, shrunk.Args, o, shrunk.Stats.Runs)
+		explain = func() *explanation { return c.explain(ctx, j, shrunk.Args, o, shrunk.Stats.Runs) }
 	}
-	return out, err
+	return out, explain, err
 }
 
 // explain explains the result args of a search that took runs, with
