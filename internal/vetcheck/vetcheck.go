@@ -178,14 +178,19 @@ func unsupported(t types.Type, seen map[types.Type]bool) string {
 		}
 		return unsupported(u.Elem(), seen)
 	case *types.Struct:
+		exported := false
 		for i := range u.NumFields() {
 			f := u.Field(i)
 			if !f.Exported() {
 				continue // not decoded
 			}
+			exported = true
 			if why := unsupported(f.Type(), seen); why != "" {
 				return fmt.Sprintf("field %s: %s", f.Name(), why)
 			}
+		}
+		if !exported {
+			return "a struct with no exported fields (a custom type has MarshalFuzz() []byte and, on its pointer, UnmarshalFuzz([]byte))"
 		}
 	case *types.Chan:
 		return "a channel"
@@ -197,15 +202,28 @@ func unsupported(t types.Type, seen map[types.Type]bool) string {
 	return ""
 }
 
-// custom reports whether t is a custom type (fuzzshrink.Custom): T has
-// MarshalFuzz and *T UnmarshalFuzz.
+// custom reports whether t is a custom type, as fuzzshrink decides it
+// (structured.IsCustom): not a pointer or an interface, T implements
+// fuzzshrink's MarshalFuzz() []byte and *T its UnmarshalFuzz([]byte).
 func custom(t types.Type) bool {
-	has := func(t types.Type, name string) bool {
-		obj, _, _ := types.LookupFieldOrMethod(t, true, nil, name)
-		_, ok := obj.(*types.Func)
-		return ok
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Interface:
+		return false
 	}
-	return has(t, "MarshalFuzz") && has(types.NewPointer(t), "UnmarshalFuzz")
+	return types.Implements(t, marshaler) && types.Implements(types.NewPointer(t), unmarshaler)
+}
+
+// marshaler and unmarshaler are the interfaces of a custom type.
+var (
+	bytes       = types.NewVar(token.NoPos, nil, "", types.NewSlice(types.Typ[types.Byte]))
+	marshaler   = method("MarshalFuzz", nil, types.NewTuple(bytes))
+	unmarshaler = method("UnmarshalFuzz", types.NewTuple(bytes), nil)
+)
+
+// method returns the interface of the one method name(params) results.
+func method(name string, params, results *types.Tuple) *types.Interface {
+	sig := types.NewSignatureType(nil, nil, nil, params, results, false)
+	return types.NewInterfaceType([]*types.Func{types.NewFunc(token.NoPos, nil, name, sig)}, nil).Complete()
 }
 
 // checkDraw reports a Draw given a *fuzzshrink.T that is not a parameter

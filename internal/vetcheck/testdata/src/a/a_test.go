@@ -19,8 +19,14 @@ type Bad struct {
 
 type Email struct{ addr string }
 
-func (e Email) MarshalFuzz() []byte           { return []byte(e.addr) }
-func (e *Email) UnmarshalFuzz(b []byte) error { e.addr = string(b); return nil }
+func (e Email) MarshalFuzz() []byte     { return []byte(e.addr) }
+func (e *Email) UnmarshalFuzz(b []byte) { e.addr = string(b) }
+
+// Phone has the methods of a custom type with the wrong signature.
+type Phone struct{ number string }
+
+func (p Phone) MarshalFuzz() []byte           { return []byte(p.number) }
+func (p *Phone) UnmarshalFuzz(b []byte) error { p.number = string(b); return nil }
 
 func FuzzGood(f *testing.F) {
 	fuzzshrink.Add(f, Config{Name: "a"}, 3, "x")
@@ -46,6 +52,10 @@ func FuzzLate(f *testing.F) {
 
 func FuzzUndecodable(f *testing.F) {
 	fuzzshrink.Fuzz(f, func(t *testing.T, b Bad, e Email) {}) // want `fuzzshrink.Fuzz: parameter 2 has type Bad, which fuzzshrink cannot decode: field Notify: a channel`
+}
+
+func FuzzNotCustom(f *testing.F) {
+	fuzzshrink.Fuzz(f, func(t *testing.T, p Phone) {}) // want `fuzzshrink.Fuzz: parameter 2 has type Phone, which fuzzshrink cannot decode: a struct with no exported fields \(a custom type has MarshalFuzz\(\) \[\]byte and, on its pointer, UnmarshalFuzz\(\[\]byte\)\)`
 }
 
 func FuzzShape(f *testing.F) {
