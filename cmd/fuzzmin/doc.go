@@ -178,16 +178,18 @@ On a terminal a progress line (entry, current size, runs, runs per second)
 shows while an entry shrinks; nothing is animated when stdout is not a
 terminal.
 
-With -json, every event is one JSON object on a line, shaped like those of
-go test -json: Time, Action, Package, Test (Target/entry) and, where they
-apply, Elapsed (seconds) and Output. Action is "build" (Elapsed: the build's
-time), "start" (an entry starts), "pass" and "accept" (with -v: a pass of the
-search starts, a candidate is accepted; Pass, Round, Runs and Value say
-which), "output" (Output: a line of the report for people, newline
-included), "result" (the entry's outcome: Status, Signature, Before, After,
-Runs, Stop, Value, Path, Removed, Others, Note, Error, Rerun), "error"
+With -json, every event is one JSON object on a line, with the field names
+and types of go test -json: Time, Action, Package, Test (Target/entry) and,
+where they apply, Elapsed (seconds) and Output. fuzzmin's own events have
+actions go test -json does not use: "build" (a test binary is built),
+"build-error", "entry" (the work on an entry starts), "search-pass" and
+"accept" (with -v: a pass of the search starts, a candidate is accepted),
+"report" (Output: a line of the report for people), "result" (the entry's
+outcome: Status, Signature, Before, After, Runs, Stop, Value, Path, Removed,
+Others, Note, Error, Rerun, Explanation), "finding" (of check), "error"
 (Output: what went wrong outside any entry) and, last, "summary" (Counts:
-the number of entries by status).
+the number of entries by status). "output" is only a line go test -fuzz
+printed. docs/json.md gives every field.
 
 # Check
 

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -57,8 +59,26 @@ type jsonEvent struct {
 	}
 }
 
-// documentedActions are the actions docs/json.md lists.
-var documentedActions = []string{"build", "build-error", "entry", "search-pass", "accept", "report", "result", "finding", "error", "summary", "output"}
+// documentedActions returns the actions of the table of docs/json.md,
+// after checking that the manual names each of them.
+func documentedActions(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile("../../docs/json.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var actions []string
+	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z-]+)` \\|").FindAllStringSubmatch(string(b), -1) {
+		actions = append(actions, m[1])
+		if !strings.Contains(manualText, `"`+m[1]+`"`) {
+			t.Errorf("the manual does not name the action %q of docs/json.md", m[1])
+		}
+	}
+	if len(actions) < 10 {
+		t.Fatalf("docs/json.md lists %d actions: %q; is its table still there?", len(actions), actions)
+	}
+	return actions
+}
 
 // TestJSON_Schema runs fuzzmin -json -v on a failing entry and on one that
 // passes, decodes every line with the documented schema (a field it does
@@ -95,6 +115,8 @@ func FuzzJ(f *testing.F) {
 	if code := Main([]string{"-C", dir, "-json", "-v", "-n", "."}, &out, &out); code != 0 {
 		t.Fatalf("fuzzmin exited %d:\n%s", code, out.String())
 	}
+	documented := documentedActions(t)
+	explained := 0 // results whose explanation has its two arguments
 	actions := map[string]int{}
 	goTest := map[string]int{} // what a go test -json consumer counts
 	sc := bufio.NewScanner(&out)
@@ -106,10 +128,13 @@ func FuzzJ(f *testing.F) {
 		if err := dec.Decode(&ev); err != nil {
 			t.Fatalf("%s: %v", sc.Text(), err)
 		}
-		if !slices.Contains(documentedActions, ev.Action) {
+		if !slices.Contains(documented, ev.Action) {
 			t.Errorf("undocumented action %q: %s", ev.Action, sc.Text())
 		}
 		actions[ev.Action]++
+		if ev.Action == "result" && ev.Explanation != nil && len(ev.Explanation.Args) == 2 {
+			explained++
+		}
 		switch ev.Action {
 		case "start", "run", "pause", "cont", "pass", "fail", "skip", "bench":
 			goTest[ev.Action]++
@@ -122,5 +147,8 @@ func FuzzJ(f *testing.F) {
 	}
 	if len(goTest) > 0 {
 		t.Errorf("a go test -json consumer counts %v from fuzzmin's events", goTest)
+	}
+	if explained != 1 {
+		t.Errorf("%d results with an explanation of both arguments, want 1 (the failing entry's)", explained)
 	}
 }
