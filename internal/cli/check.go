@@ -51,8 +51,12 @@ func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
 	defer b.s.Finish(ctx)
 	runners := make([]*testbin.Runner, len(jobs))
 	for i, tj := range jobs {
+		made := []**testbin.Runner{&runners[i]}
+		if c.opts.minimal {
+			made = append(made, &tj.probe) // where -minimal's searches run the zero input
+		}
 		var err error
-		for k, r := range []**testbin.Runner{&runners[i], &tj.probe} {
+		for k, r := range made {
 			if *r, err = b.bin.Runner(tj.target.Name, filepath.Join(tmp, fmt.Sprint("work", i, "-", k))); err != nil {
 				c.rep.errorf("%s: %v", p.ImportPath, err)
 				c.fail(exitFailure)
