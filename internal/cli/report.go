@@ -44,7 +44,6 @@ func newReporter(out, errw io.Writer, jsonOut, verbose bool) *reporter {
 	return r
 }
 
-// event is a -json line other than an entry's result.
 // The actions of -json's events (docs/json.md). fuzzmin keeps go test
 // -json's field names and types, and of its actions uses only output, for
 // lines go test printed: its own events have names go test does not use,
@@ -63,6 +62,7 @@ const (
 	actionOutput     = "output"      // a line go test printed (-fuzz)
 )
 
+// event is a -json line other than an entry's result.
 type event struct {
 	Time    time.Time
 	Action  string
