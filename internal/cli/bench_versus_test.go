@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -217,8 +216,7 @@ func toolchainMinimizes(b *testing.B, gocache, dir, modPath, target string, entr
 	os.RemoveAll(filepath.Join(dir, "testdata"))
 	// An easy bug may be found by this run's one input: it then fails, but
 	// does not minimize.
-	cmd := exec.Command("go", "test", "-run=^$", "-fuzz=^"+target+"$", "-fuzztime=1x", "-parallel=1", "-fuzzminimizetime=0", ".")
-	cmd.Dir = dir
+	cmd := goTestFuzzCmd(dir, target, "1x", "-fuzzminimizetime=0")
 	start = time.Now()
 	if out, err := cmd.CombinedOutput(); err != nil && !strings.Contains(string(out), "Failing input written") {
 		b.Fatalf("go test -fuzz with nothing to minimize: %v\n%s", err, out)
