@@ -300,10 +300,7 @@ func (c *checker) shrink(orig *T, want failure.Signature, origin string) *checkF
 	// A last run of the shrunk case, for its draws and messages.
 	f.last = c.newT(f.best, nil, true)
 	f.lastSig = runCaptured(f.last, c.prop)
-	if budget := c.cfg.explain; f.lastSig == want && budget != 0 {
-		if budget < 0 {
-			budget = f.runs
-		}
+	if budget := shrink.ExplainBudget(c.cfg.explain, f.runs); f.lastSig == want && budget != 0 {
 		f.free, f.explainRuns = explainDraws(c.replay, f.best, f.last, want, budget, c.cfg.seed)
 	}
 	if c.cfg.dir != "" {

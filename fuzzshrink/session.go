@@ -164,10 +164,7 @@ func (s *minimizeSession) minimize(t *testing.T, p *plan, fn reflect.Value, in [
 	if allNative(r.Args) {
 		res.Add = gosyntax.Call("f.Add", r.Args, "")
 	}
-	if budget := s.cfg.Explain; searched && budget != 0 && s.cfg.Want == nil && s.explaining(res) {
-		if budget < 0 {
-			budget = r.Stats.Runs
-		}
+	if budget := shrink.ExplainBudget(s.cfg.Explain, r.Stats.Runs); searched && budget != 0 && s.cfg.Want == nil && s.explaining(res) {
 		o.others = shrink.Pool{} // the explanation's other failures are not kept
 		if ex, err := shrink.Explain(context.Background(), r.Args, o, budget, 1); err == nil {
 			res.Explained = ex.Summary()

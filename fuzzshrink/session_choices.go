@@ -155,10 +155,7 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 			last := runChoices(t, prop, best, true, nil)
 			lines := drawLines(last, orig, accepted, last.sig.Failed(), local)
 			if last.sig == o.want && s.cfg.Explain != 0 && s.explaining(withDraws(res, lines)) {
-				budget := s.cfg.Explain
-				if budget < 0 {
-					budget = runs
-				}
+				budget := shrink.ExplainBudget(s.cfg.Explain, runs)
 				replay := func(d []byte) (failure.Signature, *T) {
 					tt := runChoices(t, prop, d, false, nil)
 					return tt.sig, tt

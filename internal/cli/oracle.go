@@ -116,10 +116,7 @@ func (c *command) search(ctx context.Context, j *entryJob, inWorker bool) (out s
 // -explain is -1. The other failures its candidates meet are not kept:
 // explaining changes nothing.
 func (c *command) explain(ctx context.Context, j *entryJob, args []any, o *oracle, runs int) *explanation {
-	budget := c.opts.explain
-	if budget < 0 {
-		budget = runs
-	}
+	budget := shrink.ExplainBudget(c.opts.explain, runs)
 	if budget == 0 {
 		return nil
 	}

@@ -110,6 +110,15 @@ const (
 	classAlternatives = 2
 )
 
+// ExplainBudget returns the runs an explanation may take when asked for
+// asked runs, of which -1 means as many as the search took, searchRuns.
+func ExplainBudget(asked, searchRuns int) int {
+	if asked < 0 {
+		return searchRuns
+	}
+	return asked
+}
+
 // Explain explains args, a tuple that o judges to fail, with at most
 // budget runs (no limit if budget ≤ 0), its random alternatives drawn from
 // seed. Only an error of the oracle, or ctx, ends it early.
