@@ -337,7 +337,7 @@ func explainDraws(replay func([]byte) (failure.Signature, *T), data []byte, last
 		a, b := int(ch[s.First].Start), int(ch[s.Last-1].End)
 		tried, all := 0, true
 		for range 2 * drawAlternatives {
-			if tried == drawAlternatives || !all {
+			if tried == drawAlternatives || !all || budget-runs < 2 {
 				break
 			}
 			random := make([]byte, 2*(b-a)+16)

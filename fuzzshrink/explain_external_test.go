@@ -3,6 +3,7 @@ package fuzzshrink_test
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -38,8 +39,28 @@ func TestCheck_Explain(t *testing.T) {
 			t.Fatal("an =")
 		}
 	}, fuzzshrink.Seed(1), fuzzshrink.ExplainRuns(12))
-	if m := regexp.MustCompile(`; (\d+) runs\)`).FindStringSubmatch(report); m != nil && m[1] != "12" {
-		t.Errorf("ExplainRuns(12) ran %s:\n%s", m[1], report)
+	if m := regexp.MustCompile(`; (\d+) runs\)`).FindStringSubmatch(report); m == nil {
+		t.Errorf("ExplainRuns(12) did not explain:\n%s", report)
+	} else if n, _ := strconv.Atoi(m[1]); n > 12 {
+		t.Errorf("ExplainRuns(12) ran %d:\n%s", n, report)
+	}
+	// Draws whose random alternatives may end past their bytes cost a
+	// run that tries nothing: the budget holds still.
+	for budget := 12; budget <= 24; budget++ {
+		for seed := uint64(1); seed <= 5; seed++ {
+			report := check(t, func(t *fuzzshrink.T) {
+				fuzzshrink.SliceOf(fuzzshrink.String()).Draw(t, "xs")
+				fuzzshrink.SliceOf(fuzzshrink.Int()).Draw(t, "ys")
+				if strings.Contains(fuzzshrink.String().Draw(t, "s"), "=") {
+					t.Fatal("an =")
+				}
+			}, fuzzshrink.Seed(seed), fuzzshrink.ExplainRuns(budget))
+			if m := regexp.MustCompile(`; (\d+) runs\)`).FindStringSubmatch(report); m != nil {
+				if n, _ := strconv.Atoi(m[1]); n > budget {
+					t.Errorf("ExplainRuns(%d), seed %d: ran %d:\n%s", budget, seed, n, report)
+				}
+			}
+		}
 	}
 	if report := check(t, func(t *fuzzshrink.T) {
 		fuzzshrink.IntRange(0, 1000).Draw(t, "n")
