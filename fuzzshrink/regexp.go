@@ -27,7 +27,9 @@ func StringMatching(expr string) *Gen[string] {
 	if err != nil {
 		panic(fmt.Sprintf("fuzzshrink.StringMatching(%q): %v", expr, err))
 	}
-	full := regexp.MustCompile(`^(?:` + expr + `)$`)
+	// Of the parsed expression, not expr: a \Q in expr would quote the
+	// closing parenthesis.
+	full := regexp.MustCompile(`^(?:` + re.String() + `)$`)
 	g := &regexpGen{re: re, name: fmt.Sprintf("StringMatching(%q)", expr), elems: map[*syntax.Regexp]*shrink.Drawer{}}
 	g.repetitions(g.re)
 	return newGen(g.name,
