@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"sync/atomic"
+	"sync"
 
 	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
@@ -199,14 +199,7 @@ func Compose[V any](fn func(t *T) V) *Gen[V] {
 //
 // See [OneOf] for how recursion ends.
 func Deferred[V any](f func() *Gen[V]) *Gen[V] {
-	var made atomic.Pointer[Gen[V]]
-	get := func() *Gen[V] {
-		if g := made.Load(); g != nil {
-			return g
-		}
-		made.CompareAndSwap(nil, f())
-		return made.Load()
-	}
+	get := sync.OnceValue(f)
 	return newGen(fmt.Sprintf("Deferred(%s)", describe[V]()),
 		func(t *T) V { return get().value(t) },
 		func(t *T, v V) error {
