@@ -139,12 +139,15 @@ func classRune(t *T, rs []rune) rune {
 
 // foldCase draws r or another case of it: r first.
 func foldCase(t *T, r rune) rune {
-	cases := []rune{r}
+	n := 1 // the cases of r, in the order of unicode.SimpleFold from r
 	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-		cases = append(cases, f)
+		n++
 	}
-	if len(cases) == 1 {
+	if n == 1 {
 		return r
 	}
-	return cases[t.drawInt(shrink.UnsignedInterval(0, uint64(len(cases)-1)), uniform)]
+	for k := t.drawInt(shrink.UnsignedInterval(0, uint64(n-1)), uniform); k > 0; k-- {
+		r = unicode.SimpleFold(r)
+	}
+	return r
 }

@@ -239,7 +239,7 @@ func repeat(t *T, minLen, maxLen int, cmds []command, inv func(t *T)) {
 			}
 		}
 		if first < 0 {
-			if seq.steps > 0 && (!t.capture || t.keepDraws) {
+			if seq.keep && seq.steps > 0 {
 				t.Logf("Commands: %s", seq.format(funcPackage(seq.cmds[0].cmd.fn)))
 			}
 			t.Fatal("no command can run: every command's Pre is false")
