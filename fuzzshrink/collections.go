@@ -45,7 +45,9 @@ func (t *T) continueProb(minLen, maxLen int, base, per, times float64) float64 {
 // longOdds (outside recursive generators, which must stay small) is
 // longTimes as long on average, and half of those are runs, whose
 // elements are copies of the one before with probability runCopies.
-// Copies are of elements of up to maxCopy bytes of choices (no subtrees).
+// Copies are of elements of up to maxCopy bytes of choices; of an element
+// that holds a collection, the copy ends with that collection's first
+// element (the inner collection ends it), and the rest is drawn.
 const (
 	longOdds  = 5
 	longTimes = 4
