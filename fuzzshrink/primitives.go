@@ -147,14 +147,7 @@ func Uint64Range(min, max uint64) *Gen[uint64] {
 }
 
 // Bool generates bools, true and false equally often. false is simpler.
-func Bool() *Gen[bool] {
-	return newGen("Bool()",
-		func(t *T) bool { return t.drawBool(0.5) },
-		func(t *T, v bool) error {
-			t.putRank(shrink.BoolInterval, boolRank(v))
-			return nil
-		})
-}
+func Bool() *Gen[bool] { return boolGen("Bool()", 0.5) }
 
 // Chance generates true with probability p and false otherwise, and
 // shrinks toward false. It panics if p is not in [0, 1].
@@ -162,7 +155,12 @@ func Chance(p float64) *Gen[bool] {
 	if !(p >= 0 && p <= 1) {
 		panic(fmt.Sprintf("fuzzshrink.Chance: probability %v is not in [0, 1]", p))
 	}
-	return newGen(fmt.Sprintf("Chance(%v)", p),
+	return boolGen(fmt.Sprintf("Chance(%v)", p), p)
+}
+
+// boolGen generates true with probability p; false is simpler.
+func boolGen(name string, p float64) *Gen[bool] {
+	return newGen(name,
 		func(t *T) bool { return t.drawBool(p) },
 		func(t *T, v bool) error {
 			t.putRank(shrink.BoolInterval, boolRank(v))

@@ -85,16 +85,9 @@ func wireInput() []byte {
 	return wireString(b, random(rng, 83)) // the signature
 }
 
-// dnsName appends a name as labels, or as a pointer to an earlier one if
-// at, where the names written are, is not nil.
-func dnsName(b []byte, name string, at map[string]int) []byte {
+// dnsName appends a name as labels, uncompressed.
+func dnsName(b []byte, name string) []byte {
 	for name != "" {
-		if off, ok := at[name]; ok {
-			return binary.BigEndian.AppendUint16(b, 0xC000|uint16(off))
-		}
-		if at != nil {
-			at[name] = len(b)
-		}
 		label, rest, _ := bytes.Cut([]byte(name), []byte("."))
 		b = append(append(b, byte(len(label))), label...)
 		name = string(rest)
@@ -106,7 +99,6 @@ func dnsName(b []byte, name string, at map[string]int) []byte {
 // additional records, written without compression, as many servers and
 // most clients do; one of the answers is an A record of 3 bytes.
 func dnsInput() []byte {
-	var at map[string]int
 	b := binary.BigEndian.AppendUint16(nil, 0x3b2a)
 	b = binary.BigEndian.AppendUint16(b, 0x8180)
 	for _, n := range []uint16{7, 12, 2, 3} {
@@ -114,12 +106,12 @@ func dnsInput() []byte {
 	}
 	names := []string{"www.example.com", "mail.example.com", "example.com", "cdn.example.net", "api.example.com", "static.example.org", "ns1.example.com"}
 	for i, n := range names {
-		b = dnsName(b, n, at)
+		b = dnsName(b, n)
 		b = binary.BigEndian.AppendUint16(b, []uint16{1, 15, 16, 28, 1, 5, 2}[i])
 		b = binary.BigEndian.AppendUint16(b, 1)
 	}
 	rr := func(name string, typ uint16, data func(b []byte) []byte) {
-		b = dnsName(b, name, at)
+		b = dnsName(b, name)
 		b = binary.BigEndian.AppendUint16(b, typ)
 		b = binary.BigEndian.AppendUint16(b, 1)
 		b = binary.BigEndian.AppendUint32(b, 3600)
@@ -129,7 +121,7 @@ func dnsInput() []byte {
 		binary.BigEndian.PutUint16(b[lenAt:], uint16(len(b)-lenAt-2))
 	}
 	ip := func(v ...byte) func([]byte) []byte { return func(b []byte) []byte { return append(b, v...) } }
-	name := func(n string) func([]byte) []byte { return func(b []byte) []byte { return dnsName(b, n, at) } }
+	name := func(n string) func([]byte) []byte { return func(b []byte) []byte { return dnsName(b, n) } }
 	txt := func(ss ...string) func([]byte) []byte {
 		return func(b []byte) []byte {
 			for _, s := range ss {
@@ -141,8 +133,8 @@ func dnsInput() []byte {
 	rr("www.example.com", 5, name("edge.example.net"))
 	rr("edge.example.net", 1, ip(93, 184, 216, 34))
 	rr("edge.example.net", 1, ip(93, 184, 216, 35))
-	rr("mail.example.com", 15, func(b []byte) []byte { return dnsName(binary.BigEndian.AppendUint16(b, 10), "mx1.example.com", at) })
-	rr("mail.example.com", 15, func(b []byte) []byte { return dnsName(binary.BigEndian.AppendUint16(b, 20), "mx2.example.com", at) })
+	rr("mail.example.com", 15, func(b []byte) []byte { return dnsName(binary.BigEndian.AppendUint16(b, 10), "mx1.example.com") })
+	rr("mail.example.com", 15, func(b []byte) []byte { return dnsName(binary.BigEndian.AppendUint16(b, 20), "mx2.example.com") })
 	rr("example.com", 16, txt("v=spf1 include:_spf.example.com ip4:93.184.216.0/24 -all", "google-site-verification=8dK3nQ2xV7mPzL0aW4bY6cR1tE9uF5sH"))
 	rr("example.com", 16, txt("MS=ms48217563", "docusign=1b0a6754-49b1-4db5-8540-d2c12664b289"))
 	rr("cdn.example.net", 28, ip(0x26, 0x06, 0x28, 0x00, 0x02, 0x20, 0, 1, 0x2, 0x48, 0x18, 0x93, 0x25, 0xc8, 0x19, 0x46))
