@@ -293,10 +293,10 @@ func (e *engine) search(i int, from cursor) (ok bool, next cursor, stop bool) {
 			e.stats.CacheHits++
 			continue
 		}
-		cand := with(e.best, c.arg, v)
-		if compareArgs(cand, e.best) >= 0 {
+		if !smallerWith(e.best, c.arg, v) {
 			continue // not smaller: a pass's move that the order does not take (a digit for a byte of binary data)
 		}
+		cand := with(e.best, c.arg, v)
 		limit := e.batchLimit
 		if e.cfg.maxRuns > 0 {
 			limit = min(limit, e.cfg.maxRuns-e.stats.Runs)

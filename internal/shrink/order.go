@@ -64,20 +64,38 @@ func compareArgs(a, b []any) int {
 func size(t []any) int {
 	n := 0
 	for _, a := range t {
-		switch x := a.(type) {
-		case Value:
-			n += x.Size()
-		case string:
-			n += len(x)
-		case []byte:
-			n += len(x)
-		default:
-			if composite(a) {
-				n += weight(reflect.ValueOf(a))
-			}
-		}
+		n += argSize(a)
 	}
 	return n
+}
+
+// argSize is the size of one argument (see [size]).
+func argSize(a any) int {
+	switch x := a.(type) {
+	case Value:
+		return x.Size()
+	case string:
+		return len(x)
+	case []byte:
+		return len(x)
+	}
+	if composite(a) {
+		return weight(reflect.ValueOf(a))
+	}
+	return 0
+}
+
+// smallerWith reports whether t with argument i replaced by v (with i ==
+// len(t), v is a whole tuple) is smaller than t: as compareArgs would say,
+// but of the changed argument alone, as the others compare equal.
+func smallerWith(t []any, i int, v any) bool {
+	if i == len(t) {
+		return compareArgs(v.([]any), t) < 0
+	}
+	if c := cmp.Compare(argSize(v), argSize(t[i])); c != 0 {
+		return c < 0
+	}
+	return compareValue(v, t[i]) < 0
 }
 
 func compareValue(a, b any) int {
