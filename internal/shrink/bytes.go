@@ -118,7 +118,7 @@ func lowerBytes[S byteString](s S, from pos) iter.Seq2[pos, S] {
 		return func(yield func(pos, S) bool) {
 			// Text comes before binary data of its length: first every
 			// byte that makes s binary as a '0'.
-			if t := textOf(s); from == (pos{}) && !isBinary(t) && !yield(pos{}, S(t)) {
+			if from == (pos{}) && !yield(pos{}, S(textOf(s))) { // textOf is text
 				return
 			}
 			for p, c := range lowerValues(s, from) {
@@ -138,8 +138,10 @@ func lowerBytes[S byteString](s S, from pos) iter.Seq2[pos, S] {
 				c := make([]byte, len(s))
 				copy(c, s)
 				c[i] = rankByte[k]
-				if isBinary(c) {
-					continue // binary data comes after text (a control character, a rune cut)
+				// s is text; c is not if the byte is a control character
+				// or a byte of a rune became invalid UTF-8.
+				if isControlByte(c[i]) || (c[i] >= utf8.RuneSelf || s[i] >= utf8.RuneSelf) && !utf8.Valid(c) {
+					continue // binary data comes after text
 				}
 				if !yield(pos{i: i, j: cs.step, s: cs.s}, S(c)) {
 					return
@@ -339,7 +341,7 @@ func swapArg(v any, from pos) iter.Seq2[pos, any] {
 	case []byte:
 		return boxed(swapBytes(x, from))
 	case string:
-		if utf8.ValidString(x) && !isBinary(x) {
+		if !isBinary(x) { // valid UTF-8 too
 			return boxed(swapRunes(x, from))
 		}
 		return boxed(swapBytes(x, from))
@@ -357,7 +359,8 @@ func swapArg(v any, from pos) iter.Seq2[pos, any] {
 // cursor is pos.i, the index of the first byte of the pair.
 func swapBytes[S byteString](s S, from pos) iter.Seq2[pos, S] {
 	return func(yield func(pos, S) bool) {
-		ranks, text := ranksOf(s), !isBinary(s)
+		text := !isBinary(s)
+		ranks := ranksFor(!text)
 		for i := from.i; i+1 < len(s); i++ {
 			if ranks[s[i]] <= ranks[s[i+1]] {
 				continue
@@ -365,7 +368,7 @@ func swapBytes[S byteString](s S, from pos) iter.Seq2[pos, S] {
 			c := make([]byte, len(s))
 			copy(c, s)
 			c[i], c[i+1] = c[i+1], c[i]
-			if text && isBinary(c) {
+			if text && (c[i] >= utf8.RuneSelf || c[i+1] >= utf8.RuneSelf) && !utf8.Valid(c) {
 				continue // a rune cut: binary data comes after text
 			}
 			if !yield(pos{i: i + 1}, S(c)) {

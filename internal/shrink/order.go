@@ -318,10 +318,10 @@ var valueRank = func() (r [256]byte) {
 	return r
 }()
 
-// ranksOf returns the ranks the bytes of s compare by: printable-first in
-// text, by value in binary data.
-func ranksOf[S byteString](s S) *[256]byte {
-	if isBinary(s) {
+// ranksFor returns the ranks the bytes of text (binary false) or binary
+// data compare by: printable-first in text, by value in binary data.
+func ranksFor(binary bool) *[256]byte {
+	if binary {
 		return &valueRank
 	}
 	return &byteRank
@@ -340,7 +340,7 @@ func compareText[S byteString](a, b S) int {
 		}
 		return -1
 	}
-	ranks := ranksOf(a)
+	ranks := ranksFor(ba)
 	for i := range len(a) {
 		if a[i] != b[i] {
 			return cmp.Compare(ranks[a[i]], ranks[b[i]])

@@ -12,7 +12,7 @@ import (
 
 // lowerRunesArg lowers the runes of valid UTF-8 strings.
 func lowerRunesArg(v any, from pos) iter.Seq2[pos, any] {
-	if s, ok := v.(string); ok && utf8.ValidString(s) && !isBinary(s) {
+	if s, ok := v.(string); ok && !isBinary(s) { // valid UTF-8 too
 		return boxed(lowerRunes(s, from))
 	}
 	return nil
