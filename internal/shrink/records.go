@@ -174,9 +174,12 @@ func isBinary[S byteString](s S) bool {
 func shrinkRecords[S byteString](s0 S, from pos) iter.Seq2[pos, S] {
 	return func(yield func(pos, S) bool) {
 		s := []byte(s0)
+		var starts []int
 		for k := from.k; k < 2*len(lengthFields); k++ {
 			f := lengthFields[k/2]
-			starts := f.tiling(s)
+			if k%2 == 0 || k == from.k {
+				starts = f.tiling(s) // the odd stage's layout is the even one's
+			}
 			if starts == nil {
 				continue
 			}
