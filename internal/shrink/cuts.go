@@ -30,9 +30,8 @@ func cutsArg(v any, from pos) iter.Seq2[pos, any] {
 }
 
 // cuts yields s without its tail, then without a range, cut between runes
-// if s is text. The cursor is
-// (pos.k, pos.i) = (0, bytes cut) for the tail and (pos.k, pos.i, pos.j) =
-// (1, start, end) for a range; an end of 0 is the end of s.
+// if s is text. The cursor is (pos.k, pos.i) = (0, bytes cut) for the tail
+// and (1, start) for a range, the longest from start first.
 func cuts[S byteString](s S, from pos, text bool) iter.Seq2[pos, S] {
 	at := func(i int) bool { return !text || i == len(s) || utf8.RuneStart(s[i]) }
 	return func(yield func(pos, S) bool) {
@@ -55,19 +54,13 @@ func cuts[S byteString](s S, from pos, text bool) iter.Seq2[pos, S] {
 			if !at(i) {
 				continue
 			}
-			j := len(s)
-			if i == from.i && from.j > 0 {
-				j = min(from.j, len(s))
-			}
-			for ; j > i+1; j-- {
+			for j := len(s); j > i+1; j-- {
 				if !at(j) {
 					continue
 				}
-				c := make([]byte, 0, len(s)-(j-i))
-				c = append(append(c, s[:i]...), s[j:]...)
 				// After a cut the toolchain tries the new longest
 				// range from the same start.
-				if !yield(pos{k: 1, i: i}, S(c)) {
+				if !yield(pos{k: 1, i: i}, cut(s, rng{i, j})) {
 					return
 				}
 			}

@@ -548,7 +548,7 @@ func (m *model) remove(rs []rng, count *layout, lower uint64, offsets, sizes boo
 		return d
 	}
 	inside := func(l layout) bool { return removed(l.at, l.end()) > 0 }
-	c := cutRanges(s, rs)
+	c := cut(s, rs...)
 	shift := func(at int) int { return -removed(0, at) }
 	done := map[layout]bool{}
 	set := func(l layout, v uint64) bool {
@@ -575,33 +575,26 @@ func (m *model) remove(rs []rng, count *layout, lower uint64, offsets, sizes boo
 			return nil
 		}
 	}
-	for _, o := range m.offsets {
-		// An offset into what is removed is left as it is: if it is one,
-		// what it points to is gone with no fixup to make; most often it
-		// is not one (a count and a tag read together).
-		v := int(o.get(s))
-		into := slices.ContainsFunc(rs, func(r rng) bool { return r.start < v && v < r.end })
-		if d := removed(0, v); offsets && d > 0 && !into && !set(o, uint64(v-d)) {
-			return nil
+	if offsets {
+		for _, o := range m.offsets {
+			// An offset into what is removed is left as it is: if it is
+			// one, what it points to is gone with no fixup to make; most
+			// often it is not one (a count and a tag read together).
+			v := int(o.get(s))
+			into := slices.ContainsFunc(rs, func(r rng) bool { return r.start < v && v < r.end })
+			if d := removed(0, v); d > 0 && !into && !set(o, uint64(v-d)) {
+				return nil
+			}
 		}
 	}
-	for _, z := range m.sizes {
-		if d := removed(z.start, z.end); sizes && d > 0 && !set(z.layout, z.get(s)-uint64(d)) {
-			return nil
+	if sizes {
+		for _, z := range m.sizes {
+			if d := removed(z.start, z.end); d > 0 && !set(z.layout, z.get(s)-uint64(d)) {
+				return nil
+			}
 		}
 	}
 	return c
-}
-
-// cutRanges returns s without the sorted, disjoint ranges rs, in new memory.
-func cutRanges(s []byte, rs []rng) []byte {
-	c := make([]byte, 0, len(s))
-	prev := 0
-	for _, r := range rs {
-		c = append(c, s[prev:r.start]...)
-		prev = r.end
-	}
-	return append(c, s[prev:]...)
 }
 
 // replacements returns s with [a, b) replaced by a shorter repl, the
