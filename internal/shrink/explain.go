@@ -310,35 +310,24 @@ func randomText(rng *rand.Rand, n int) string {
 	return b.String()
 }
 
-// The classes a character is tried in, narrowest first, as the set of
-// characters each adds to the one before.
-var (
-	digits    = "0123456789"
-	lowers    = "abcdefghijklmnopqrstuvwxyz"
-	uppers    = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	printable = func() string {
-		var b strings.Builder
-		for c := byte(' '); c < 0x7f; c++ {
-			if !strings.ContainsRune(digits+lowers+uppers, rune(c)) {
-				b.WriteByte(c)
-			}
-		}
-		return b.String()
-	}()
-)
-
 // chain returns the classes of character c from its own outward, each
-// with the characters it adds.
+// with the characters it adds: the classes of the printable-first order
+// (see [classStart]).
 func chain(c rune) (classes []Class, adds []string) {
-	switch {
-	case strings.ContainsRune(digits, c):
-		return []Class{Digit, Printable, Free}, []string{digits, lowers + uppers + printable, ""}
-	case strings.ContainsRune(lowers, c):
-		return []Class{Lower, Letter, Printable, Free}, []string{lowers, uppers, digits + printable, ""}
-	case strings.ContainsRune(uppers, c):
-		return []Class{Upper, Letter, Printable, Free}, []string{uppers, lowers, digits + printable, ""}
-	case c >= ' ' && c < 0x7f:
-		return []Class{Printable, Free}, []string{digits + lowers + uppers + printable, ""}
+	if c < 0 || c >= utf8.RuneSelf {
+		return []Class{Free}, []string{""}
+	}
+	chars := func(from, to int) string { return string(rankByte[classStart[from]:classStart[to]]) }
+	digits, others := chars(classDigit, classLower), chars(classSpace, classRest)
+	switch charClass(uint64(runeRank(c))) {
+	case classDigit:
+		return []Class{Digit, Printable, Free}, []string{digits, chars(classLower, classRest), ""}
+	case classLower:
+		return []Class{Lower, Letter, Printable, Free}, []string{chars(classLower, classUpper), chars(classUpper, classSpace), digits + others, ""}
+	case classUpper:
+		return []Class{Upper, Letter, Printable, Free}, []string{chars(classUpper, classSpace), chars(classLower, classUpper), digits + others, ""}
+	case classSpace, classPunct:
+		return []Class{Printable, Free}, []string{chars(classDigit, classRest), ""}
 	}
 	return []Class{Free}, []string{""}
 }

@@ -45,13 +45,19 @@ func TestExplain(t *testing.T) {
 	}
 	t.Logf("%d runs", ex.Runs)
 
-	// Check the explanation: inputs consistent with it fail; each fixed
-	// position has an alternative that passes.
+	// Check the explanation: inputs consistent with it, each position
+	// another character of its class and the free arguments other values,
+	// fail; each fixed position has an alternative that passes.
 	rng := rand.New(rand.NewPCG(3, 4))
-	letters, digits := lowers+uppers, digits
+	orig := args[0].(string)
 	for range 50 {
-		s := string(letters[rng.IntN(len(letters))]) + "=" + string(digits[rng.IntN(len(digits))]) + "("
-		c := []any{s}
+		b := []byte(orig)
+		for _, p := range ex.Args[0].Positions {
+			if chars := classChars(rune(orig[p.At]), p.Class); chars != "" {
+				b[p.At] = chars[rng.IntN(len(chars))]
+			}
+		}
+		c := []any{string(b)}
 		for i := 1; i < len(args); i++ {
 			alts := alternatives(args[i], rng)
 			c = append(c, alts[rng.IntN(len(alts))])
@@ -69,6 +75,20 @@ func TestExplain(t *testing.T) {
 			t.Errorf("position %d is fixed, but # there fails too", p.At)
 		}
 	}
+}
+
+// classChars returns the characters of class cl around c (see chain):
+// none for Fixed.
+func classChars(c rune, cl Class) string {
+	classes, adds := chain(c)
+	chars := ""
+	for k, x := range classes {
+		chars += adds[k]
+		if x == cl {
+			return chars
+		}
+	}
+	return ""
 }
 
 // TestExplain_Budget: the explanation runs no more candidates than its
