@@ -294,16 +294,12 @@ func countBefore(s *ChoiceSeq, an *Analysis, ch, block []int32) *Choice {
 			count++
 		}
 	}
-	first := spans[block[0]].First
 	start := an.start[block[0]]
-	for k := len(an.numeric) - 1; k >= 0; k-- {
-		ci := an.numeric[k]
-		if ci >= first {
-			continue
-		}
-		c := &s.Rec.Choices[ci]
+	before, _ := slices.BinarySearch(an.numeric, spans[block[0]].First) // an.numeric is in order
+	for k := before - 1; k >= 0; k-- {
+		c := &s.Rec.Choices[an.numeric[k]]
 		r := c.Interval()
-		if r.Signed && int64(r.Value(c.Val)) != int64(count) || !r.Signed && r.Value(c.Val) != count {
+		if r.Value(c.Val) != count { // a signed value too: the same bits
 			continue
 		}
 		if int(c.End) == start && len(block) == 1 {
