@@ -27,7 +27,13 @@ type unit struct {
 }
 
 var units = []unit{
-	{"bytes", func(b []byte) [][]byte { return splitEvery(b, 1) }},
+	{"bytes", func(b []byte) [][]byte {
+		ps := make([][]byte, len(b))
+		for i := range b {
+			ps[i] = b[i : i+1]
+		}
+		return ps
+	}},
 	{"runes", func(b []byte) [][]byte {
 		if !utf8.Valid(b) {
 			return nil
@@ -43,20 +49,11 @@ var units = []unit{
 	{"elements", func(b []byte) [][]byte { return bytes.SplitAfter(b, []byte(",")) }},
 }
 
-func splitEvery(b []byte, n int) [][]byte {
-	ps := make([][]byte, 0, len(b)/n)
-	for len(b) > 0 {
-		k := min(n, len(b))
-		ps, b = append(ps, b[:k]), b[k:]
-	}
-	return ps
-}
-
 // countTuple lowers an integer argument with the units of another.
 func countTuple(t []any, from pos) iter.Seq2[pos, []any] {
 	type job struct {
 		num, sized int
-		u          unit
+		n          uint64 // the count
 		parts      [][]byte
 	}
 	var jobs []job
@@ -75,11 +72,11 @@ func countTuple(t []any, from pos) iter.Seq2[pos, []any] {
 				if len(parts) < 2 && u.name != "bytes" && u.name != "runes" {
 					continue // no line or element to count
 				}
-				if u.name == "bytes" && utf8.Valid(data) && reflect.TypeOf(b).Kind() == reflect.String {
+				if _, isString := b.(string); u.name == "bytes" && isString && utf8.Valid(data) {
 					continue // a valid string counts runes
 				}
 				if parts != nil {
-					jobs = append(jobs, job{i, j, u, parts})
+					jobs = append(jobs, job{i, j, n, parts})
 				}
 			}
 		}
@@ -87,8 +84,7 @@ func countTuple(t []any, from pos) iter.Seq2[pos, []any] {
 	return func(yield func(pos, []any) bool) {
 		for k := from.k; k < len(jobs); k++ {
 			jb := jobs[k]
-			n, _ := count(t[jb.num])
-			m := min(n, uint64(len(jb.parts)))
+			m := min(jb.n, uint64(len(jb.parts)))
 			start := magSearch{}
 			if k == from.k {
 				start = from.s

@@ -39,10 +39,7 @@ const maxFileHeader = 64
 // lengthFields are the layouts tried, in order: at the start of a record
 // first, then further in, with a gap and a trailer.
 var lengthFields = func() []lengthField {
-	widths := []struct {
-		width  int
-		little bool
-	}{{2, false}, {1, false}, {4, false}, {2, true}, {4, true}}
+	widths := []width{{2, false}, {1, false}, {4, false}, {2, true}, {4, true}}
 	var fs []lengthField
 	for _, inclusive := range []bool{false, true} {
 		for _, unit := range []int{4, 1} {
