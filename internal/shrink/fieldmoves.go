@@ -261,7 +261,7 @@ func (m *model) dimMoves(from pos) iter.Seq2[pos, []byte] {
 					if keep.mag == 0 {
 						continue
 					}
-					for _, c := range m.lowerDim(d, j, int(n), int(keep.mag)) {
+					for _, c := range m.lowerDim(d, j, int(keep.mag)) {
 						if !yield(pos{i: i, j: j, s: st}, c) {
 							return
 						}
@@ -274,10 +274,13 @@ func (m *model) dimMoves(from pos) iter.Seq2[pos, []byte] {
 
 // lowerDim lowers the rows (step 0: keeping the first; 1: the last) or the
 // columns (2: keeping the first of each row; 3: the last, moved to its
-// start) of the region of d from n to keep, removing what they no longer
-// count.
-func (m *model) lowerDim(d dims, step, n, keep int) [][]byte {
+// start) of the region of d to keep, removing what they no longer count.
+func (m *model) lowerDim(d dims, step, keep int) [][]byte {
 	rows, cols := int(d.rows.get(m.s)), int(d.cols.get(m.s))
+	n := rows // what is lowered
+	if step >= 2 {
+		n = cols
+	}
 	stride := func(c int) int {
 		if d.pad {
 			return (c*d.per + 3) &^ 3
