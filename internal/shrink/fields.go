@@ -240,11 +240,10 @@ func (m *model) findSizes() {
 		val int
 	}
 	ps := []point{{len(m.s), len(m.s)}}
-	vals := map[int]bool{}
 	for _, o := range m.offsets {
 		ps = append(ps, point{o.at, int(o.get(m.s))})
-		vals[int(o.get(m.s))] = true
 	}
+	ends := m.targets()
 	for _, o := range m.widths {
 		if o.width < 2 {
 			continue
@@ -260,7 +259,7 @@ func (m *model) findSizes() {
 					continue
 				}
 				end := p.val + v
-				if end != len(m.s) && !vals[end] {
+				if !ends[end] {
 					continue
 				}
 				if l.end() <= p.val || l.at >= end {
