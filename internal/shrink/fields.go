@@ -3,6 +3,7 @@ package shrink
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"slices"
 )
 
@@ -331,24 +332,15 @@ func periodic(s []byte, from, c int, targets map[int]bool, sums agreements) []rn
 			if agree := sums.agree(k, start); agree < 1 || 5*agree < k {
 				continue
 			}
-			same := 0
-			for col := range k {
-				b := s[start+col]
-				ok := true
-				for i := 1; i < c && ok; i++ {
-					ok = s[start+i*k+col] == b
-				}
-				if ok {
-					same++
-				}
-			}
+			cols := agreeing(s, start, c, k)
+			same := bits.OnesCount32(cols)
 			// Columns that agree, for their share of the block; a gap or
 			// a long block needs more.
 			score := float64(same) / float64(k)
 			end := start + c*k
 			// Identical blocks (a run of zeros) line up at every size:
 			// they are blocks only where an offset points after them.
-			if same < 1 || score < 0.2 || (same == k || continues(s, start, c, k)) && !targets[end] {
+			if same < 1 || score < 0.2 || (same == k || continues(s, start, c, k, cols)) && !targets[end] {
 				continue
 			}
 			score -= 0.01 * float64(gap)
@@ -370,6 +362,8 @@ type agreements [][]int32
 // maxBlockSize is the largest block counted blocks are looked for in.
 const maxBlockSize = 32
 
+var _ [32 - maxBlockSize]struct{} // agreeing's columns are bits of a uint32
+
 func newAgreements(s []byte) agreements {
 	sums := make(agreements, maxBlockSize+1)
 	for k := 2; k <= maxBlockSize; k++ {
@@ -390,21 +384,33 @@ func (sums agreements) agree(k, start int) int {
 	return int(sums[k][start+k] - sums[k][start])
 }
 
+// agreeing returns the columns (bit col) of the c blocks of k ≤ 32 bytes at
+// start whose byte is the same in every block.
+func agreeing(s []byte, start, c, k int) uint32 {
+	var cols uint32
+	for col := range k {
+		b := s[start+col]
+		ok := true
+		for i := 1; i < c && ok; i++ {
+			ok = s[start+i*k+col] == b
+		}
+		if ok {
+			cols |= 1 << col
+		}
+	}
+	return cols
+}
+
 // continues reports whether the block after the c blocks of k bytes at
-// start lines up with them as they line up with one another: then the
-// count does not end them.
-func continues(s []byte, start, c, k int) bool {
+// start lines up with them as they line up with one another, in the
+// columns cols where they agree: then the count does not end them.
+func continues(s []byte, start, c, k int, cols uint32) bool {
 	next := start + c*k
 	if next+k > len(s) {
 		return false
 	}
 	for col := range k {
-		b := s[start+col]
-		same := true
-		for i := 1; i < c && same; i++ {
-			same = s[start+i*k+col] == b
-		}
-		if same && s[next+col] != b {
+		if cols&(1<<col) != 0 && s[next+col] != s[start+col] {
 			return false
 		}
 	}
