@@ -52,20 +52,24 @@ func (an *Analysis) drawnIn(spans []Span, x int32, g *Drawer) int32 {
 	return -1
 }
 
-// values returns the tokens of the elements' values (without their flags)
-// and whether every element has a flag.
-func (an *Analysis) values(s *ChoiceSeq, elems []int32) (vals [][]byte, flagged bool) {
-	flagged = true
+// values returns the tokens of the elements' values, without their flags.
+func (an *Analysis) values(s *ChoiceSeq, elems []int32) [][]byte {
+	var vals [][]byte
 	for _, e := range elems {
 		sp := s.Rec.Spans[e]
 		if !sp.Flagged {
-			flagged = false
 			vals = append(vals, s.Data[an.start[e]:an.stop[e]])
 			continue
 		}
 		vals = append(vals, s.Data[s.Rec.Choices[sp.First].End:an.stop[e]])
 	}
-	return vals, flagged
+	return vals
+}
+
+// allFlagged reports whether every element has a flag: whether they can
+// move into another collection, whose elements are flagged.
+func allFlagged(spans []Span, elems []int32) bool {
+	return !slices.ContainsFunc(elems, func(e int32) bool { return !spans[e].Flagged })
 }
 
 // unfrozen reports whether the spans hold no frozen choice.
@@ -103,7 +107,7 @@ func mergeCollections(s *ChoiceSeq, from pos, yield func(pos, []byte) bool) {
 				continue
 			}
 			moved := an.elements(spans, cb)
-			if _, flagged := an.values(s, moved); !flagged {
+			if !allFlagged(spans, moved) {
 				continue
 			}
 			at := an.start[ca] // empty: before the flag that ends it
@@ -142,7 +146,7 @@ func flatten(s *ChoiceSeq, from pos, yield func(pos, []byte) bool) {
 				if spans[d].Drawer != spans[p].Drawer || len(inner) == 0 {
 					continue
 				}
-				if _, flagged := an.values(s, inner); !flagged {
+				if !allFlagged(spans, inner) {
 					continue
 				}
 				cand := Splice(s.Data, an.start[e], an.stop[e], s.Data[an.start[inner[0]]:an.stop[inner[len(inner)-1]]])
@@ -165,7 +169,7 @@ func relabelElements(s *ChoiceSeq, from pos, yield func(pos, []byte) bool) {
 		if len(elems) < 2 || !an.unfrozen(p) || !an.unfrozen(elems...) {
 			continue
 		}
-		vals, _ := an.values(s, elems)
+		vals := an.values(s, elems)
 		var order [][]byte // the distinct values, by first appearance
 		for _, v := range vals {
 			if !slices.ContainsFunc(order, func(o []byte) bool { return string(o) == string(v) }) {
