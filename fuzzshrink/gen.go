@@ -87,7 +87,7 @@ func (g *Gen[V]) value(t *T) V { return g.Draw(t, "") }
 type T struct {
 	*testing.T
 
-	tb      testing.TB // Check's test, for Name and Helper when T is nil
+	tb      testing.TB // Check's test, for Name when T is nil
 	capture bool       // record failures and logs (Check, AddDraws) instead of reporting them to T
 
 	data      []byte     // replay: the sequence read; generation: the tokens written
@@ -176,7 +176,12 @@ func (t *T) cannotGenerate(format string, args ...any) {
 	runtime.Goexit()
 }
 
-// Helper marks the calling function as a test helper, as testing.T.Helper.
+// Helper is there for code written for a *testing.T, but it cannot mark
+// its caller as a test helper: testing marks the function that calls
+// testing.T's Helper, which is this method, and has no way to skip one
+// more. A helper that takes a *T and should not be the position of its
+// failures calls t.T.Helper() where t.T is not nil (it is nil under
+// [Find], and under [Check] given a testing.TB that is not a *testing.T).
 func (t *T) Helper() {
 	if t.T != nil {
 		t.T.Helper()
