@@ -113,7 +113,6 @@ func (s *minimizeSession) minimize(t *testing.T, p *plan, fn reflect.Value, in [
 		o.want = *s.cfg.Want
 	} else {
 		sig, msg := o.runOne(args)
-		o.shaper = failure.NewShaper(msg, args)
 		if o.want = o.shaped(sig, msg, args); !o.want.Failed() {
 			return session.Result{Error: "the entry does not fail when run in the session"}
 		}
@@ -207,7 +206,7 @@ type inProcess struct {
 	fn     reflect.Value
 	cur    *session.Recorder
 	want   failure.Signature
-	shaper failure.Shaper // how the original's message is shaped, and so the candidates'
+	shaper failure.Shaper // the identity texts of the failures met
 	runs   int
 	others shrink.Pool // the smallest candidate of each other failure
 }
@@ -245,14 +244,16 @@ func (o *inProcess) Run(ctx context.Context, batch [][]any) ([]Verdict, error) {
 // shaped completes the signature of a failure with message msg.
 func (o *inProcess) shaped(sig failure.Signature, msg string, args []any) failure.Signature {
 	if msg != "" {
-		sig.Text = o.shaper.Shape(msg, args)
+		sig.Text = o.shaper.Shape(sig, msg, args)
 	}
 	return sig
 }
 
 // runOne runs the fuzz function on args in a subtest and tells how it
 // failed, by the rule of failure.Recovered and failure.Goexited, with the
-// message of a panic of the user's value, which shaped turns into Text.
+// message of a panic of the user's value, or of the last entry the test
+// logged, which shaped turns into Text, as the command reads them from a
+// test's output.
 func (o *inProcess) runOne(args []any) (sig failure.Signature, msg string) {
 	in := make([]reflect.Value, len(args)+1)
 	for i, a := range args {
@@ -266,6 +267,11 @@ func (o *inProcess) runOne(args []any) (sig failure.Signature, msg string) {
 				sig, msg = failure.Recovered(r)
 			case t.Failed():
 				sig = failure.Goexited()
+				if pos, logged := failure.LastLog(testOutput(t)); pos != "" {
+					// The position the testing package reports, as the
+					// command reads it: a helper's caller.
+					sig.Pos, msg = pos, strings.ReplaceAll(logged, t.Name(), "…")
+				}
 			}
 		}()
 		in[0] = reflect.ValueOf(t)
@@ -290,4 +296,17 @@ func funcPackage(fn reflect.Value) string {
 // session's result. It reports whether it could.
 func (s *minimizeSession) explaining(res session.Result) bool {
 	return s.writeResult(res) == nil && os.WriteFile(filepath.Join(s.dir, session.ExplainingFile), nil, 0o666) == nil
+}
+
+// testOutput returns what the test t has logged so far, as the testing
+// package keeps it for a test that is not verbose (common.output), or ""
+// if it keeps it elsewhere. The session's tests are not verbose, so this is
+// where a failure's message is: the message decides whether a candidate
+// fails as the original does, here as in the command.
+func testOutput(t *testing.T) string {
+	f := reflect.ValueOf(t).Elem().FieldByName("output")
+	if !f.IsValid() || f.Kind() != reflect.Slice || f.Type().Elem().Kind() != reflect.Uint8 {
+		return ""
+	}
+	return string(f.Bytes())
 }

@@ -31,17 +31,27 @@ func TestScripts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the scripts build and run test binaries with the go command")
 	}
+	modCache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatalf("go env GOMODCACHE: %v", err)
+	}
 	p := testscript.Params{
 		Dir:                 "testdata",
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
 		Setup: func(e *testscript.Env) error {
-			// Each script is a module without requirements: nothing to
-			// download, no go.sum to keep, no workspace from outside, and
-			// no network, even when a script names a package that does not
-			// exist.
+			// A script is a module without requirements, as a rule:
+			// nothing to download, no go.sum to keep, no workspace from
+			// outside, and no network, even when a script names a package
+			// that does not exist.
 			e.Setenv("GOFLAGS", "-mod=mod")
 			e.Setenv("GOWORK", "off")
+			// A script whose module requires modules users have
+			// (go-cmp, testify) sets GOPROXY=$PROXY and
+			// GOMODCACHE=$MODCACHE: the module proxy this machine uses,
+			// and its module cache, so that each is downloaded once.
+			e.Setenv("PROXY", e.Getenv("GOPROXY"))
+			e.Setenv("MODCACHE", strings.TrimSpace(string(modCache)))
 			e.Setenv("GOPROXY", "off")
 			e.Setenv("GOTOOLCHAIN", "local")
 			// testscript sets GOTRACEBACK=system; fuzzmin's users mostly

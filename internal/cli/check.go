@@ -221,16 +221,15 @@ type replay struct {
 func (c *command) replayAll(ctx context.Context, r *testbin.Runner, entries []corpus.Entry) replay {
 	sigs, msgs, stale := map[string]signature{}, map[string]string{}, map[string]string{}
 	todo := entries
+	var shaper failure.Shaper // one identity for the target's entries
 	for len(todo) > 0 {
 		files := make([][]byte, len(todo))
-		shapers := make([]failure.Shaper, len(todo))
 		for i, e := range todo {
 			files[i] = e.Data
 		}
-		shape := func(i int, msg string) string {
-			shapers[i] = failure.NewShaper(msg, todo[i].Values)
+		shape := func(i int, sig signature, msg string) string {
 			msgs[todo[i].Name] = msg
-			return shapers[i].Shape(msg, todo[i].Values)
+			return shaper.Shape(sig, msg, todo[i].Values)
 		}
 		res, err := r.Run(ctx, files, shape, testbin.Never)
 		if err != nil {

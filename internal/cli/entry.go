@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/corpus"
-	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
 	"github.com/fuzzmin/fuzzmin/internal/shrink"
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
@@ -32,7 +31,6 @@ type entryJob struct {
 	found signature
 
 	want      signature      // how the original fails
-	shaper    failure.Shaper // how its message is shaped, and so the candidates'
 	zero      bool           // the zero input fails the same way
 	passing   []byte         // the zero input, if it passes
 	start     time.Time
@@ -163,7 +161,7 @@ func (c *command) workerAgrees(ctx context.Context, j *entryJob) (bool, string) 
 		c.note("fuzzmin: " + why + "; candidates run in processes")
 		return false, why
 	}
-	shape := func(msg string) string { return j.shaper.Shape(msg, j.entry.Values) }
+	shape := func(sig signature, msg string) string { return j.tj.shaper.Shape(sig, msg, j.entry.Values) }
 	return j.runner.WorkerAgrees(ctx, j.entry.Data, j.want, shape, j.passing)
 }
 

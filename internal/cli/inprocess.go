@@ -91,7 +91,7 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 			return shrinkOutcome{}, err
 		}
 		if end.msg != "" {
-			crash.Text = j.shaper.Shape(end.msg, vals)
+			crash.Text = j.tj.shaper.Shape(crash, end.msg, vals)
 		}
 		cfg.Runs = n
 		switch {

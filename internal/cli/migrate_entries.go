@@ -124,7 +124,7 @@ func (c *command) checkMigrated(ctx context.Context, b *built, m *migration) boo
 	}
 	// The testing package reads every file before it runs one: once an
 	// entry has run, all were read.
-	out, err := r.Run(ctx, inputs, func(int, string) string { return "" }, func(int, signature) bool { return true })
+	out, err := r.Run(ctx, inputs, func(int, signature, string) string { return "" }, func(int, signature) bool { return true })
 	switch {
 	case err != nil:
 		c.rep.errorf("checking the migrated entries: %v; nothing was migrated", err)

@@ -51,7 +51,11 @@ func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker 
 		if err != nil || !out.accepted || ctx.Err() != nil {
 			return out, err // an interrupted search's result is checked as it is written
 		}
-		sig, err := j.runner.ReplayOne(ctx, out.data, func(msg string) string { return msg })
+		vals, err := encoding.Unmarshal(out.data)
+		if err != nil {
+			return out, err
+		}
+		sig, err := j.runner.ReplayOne(ctx, out.data, func(sig signature, msg string) string { return j.tj.shaper.Shape(sig, msg, vals) })
 		if err != nil || sig == j.want {
 			if err == nil && explain != nil {
 				setSearchLimit(j, short)
@@ -82,7 +86,7 @@ const shortSearches = 3
 // When the search finished, explain explains its result with candidates
 // judged as the search's were; it is nil otherwise.
 func (c *command) search(ctx context.Context, j *entryJob, inWorker bool) (out shrinkOutcome, explain func() *explanation, err error) {
-	o := &oracle{runners: j.runners, inWorker: inWorker, parallelFrom: parallelFrom, want: j.want, shaper: j.shaper, runs: &j.runs, met: map[string]bool{}, pool: &j.tj.others}
+	o := &oracle{runners: j.runners, inWorker: inWorker, parallelFrom: parallelFrom, want: j.want, shaper: &j.tj.shaper, runs: &j.runs, met: map[string]bool{}, pool: &j.tj.others}
 	opts := []shrink.Option{
 		shrink.Timeout(c.opts.timeout),
 		shrink.BatchSize(batchSize(len(j.entry.Data))),
@@ -167,7 +171,7 @@ type oracle struct {
 	// run past the first that fails.
 	parallelFrom time.Duration
 	want         signature
-	shaper       failure.Shaper
+	shaper       *failure.Shaper
 	runs         *atomic.Int64   // for the progress line
 	met          map[string]bool // distinct failures met, for the report
 	pool         *shrink.Pool    // and the smallest candidate of each
@@ -254,7 +258,7 @@ func (o *oracle) deal(ctx context.Context, r *testbin.Runner, k int, dl *dealing
 		for i, g := range mine {
 			in[i] = files[g]
 		}
-		shape := func(i int, msg string) string { return o.shaper.Shape(msg, batch[mine[i]]) }
+		shape := func(i int, sig signature, msg string) string { return o.shaper.Shape(sig, msg, batch[mine[i]]) }
 		stop := func(i int, sig signature) bool {
 			g := mine[i]
 			if sig == o.want {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/corpus"
+	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/shrink"
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
@@ -33,6 +34,9 @@ type targetJob struct {
 	// smallest candidate that showed it; seen, the failures of the entries.
 	others shrink.Pool
 	seen   map[signature]bool
+	// shaper gives the target's failures their identity texts: one for
+	// the replays, the searches and go test's checks of all its entries.
+	shaper failure.Shaper
 }
 
 func newTargetJob(p *pkg, t *target) *targetJob {

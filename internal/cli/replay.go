@@ -8,7 +8,6 @@ import (
 	"reflect"
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
-	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
 	"github.com/fuzzmin/fuzzmin/internal/shrink"
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
@@ -37,7 +36,7 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 	var zeroSig signature
 	var zeroMsg string // shaped once the original's message decides how
 	if !isZero {
-		out, err := j.probe.Run(ctx, [][]byte{zero}, func(_ int, msg string) string { zeroMsg = msg; return msg }, testbin.Never)
+		out, err := j.probe.Run(ctx, [][]byte{zero}, func(_ int, _ signature, msg string) string { zeroMsg = msg; return msg }, testbin.Never)
 		if err != nil {
 			return statusFailed, err
 		}
@@ -49,8 +48,8 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 		}
 	}
 	var sigs []signature
-	for i := range replays {
-		shape := func(_ int, msg string) string { return j.shaper.Shape(msg, j.entry.Values) }
+	for range replays {
+		shape := func(_ int, sig signature, msg string) string { return j.tj.shaper.Shape(sig, msg, j.entry.Values) }
 		out, err := j.runner.Run(ctx, [][]byte{j.entry.Data}, shape, testbin.Never)
 		switch {
 		case err != nil:
@@ -59,11 +58,6 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 			return statusStale, errors.New(c.staleReason(out.Stale, j))
 		case len(out.Outcomes) == 0:
 			return statusFailed, fmt.Errorf("the test binary ran no input for %s; it said:\n%s", j.target.Name, out.Tail)
-		}
-		if msg, ok := out.Msgs[0]; ok && i == 0 {
-			// The first replay decides how messages are shaped.
-			j.shaper = failure.NewShaper(msg, j.entry.Values)
-			out.Outcomes[0].Text = j.shaper.Shape(msg, j.entry.Values)
 		}
 		j.target.Wrapped = j.target.Wrapped || out.Wrapped
 		sigs = append(sigs, out.Outcomes[0])
@@ -99,7 +93,7 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 	case !zeroSig.Failed():
 		j.passing = zero
 	case zeroMsg != "":
-		zeroSig.Text = j.shaper.Shape(zeroMsg, zeroVals)
+		zeroSig.Text = j.tj.shaper.Shape(zeroSig, zeroMsg, zeroVals)
 	}
 	j.zero = zeroSig.Failed() && zeroSig == j.want
 	return "", nil

@@ -90,13 +90,13 @@ func (c *command) checkWritten(ctx context.Context, j *entryJob, name string, da
 	if err != nil {
 		return signature{}, "", err
 	}
-	shape := func(msg string) string { return j.shaper.Shape(msg, vals) }
+	shape := func(sig signature, msg string) string { return j.tj.shaper.Shape(sig, msg, vals) }
 	check := testbin.Check{Target: j.target.Name, Names: []string{name}, Timeout: c.checkTimeout(j)}
 	outs, err := j.tj.build.Check(ctx, []testbin.Check{check})
 	if err != nil {
 		return signature{}, "", err
 	}
-	got, err := testbin.ParseCheck(outs[0], check.Target, check.Names, j.runner.Toolchain, map[string]func(string) string{name: shape})
+	got, err := testbin.ParseCheck(outs[0], check.Target, check.Names, j.runner.Toolchain, map[string]func(signature, string) string{name: shape})
 	if bad := (*testbin.BadCorpusError)(nil); errors.As(err, &bad) {
 		note := fmt.Sprintf("go test refuses %s while it holds an entry it cannot read (%s); the minimized entry was checked with the package's test binary alone",
 			c.rel(j.tj.dir), bad.Msg)

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
+	"strings"
 )
 
 // The rule for failures observed inside the test process, where fuzzshrink's
@@ -118,4 +120,30 @@ func PanicStack() []string {
 // methods, which the testing package does not report to the caller.
 func Errored() Signature {
 	return Signature{Kind: Fail, Pos: callerPos("")}
+}
+
+// logPosRE matches a log line of a test as the testing package writes it:
+// its indentation, then "file.go:line: ".
+var logPosRE = regexp.MustCompile(`^(\s*)([^\s:]+\.go:\d+): `)
+
+// LastLog returns the position and the message, all its lines, of the last
+// entry of a test's log as the testing package writes it when the test is
+// not verbose: "file.go:line: message", the message's later lines indented
+// four spaces more than its first. Without markers (Go 1.26, or a test
+// that is not verbose), the last entry is the failure's: a t.Log after the
+// t.Error that failed the test cannot be told from it.
+func LastLog(out string) (pos, msg string) {
+	cont := ""
+	for _, l := range strings.Split(out, "\n") {
+		if m := logPosRE.FindStringSubmatchIndex(l); m != nil {
+			pos, msg, cont = l[m[4]:m[5]], l[m[1]:], l[m[2]:m[3]]+"    "
+			continue
+		}
+		if cont != "" && strings.HasPrefix(l, cont) && len(msg) < maxMessage {
+			msg += "\n" + l[len(cont):]
+			continue
+		}
+		cont = ""
+	}
+	return pos, msg
 }

@@ -26,10 +26,10 @@ func TestRecovered(t *testing.T) {
 	}{
 		{"runtime error", func() { var s []int; at = line(); _ = s[5] }, "runtime error: index out of range [N] with length N"},
 		{"nil map", func() { var m map[string]int; at = line(); m["x"] = 1 }, "assignment to entry in nil map"},
-		{"string", func() { at = line(); panic("bad input 42") }, "bad input N"},
+		{"string", func() { at = line(); panic("bad input 42") }, "bad input …"},
 		{"error", func() { at = line(); panic(errors.New("bad")) }, "bad"},
 		{"struct", func() { at = line(); panic(point{1}) }, "(failure.point)"},
-		{"named int", func() { at = line(); panic(code(3)) }, "failure.code(N)"},
+		{"named int", func() { at = line(); panic(code(3)) }, "failure.code(…)"},
 		{"in a helper", func() { at = line(); helperPanics() }, "from a helper"},
 	} {
 		var sig Signature

@@ -1,131 +1,312 @@
 package failure
 
 import (
-	"bytes"
+	"encoding/hex"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
-// Shape is the part of a message that identifies a failure, whatever the
-// input: its first line with the input itself, quoted strings, bracketed
-// values and numbers masked. A test that fails with t.Fatalf("parse %q: %v",
-// in, err) fails the same way as its input shrinks, while two errors of the
-// code under test, "incomplete number" and "expected 'true'", stay apart.
+// The identity of a failure message is its constant text: what the test
+// wrote around the values. The rule, as docs/how-it-works.md tells users:
 //
-// The masks, in order:
-//   - each string or []byte of inputs that stands in the message as a whole
-//     word (not inside a longer word) becomes …: an input printed with %s or
-//     %v;
-//   - a string in double quotes or backquotes, and a short one in single
-//     quotes that does not start inside a word (so that "can't" stays),
-//     becomes "…": values printed with %q, as Go errors quote what they read;
-//   - what stands between the first opening square or curly bracket and
-//     the last closing one becomes …: slices, maps and structs printed with
-//     %v, whose strings need not keep their brackets balanced;
-//   - a number (decimal, hexadecimal, with a sign, a fraction, an
-//     exponent) becomes N;
-//   - runs of white space become one space, and the shape is cut at 200
-//     bytes.
+//   - The whole message counts, every line of it, with the white space
+//     between words folded. In a message of several lines, a line that
+//     starts with '-', '+', '@' or a space, breaking or not (the body of a
+//     diff, as go-cmp and difflib print it, and values printed one level
+//     deeper) is a value,
+//     and so is such a line behind a testify-style "Label:<tab>" column.
+//   - Values are masked: a string in quotes ("…", `…`, '…'); what a pair of
+//     square or curly brackets holds, with the type before it (map[…],
+//     main.T{…}, &{…}, []int{…}); a position in Go source (x.go:12,
+//     as stacks and testify's Error Trace print them); any word with a
+//     digit in it (numbers,
+//     hex, positions such as 3:17, names such as c000001); true, false and
+//     nil; and a word that is a piece of the failing input, as it is or in
+//     another case, or in hex. The name of the running test is a value too.
+//     Values next to each other are one value.
+//   - Two messages are the same failure when their constant words and
+//     punctuation agree in order. A word that was a piece of the input in
+//     the first message of a failure may stand, in a later one, as a piece
+//     of that one's input or as the same word.
+//
+// So t.Fatalf("round trip: got %v, want %v", got, want) is one failure,
+// "round trip: got …, want …", whatever got and want are, while
+// t.Fatal(err) reached by "unexpected EOF" and by "invalid escape" is two.
+
+// maxMessage bounds the part of a message that is read: identity is in
+// the words a test writes, not in kilobytes of a dump.
+const maxMessage = 8 << 10
+
+// maxText bounds the Text of a signature.
+const maxText = 300
+
+// A token is one piece of a message: a word, a run of punctuation, or a
+// value.
+type token struct {
+	text    string // the word or punctuation; "" for a value
+	kind    tokenKind
+	space   bool   // white space stood before it
+	derived bool   // a word that is a piece of the input (learned tokens only)
+	words   string // of a learned value: the words of the input it held, space-separated
+}
+
+type tokenKind uint8
+
+const (
+	word tokenKind = iota
+	punct
+	value
+)
+
+// Shape returns the identity text of msg, a failure message, by the rule
+// above, with the pieces of inputs masked: the text of a failure that no
+// earlier message of the same target taught anything.
 func Shape(msg string, inputs []any) string {
-	if i := strings.IndexByte(msg, '\n'); i >= 0 {
-		msg = msg[:i]
-	}
-	msg = strings.TrimSpace(msg)
-	for _, in := range inputs {
-		var s string
-		switch x := in.(type) {
-		case string:
-			s = x
-		case []byte:
-			s = string(x)
-		}
-		if s != "" && utf8.ValidString(s) && !strings.ContainsRune(s, '\n') {
-			msg = maskWord(msg, s)
-		}
-	}
-	msg = maskQuotes(msg)
-	msg = maskBrackets(msg)
-	msg = numberShapeRE.ReplaceAllString(msg, "N")
-	msg = strings.Join(strings.Fields(msg), " ")
-	if len(msg) > 200 {
-		msg = msg[:200]
-	}
-	return msg
+	return render(learn(tokenize(msg), inputs))
 }
 
-// A Shaper shapes the messages of the candidates of one search the way the
-// original's message needs: with their inputs masked only if the original
-// message printed its input. A constant message ("alpha") that happens to
-// equal a candidate ("alpha") must keep its shape, while one that prints
-// its input (parse %s) must mask it, and only the original can tell which.
-type Shaper struct{ MaskInputs bool }
-
-// NewShaper returns the Shaper of a search whose original failed with msg
-// on inputs.
-func NewShaper(msg string, inputs []any) Shaper {
-	return Shaper{MaskInputs: Shape(msg, inputs) != Shape(msg, nil)}
+// A Shaper gives the failures of one target their identity texts, the same
+// for the command's oracle, the fuzz worker, the in-process session and go
+// test's check: the first message of each failure is learned as a pattern,
+// and a later message that fits a pattern gets that pattern's text, so that
+// one failure keeps one text as its input shrinks, even where a word of the
+// message is a piece of the input. Its zero value is ready to use; it is
+// safe for concurrent use.
+type Shaper struct {
+	mu       sync.Mutex
+	patterns map[place][]pattern
+	n        int // patterns learned
 }
 
-// Shape is [Shape], with inputs masked if s says so.
-func (s Shaper) Shape(msg string, inputs []any) string {
-	if !s.MaskInputs {
-		inputs = nil
-	}
-	return Shape(msg, inputs)
+// A place is where messages are compared: a kind of failure at a position.
+type place struct{ kind, pos string }
+
+// maxPatterns bounds the patterns a Shaper learns; past it, a message that
+// fits none gets its own text, unlearned.
+const maxPatterns = 64
+
+type pattern struct {
+	toks []token
+	text string
 }
 
-var numberShapeRE = regexp.MustCompile(`[-+]?(?:0[xX][0-9a-fA-F]+|[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)`)
-
-// maskWord replaces the occurrences of w in s that are not part of a longer
-// word with "…".
-func maskWord(s, w string) string {
-	var b strings.Builder
-	for {
-		i := strings.Index(s, w)
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
+// Shape returns the identity text of msg, the message of a failure of
+// inputs, of sig's kind at sig's position: the text of the first pattern
+// learned there that it fits, or, learned as a new pattern, its own.
+// Messages are compared only with those of failures of the same kind at
+// the same position: their identities differ anyway, and a message made
+// of words of the input alone ("beta") would fit another one ("alpha").
+func (s *Shaper) Shape(sig Signature, msg string, inputs []any) string {
+	toks := tokenize(msg)
+	in := newInputs(inputs)
+	at := place{sig.Kind, sig.Pos}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.patterns[at] {
+		if fits(p.toks, toks, in) {
+			return p.text
 		}
-		end := i + len(w)
-		before, _ := utf8.DecodeLastRuneInString(s[:i])
-		after, _ := utf8.DecodeRuneInString(s[end:])
-		first, _ := utf8.DecodeRuneInString(w)
-		last, _ := utf8.DecodeLastRuneInString(w)
-		if (i > 0 && isWord(before) && isWord(first)) || (end < len(s) && isWord(after) && isWord(last)) {
-			b.WriteString(s[:i+1]) // inside a word: move on
-			s = s[i+1:]
-			continue
-		}
-		b.WriteString(s[:i])
-		b.WriteString("…")
-		s = s[end:]
 	}
+	learned := learn(toks, inputs)
+	p := pattern{toks: learned, text: render(learned)}
+	if s.n < maxPatterns {
+		if s.patterns == nil {
+			s.patterns = map[place][]pattern{}
+		}
+		s.patterns[at] = append(s.patterns[at], p)
+		s.n++
+	}
+	return p.text
 }
 
-func isWord(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
-
-// maskQuotes replaces quoted strings with "…".
-func maskQuotes(s string) string {
-	var b bytes.Buffer
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c == '"' || c == '`' || c == '\'' && (i == 0 || !isWordByte(s[i-1])) {
-			if end := closingQuote(s, i); end > 0 {
-				b.WriteString(`"…"`)
-				i = end + 1
+// tokenize splits a message into tokens, values collapsed.
+func tokenize(msg string) []token {
+	if len(msg) > maxMessage {
+		msg = msg[:maxMessage]
+	}
+	var t tokenizer
+	for i, line := range strings.Split(msg, "\n") {
+		line = strings.TrimRight(line, " \t\r")
+		if i > 0 {
+			t.space = true
+			var ok bool
+			if line, ok = t.continuation(line); !ok {
 				continue
 			}
 		}
-		b.WriteByte(c)
-		i++
+		t.line(line)
 	}
-	return b.String()
+	return t.toks
+}
+
+type tokenizer struct {
+	toks  []token
+	space bool // white space before the next token
+}
+
+func (t *tokenizer) add(tok token) {
+	tok.space = t.space && len(t.toks) > 0
+	t.space = false
+	if tok.kind == value && len(t.toks) > 0 && t.toks[len(t.toks)-1].kind == value {
+		return // one value
+	}
+	t.toks = append(t.toks, tok)
+}
+
+// continuation reads a line after the first: a diff line or a value
+// dumped one level deeper is a value, and a testify-style column
+// ("\tError:      \tNot equal: ") keeps its label and reads on.
+func (t *tokenizer) continuation(line string) (string, bool) {
+	if rest, ok := strings.CutPrefix(line, "\t"); ok {
+		if label, content, ok := strings.Cut(rest, "\t"); ok {
+			if l := strings.TrimSpace(label); l != "" {
+				t.line(l)
+				t.space = true
+			}
+			rest = content
+		}
+		line = rest
+	}
+	if line == "" {
+		return "", false
+	}
+	switch {
+	case strings.ContainsRune("-+ @", rune(line[0])), strings.HasPrefix(line, "\u00a0"):
+		t.add(token{kind: value})
+		return "", false
+	}
+	return line, true
+}
+
+// line tokenizes one line: quoted strings and bracketed values, and the
+// words and punctuation between them.
+func (t *tokenizer) line(s string) {
+	start := 0 // of the text not yet tokenized
+	for i := 0; i < len(s); {
+		c := s[i]
+		end := -1
+		switch {
+		case c == '"' || c == '`' || c == '\'' && (i == 0 || !isWordByte(s[i-1])):
+			end = closingQuote(s, i)
+		case c == '[' || c == '{':
+			// An opening bracket that no bracket closes is a string's,
+			// and so are the closing brackets that stray after a value.
+			end = strayClosers(s, max(closingBracket(s, i), i))
+		}
+		if end < 0 {
+			i++
+			continue
+		}
+		from := i
+		if c == '[' || c == '{' {
+			// The type printed before a composite value is part of it.
+			for from > start && isTypeByte(s[from-1]) {
+				from--
+			}
+		}
+		t.text(s[start:from])
+		t.add(token{kind: value})
+		i = end + 1
+		start = i
+	}
+	t.text(s[start:])
+}
+
+// text tokenizes text without quotes or brackets: each run of non-space
+// bytes is a word, with the punctuation before and after it apart.
+func (t *tokenizer) text(s string) {
+	for len(s) > 0 {
+		n := strings.IndexFunc(s, unicode.IsSpace)
+		if n == 0 {
+			_, size := utf8.DecodeRuneInString(s)
+			s = s[size:]
+			t.space = true
+			continue
+		}
+		if n < 0 {
+			n = len(s)
+		}
+		t.chunk(s[:n])
+		s = s[n:]
+	}
+}
+
+// chunk tokenizes a run of non-space bytes: runs of word bytes (letters,
+// digits and _ . - / +, so that paths, signed numbers and hyphenated words
+// stay whole) are words, and each character between them punctuation.
+func (t *tokenizer) chunk(c string) {
+	if strings.HasPrefix(c, "<nil>") { // how fmt prints nil
+		t.add(token{kind: value})
+		c = c[len("<nil>"):]
+	}
+	if m := goPosRE.FindStringIndex(c); m != nil {
+		// A position in Go source (a stack, testify's Error Trace): the
+		// failure's position is already part of its identity.
+		t.add(token{kind: value})
+		c = c[m[1]:]
+	}
+	for c != "" {
+		n := strings.IndexFunc(c, func(r rune) bool { return !isChunkWordRune(r) })
+		if n != 0 {
+			if n < 0 {
+				n = len(c)
+			}
+			w := c[:n]
+			switch {
+			case isValueWord(w):
+				t.add(token{kind: value})
+			case strings.IndexFunc(w, isWordRune) < 0:
+				t.add(token{text: w, kind: punct})
+			default:
+				t.add(token{text: w, kind: word})
+			}
+			c = c[n:]
+			continue
+		}
+		// Punctuation, a character a token: an input printed as it is
+		// brings its own, which a value must be able to take in.
+		r, size := utf8.DecodeRuneInString(c)
+		if r == '…' {
+			t.add(token{kind: value})
+		} else {
+			t.add(token{text: c[:size], kind: punct})
+		}
+		c = c[size:]
+	}
+}
+
+var goPosRE = regexp.MustCompile(`^[^\s"'\x60]*\.go:\d+(:\d+)?`)
+
+func isChunkWordRune(r rune) bool {
+	return isWordRune(r) || r == '.' || r == '-' || r == '/' || r == '+'
+}
+
+// isValueWord reports whether a word is a value whatever the input: it has
+// a digit, or it is true, false or nil, or the mask of a test's name.
+func isValueWord(w string) bool {
+	switch w {
+	case "true", "false", "nil":
+		return true
+	}
+	return strings.ContainsAny(w, "0123456789…")
+}
+
+func isWordRune(r rune) bool {
+	return r == '_' || r == '…' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// isTypeByte reports whether c may stand in the type Go prints before a
+// composite value: map[…], main.T{…}, &{…}, []*pkg.T{…}.
+func isTypeByte(c byte) bool {
+	return isWordByte(c) || c == '.' || c == '*' || c == '&' || c == ']' || c == '['
 }
 
 // closingQuote returns the index of the quote that closes the one at s[i],
@@ -147,19 +328,206 @@ func closingQuote(s string, i int) int {
 	return -1
 }
 
-// maskBrackets replaces what stands between the first opening bracket,
-// square or curly, and the last closing one after it with …: %v prints
-// slices, maps and structs in brackets, with the strings inside them as they
-// are, so their brackets need not balance, and one span from the first to
-// the last is the only cut that stays the same as the values change.
-func maskBrackets(s string) string {
-	open := strings.IndexAny(s, "[{")
-	if open < 0 {
-		return s
+// closingBracket returns the index of the bracket that closes the one at
+// s[i], or -1 if none does. %v prints the strings inside composite values
+// as they are, so their brackets need not balance: a closing bracket of
+// the wrong kind is taken for a string's.
+func closingBracket(s string, i int) int {
+	var stack []byte
+	for j := i; j < len(s); j++ {
+		switch c := s[j]; c {
+		case '[', '{':
+			stack = append(stack, c)
+		case ']', '}':
+			if open := stack[len(stack)-1]; open == '[' && c == ']' || open == '{' && c == '}' {
+				if stack = stack[:len(stack)-1]; len(stack) == 0 {
+					return j
+				}
+			}
+		}
 	}
-	end := strings.LastIndexAny(s, "]}")
-	if end < open {
-		return s
+	return -1
+}
+
+// strayClosers returns the index of the last closing bracket after
+// s[end] and before the next opening one, or end: the brackets of a
+// string inside the value that ends at end.
+func strayClosers(s string, end int) int {
+	for j := end + 1; j < len(s) && s[j] != '[' && s[j] != '{'; j++ {
+		if s[j] == ']' || s[j] == '}' {
+			end = j
+		}
 	}
-	return s[:open+1] + "…" + s[end:]
+	return end
+}
+
+// learn marks the words of toks that are pieces of inputs, and merges
+// them with the values and marked words next to them.
+func learn(toks []token, inputs []any) []token {
+	in := newInputs(inputs)
+	for i, tok := range toks {
+		toks[i].derived = tok.kind == word && in.has(tok.text)
+	}
+	// Punctuation next to a word of the input, which the input holds
+	// too, is the input's: "a=b", or "with a bang!" printed with %s.
+	for i, tok := range toks {
+		if tok.kind == punct && (i > 0 && toks[i-1].derived || i+1 < len(toks) && toks[i+1].derived) && in.has(tok.text) {
+			toks[i].derived = true
+		}
+	}
+	out := make([]token, 0, len(toks))
+	for _, tok := range toks {
+		if tok.derived {
+			tok.words = tok.text
+		}
+		if n := len(out); n > 0 && variable(tok) && variable(out[n-1]) {
+			// A run of values and input words is one value.
+			last := &out[n-1]
+			last.kind, last.text = value, ""
+			last.words = strings.TrimSpace(last.words + " " + tok.words)
+			continue
+		}
+		if tok.derived {
+			tok.kind = value // its text stays, to be shown
+		}
+		out = append(out, tok)
+	}
+	return out
+}
+
+// variable reports whether a learned token stands for a value: a value, or
+// a piece of the input (whose text lists the words it held).
+func variable(tok token) bool { return tok.kind == value || tok.derived }
+
+// render spells learned tokens as a signature's Text: values as …, a word
+// of the input that stands alone as the first message had it (so that a
+// constant message that the input happens to hold reads as itself), white
+// space as one space.
+func render(toks []token) string {
+	var b strings.Builder
+	for _, tok := range toks {
+		if tok.space {
+			b.WriteByte(' ')
+		}
+		s := tok.text
+		if tok.kind == value && s == "" {
+			s = "…"
+		}
+		if b.Len()+len(s) > maxText {
+			break
+		}
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
+// fits reports whether the tokens of a message fit a learned pattern: its
+// constant words and punctuation in order, and in place of each of its
+// values a run (maybe empty) of values, words that are pieces of in, and
+// words the pattern's value held in the message it was learned from.
+func fits(pat, toks []token, in inputs) bool {
+	// ok[j]: the tokens toks[j:] fit pat[i:], for the i of the loop below,
+	// filled from the end.
+	next := make([]bool, len(toks)+1)
+	cur := make([]bool, len(toks)+1)
+	next[len(toks)] = true
+	for i := len(pat) - 1; i >= 0; i-- {
+		p := pat[i]
+		clear(cur)
+		if variable(p) {
+			// cur[j] = next[j] || (toks[j] may stand in p && cur[j+1])
+			for j := len(toks); j >= 0; j-- {
+				cur[j] = next[j] || j < len(toks) && cur[j+1] && standsIn(p, toks[j], in)
+			}
+		} else {
+			for j := range toks {
+				cur[j] = next[j+1] && toks[j].kind == p.kind && toks[j].text == p.text
+			}
+		}
+		next, cur = cur, next
+	}
+	return next[0]
+}
+
+// standsIn reports whether tok may stand where the learned value p stood:
+// a value, a word or punctuation p held, or a piece of the input.
+func standsIn(p, tok token, in inputs) bool {
+	if tok.kind == value {
+		return true
+	}
+	for _, w := range strings.Fields(p.words) {
+		if w == tok.text {
+			return true
+		}
+	}
+	return in.has(tok.text)
+}
+
+// inputs are a failure's string and []byte arguments, as the messages of
+// a failure may quote pieces of them.
+type inputs struct {
+	args []any
+}
+
+// maxDerive bounds the input searched for the pieces a message quotes.
+const maxDerive = 1 << 20
+
+func newInputs(args []any) inputs { return inputs{args: args} }
+
+// has reports whether w is a piece of an input: bounded by the input's
+// ends or by bytes that are not letters or digits, as it is, in lower or
+// upper case or capitalized, or spelled in hex.
+func (in *inputs) has(w string) bool {
+	if w == "" || len(in.args) == 0 {
+		return false
+	}
+	lower := strings.ToLower(w)
+	forms := []string{w, lower, strings.ToUpper(w)}
+	if r, size := utf8.DecodeRuneInString(lower); size > 0 {
+		forms = append(forms, string(unicode.ToUpper(r))+lower[size:])
+	}
+	var raw string // w read as hex
+	if len(w)%2 == 0 {
+		if h, err := hex.DecodeString(w); err == nil {
+			raw = string(h)
+		}
+	}
+	for _, a := range in.args {
+		var s string
+		switch x := a.(type) {
+		case string:
+			s = x
+		case []byte:
+			s = unsafe.String(unsafe.SliceData(x), len(x)) // only read
+		}
+		s = s[:min(len(s), maxDerive)]
+		if raw != "" && strings.Contains(s, raw) {
+			return true
+		}
+		for i, f := range forms {
+			if (i == 0 || f != forms[i-1]) && containsWord(s, f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// containsWord reports whether w stands in s between word boundaries.
+func containsWord(s, w string) bool {
+	for off := 0; ; {
+		i := strings.Index(s[off:], w)
+		if i < 0 {
+			return false
+		}
+		i += off
+		end := i + len(w)
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		if (i == 0 || !isWordRune(before) || !isWordRune(rune(w[0]))) &&
+			(end == len(s) || !isWordRune(after) || !isWordRune(rune(w[len(w)-1]))) {
+			return true
+		}
+		off = i + 1
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
 	"github.com/fuzzmin/fuzzmin/internal/testbin/testbintest"
@@ -27,7 +28,7 @@ func BenchmarkOutOfProcess(b *testing.B) {
 			for i := range inputs {
 				inputs[i], _ = encoding.Marshal([]byte(fmt.Sprintf("candidate %d", i)))
 			}
-			shape := func(_ int, msg string) string { return msg }
+			shape := func(_ int, _ failure.Signature, msg string) string { return msg }
 			b.ResetTimer()
 			start := time.Now()
 			n := 0

@@ -12,13 +12,13 @@ import (
 // output of a run of the test binary, shaping the message of each entry's
 // failure with its function in shapes. A *BadCorpusError says that the
 // toolchain ran none, refusing a file of the corpus.
-func ParseCheck(co CheckOutput, target string, names []string, tc *Toolchain, shapes map[string]func(string) string) (map[string]failure.Signature, error) {
+func ParseCheck(co CheckOutput, target string, names []string, tc *Toolchain, shapes map[string]func(failure.Signature, string) string) (map[string]failure.Signature, error) {
 	index := map[string]int{}
 	for i, n := range names {
 		index[target+"/"+n] = i
 	}
 	p := newOutputParser(func(n string) (int, bool) { i, ok := index[n]; return i, ok }, tc)
-	p.shape = func(i int, msg string) string { return shapes[names[i]](msg) }
+	p.shape = func(i int, sig failure.Signature, msg string) string { return shapes[names[i]](sig, msg) }
 	got := map[string]failure.Signature{}
 	for _, l := range bytes.Split(co.Out, []byte("\n")) {
 		if i, sig := p.line(bytes.TrimSuffix(l, []byte("\r"))); i >= 0 {

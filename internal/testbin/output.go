@@ -48,14 +48,16 @@ type outputParser struct {
 	framed bool                          // errors are marked (Go 1.27)
 	// shape turns the message of a failure of input i (a t.Error, or a
 	// panic of the user's value) into its signature's Text; nil: "".
-	shape func(i int, msg string) string
+	shape Shape
 
 	current  int               // index of the input running, or -1
+	name     string            // and its name, as the testing package gives it
 	finished bool              // the current input reported PASS, SKIP or FAIL
 	failed   bool              // ... and it was FAIL
 	inErr    bool              // within a marked error, before its ^N
 	errPos   string            // position of the failure's line of the current input
-	errMsg   string            // and its message
+	errMsg   string            // and its message, all its lines
+	errCont  string            // the indentation of the message's later lines, while they may follow
 	crash    failure.Signature // a panic or fatal error seen after the current input started
 	crashMsg string            // the message of a panic of the user's value, shaped if it counts
 	state    int               // where in a crash report the parser is
@@ -63,6 +65,10 @@ type outputParser struct {
 	stale    string            // the toolchain's complaint about the corpus, if any
 	stales   []string          // and its complaint about each file, if it had several
 }
+
+// maxMessage bounds the lines of a message kept: its identity is read
+// from the first 8 KiB (failure.Shape).
+const maxMessage = 8 << 10
 
 const (
 	stateNormal    = iota
@@ -75,12 +81,16 @@ func newOutputParser(inputs func(name string) (int, bool), tc *Toolchain) *outpu
 	return &outputParser{inputs: inputs, goroot: tc.GOROOT, framed: tc.framed, current: -1}
 }
 
-// shapeOf is the Text of a failure of input i with message msg.
-func (p *outputParser) shapeOf(i int, msg string) string {
+// shapeOf is the Text of a failure of input i with message msg. The
+// input's name is a value: a candidate's is not the original's.
+func (p *outputParser) shapeOf(i int, sig failure.Signature, msg string) string {
 	if p.shape == nil || i < 0 {
 		return ""
 	}
-	return p.shape(i, msg)
+	if p.name != "" {
+		msg = strings.ReplaceAll(msg, p.name, "…")
+	}
+	return p.shape(i, sig, msg)
 }
 
 // line consumes one line of output, without its newline. When the line
@@ -91,14 +101,24 @@ func (p *outputParser) line(l []byte) (done int, sig failure.Signature) {
 		return p.framing(l[1:])
 	}
 	errLine := !p.framed // Go 1.26: any log line may be the failure's
+	inErr := p.inErr     // Go 1.27: a line of an error begun before
 	if p.framed {
 		l, errLine = p.unmark(l)
 	}
 	s := string(l)
 	m := logPosRE.FindStringSubmatchIndex(s)
+	cont := p.errCont
+	p.errCont = ""
 	switch {
 	case m != nil && errLine && p.current >= 0 && !p.finished:
 		p.errPos, p.errMsg = s[m[2]:m[3]], s[m[1]:]
+		// The testing package indents an error's later lines by four
+		// spaces more than its first.
+		p.errCont = s[:m[2]] + "    "
+		return -1, failure.Signature{}
+	case cont != "" && (inErr || !p.framed && m == nil) && strings.HasPrefix(s, cont) && len(p.errMsg) < maxMessage:
+		p.errMsg += "\n" + s[len(cont):]
+		p.errCont = cont
 		return -1, failure.Signature{}
 	case p.current < 0 && isStale(s):
 		// The toolchain refused files of the corpus before running any,
@@ -201,6 +221,7 @@ func (p *outputParser) framing(l []byte) (done int, sig failure.Signature) {
 		case verb == "=== RUN   ":
 			done, sig = p.end(0)
 			p.current, p.finished, p.failed, p.errPos, p.errMsg = i, false, false, "", ""
+			p.name, _, _ = strings.Cut(string(rest), " ")
 		case i == p.current:
 			p.finished, p.failed = true, verb == "--- FAIL: "
 		}
@@ -229,15 +250,16 @@ func (p *outputParser) end(exit int) (int, failure.Signature) {
 	case p.crash.Failed() && exit != 0:
 		sig = p.crash
 		if p.crashMsg != "" {
-			sig.Text = p.shapeOf(i, p.crashMsg)
+			sig.Text = p.shapeOf(i, sig, p.crashMsg)
 		}
 	case p.finished && p.failed:
-		sig = failure.Signature{Kind: failure.Fail, Text: p.shapeOf(i, p.errMsg), Pos: p.errPos}
+		sig = failure.Signature{Kind: failure.Fail, Pos: p.errPos}
+		sig.Text = p.shapeOf(i, sig, p.errMsg)
 	case p.finished:
 		// passed
 	case exit > 0:
 		sig = failure.Signature{Kind: failure.Exit, Text: "exit status " + strconv.Itoa(exit)}
 	}
-	p.current, p.crash, p.crashMsg, p.state, p.inErr = -1, failure.Signature{}, "", stateNormal, false
+	p.current, p.crash, p.crashMsg, p.state, p.inErr, p.errCont = -1, failure.Signature{}, "", stateNormal, false, ""
 	return i, sig
 }

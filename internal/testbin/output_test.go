@@ -19,7 +19,7 @@ func parse(framed bool, out string, exit int) []failure.Signature {
 		return int(rest[0] - '0'), true
 	}
 	p := newOutputParser(inputs, &Toolchain{framed: framed, GOROOT: "/goroot"})
-	p.shape = func(_ int, msg string) string { return msg }
+	p.shape = func(_ int, _ failure.Signature, msg string) string { return msg }
 	var got []failure.Signature
 	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 		if i, sig := p.line([]byte(l)); i >= 0 {
@@ -61,7 +61,16 @@ func TestOutputParser(t *testing.T) {
 			[]failure.Signature{fail("second", "x_test.go:10")}},
 		{"1.27: an error of two lines", true,
 			V + "=== RUN   FuzzX/0\n" + O + "    x_test.go:9: first line\n        x_test.go:3: looks like a position" + N + "\n" + V + "--- FAIL: FuzzX/0 (0.00s)\n",
-			[]failure.Signature{fail("first line", "x_test.go:9")}},
+			[]failure.Signature{fail("first line\nx_test.go:3: looks like a position", "x_test.go:9")}},
+		{"1.26: an error of several lines, a log line after it", false,
+			V + "=== RUN   FuzzX/0\n    x_test.go:9: mismatch (-want +got):\n          []int{\n        - \t1,\n          }\n    x_test.go:10: a log\n        of two lines\n" + V + "--- FAIL: FuzzX/0 (0.00s)\n",
+			[]failure.Signature{fail("a log\nof two lines", "x_test.go:10")}},
+		{"1.26: an error of several lines", false,
+			V + "=== RUN   FuzzX/0\n    x_test.go:9: mismatch (-want +got):\n          []int{\n        - \t1,\n          }\n" + V + "--- FAIL: FuzzX/0 (0.00s)\n",
+			[]failure.Signature{fail("mismatch (-want +got):\n  []int{\n- \t1,\n  }", "x_test.go:9")}},
+		{"the input's name is masked", true,
+			V + "=== RUN   FuzzX/0\n" + O + "    x_test.go:9: in FuzzX/0: bad" + N + "\n" + V + "--- FAIL: FuzzX/0 (0.00s)\n",
+			[]failure.Signature{fail("in …: bad", "x_test.go:9")}},
 		{"1.27: escaped marks in the message", true,
 			V + "=== RUN   FuzzX/0\n" + O + "    x_test.go:9: a \x1b\x0e b \x1b\x0f c \x1b\x1b d \x1b\x16" + N + "\n" + V + "--- FAIL: FuzzX/0 (0.00s)\n",
 			[]failure.Signature{fail("a \x0e b \x0f c \x1b d \x16", "x_test.go:9")}},
@@ -158,9 +167,8 @@ func FuzzOutputParser(f *testing.F) {
 	f.Fuzz(func(t *testing.T, msg string) {
 		out := V + "=== RUN   FuzzX/0\n    x_test.go:7: a log line\n" + escape27(msg) + V + "--- FAIL: FuzzX/0 (0.00s)\n"
 		got := parse(true, out, 1)
-		first, _, _ := strings.Cut(msg, "\n")
-		want := failure.Signature{Kind: failure.Fail, Text: first, Pos: "x_test.go:9"}
-		if len(got) != 1 || got[0] != want {
+		want := failure.Signature{Kind: failure.Fail, Text: msg, Pos: "x_test.go:9"}
+		if len(got) != 1 || got[0] != want && len(msg) < maxMessage && !strings.Contains(msg, "FuzzX/0") {
 			t.Errorf("read %q back as %+v, want %+v", msg, got, want)
 		}
 		// Any output at all: the parser does not fail.

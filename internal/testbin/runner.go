@@ -203,8 +203,8 @@ func (r *Runner) inputIndex(name string) (int, bool) {
 
 // A Shape turns the message of a failure of input i, written by the
 // user's code (a t.Error's, or a panic's of a string or an error), into the
-// Text of its signature.
-type Shape func(i int, msg string) string
+// Text of its signature sig, which has its Kind and Pos.
+type Shape func(i int, sig failure.Signature, msg string) string
 
 // A Stop says, given the outcome of input i, whether to run no more.
 type Stop func(i int, sig failure.Signature) bool
@@ -243,9 +243,9 @@ func (r *Runner) Run(ctx context.Context, inputs [][]byte, shape Shape, stop Sto
 	)
 	p := newOutputParser(r.inputIndex, r.Toolchain)
 	res.Msgs = map[int]string{}
-	p.shape = func(i int, msg string) string {
+	p.shape = func(i int, sig failure.Signature, msg string) string {
 		res.Msgs[i] = msg
-		return shape(i, msg)
+		return shape(i, sig, msg)
 	}
 	mu.Lock() // proc is set before a line can stop it
 	proc, err := r.startTest(append([]string{"-test.run=^" + r.Target + "$/^c[0-9]+$", "-test.v=test2json", "-test.paniconexit0"}, r.Extra...),
@@ -306,8 +306,8 @@ func (r *Runner) Run(ctx context.Context, inputs [][]byte, shape Shape, stop Sto
 
 // ReplayOne runs one input in a fresh process and returns how it fails,
 // shaping a message with shape.
-func (r *Runner) ReplayOne(ctx context.Context, input []byte, shape func(msg string) string) (failure.Signature, error) {
-	out, err := r.Run(ctx, [][]byte{input}, func(_ int, msg string) string { return shape(msg) }, Never)
+func (r *Runner) ReplayOne(ctx context.Context, input []byte, shape func(sig failure.Signature, msg string) string) (failure.Signature, error) {
+	out, err := r.Run(ctx, [][]byte{input}, func(_ int, sig failure.Signature, msg string) string { return shape(sig, msg) }, Never)
 	if err != nil {
 		return failure.Signature{}, err
 	}

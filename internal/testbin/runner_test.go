@@ -96,7 +96,7 @@ func TestRunner_Outcomes(t *testing.T) {
 	printedBefore := "fail: a log line at probe_test.go:13"
 	if testbin.Framed(r.Toolchain) {
 		afterError = "fail: the error at probe_test.go:41"
-		printedBefore = "fail: error N at probe_test.go:45"
+		printedBefore = "fail: error … at probe_test.go:45"
 	}
 	for _, tt := range []struct {
 		n     int
@@ -105,21 +105,21 @@ func TestRunner_Outcomes(t *testing.T) {
 	}{
 		{0, "ok", false},
 		{9, "ok", false},
-		{1, "fail: fatal N at probe_test.go:16", false},
-		{2, "fail: error N at probe_test.go:18", false},
+		{1, "fail: fatal … at probe_test.go:16", false},
+		{2, "fail: error … at probe_test.go:18", false},
 		{3, "panic: runtime error: index out of range [N] with length N at probe_test.go:21", true},
-		{4, "panic: custom N at probe_test.go:23", true},
+		{4, "panic: custom … at probe_test.go:23", true},
 		{5, "exit: exit status 3", true},
 		{6, "panic: unexpected call to os.Exit(N) during test at probe_test.go:27", true},
 		{7, "timeout", true},
 		// A deadlock has no culprit: the first user frame is the f.Fuzz call.
 		{8, "fatal error: all goroutines are asleep - deadlock! at probe_test.go:11", true},
-		{10, "fail: marks \x0e\x0f\x1b\x16 N at probe_test.go:39", false},
+		{10, "fail: marks \x0e\x0f\x1b\x16 … and a second line at probe_test.go:39", false},
 		{11, afterError, false},
 		{12, printedBefore, false},
 	} {
 		t.Run(fmt.Sprint(tt.n), func(t *testing.T) {
-			shape := func(_ int, msg string) string { return failure.Shape(msg, nil) }
+			shape := func(_ int, _ failure.Signature, msg string) string { return failure.Shape(msg, nil) }
 			res, err := r.Run(context.Background(), [][]byte{probeInput(0), probeInput(tt.n), probeInput(0)}, shape, testbin.Never)
 			if err != nil {
 				t.Fatal(err)
@@ -152,7 +152,7 @@ func TestRunner_AdaptiveLimit(t *testing.T) {
 	if r.Limit() != time.Minute {
 		t.Fatalf("limit before any input passed = %v, want the full minute", r.Limit())
 	}
-	shape := func(_ int, msg string) string { return msg }
+	shape := func(_ int, _ failure.Signature, msg string) string { return msg }
 	if _, err := r.Run(context.Background(), [][]byte{probeInput(0)}, shape, testbin.Never); err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestWorker_Outcomes(t *testing.T) {
 	if ok, why := r.Toolchain.Worker(); !ok {
 		t.Fatalf("no worker: %s", why)
 	}
-	shape := func(_ int, msg string) string { return failure.Shape(msg, nil) }
+	shape := func(_ int, _ failure.Signature, msg string) string { return failure.Shape(msg, nil) }
 	for n := range 13 {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			inputs := [][]byte{probeInput(0), probeInput(n), probeInput(0)}
@@ -217,12 +217,12 @@ func TestWorker_Outcomes(t *testing.T) {
 				t.Fatal(err)
 			}
 			if sig.Kind == failure.Fail || msg != "" {
-				sig.Text = shape(0, msg)
+				sig.Text = shape(0, sig, msg)
 			}
 			if (sig == want.Outcomes[1]) == differs {
 				t.Errorf("the worker's own judgment: %v, the process's %v", sig, want.Outcomes[1])
 			}
-			shape1 := func(msg string) string { return shape(0, msg) }
+			shape1 := func(sig failure.Signature, msg string) string { return shape(0, sig, msg) }
 			agrees, why := r.WorkerAgrees(context.Background(), probeInput(n), want.Outcomes[1], shape1, probeInput(0))
 			if agrees == differs {
 				t.Errorf("WorkerAgrees = %v (%s), want %v", agrees, why, !differs)
@@ -236,8 +236,8 @@ func TestWorker_Outcomes(t *testing.T) {
 func TestWorkerAgrees_Passing(t *testing.T) {
 	dir, bin := buildProbe(t)
 	r := testbintest.Runner(t, bin, dir, "FuzzProbe", 2*time.Second)
-	shape := func(msg string) string { return failure.Shape(msg, nil) }
-	want := failure.Signature{Kind: failure.Fail, Text: "fatal N", Pos: "probe_test.go:16"}
+	shape := func(_ failure.Signature, msg string) string { return failure.Shape(msg, nil) }
+	want := failure.Signature{Kind: failure.Fail, Text: "fatal …", Pos: "probe_test.go:16"}
 	if ok, why := r.WorkerAgrees(context.Background(), probeInput(1), want, shape, probeInput(0)); !ok {
 		t.Fatalf("WorkerAgrees with a passing input that passes: %s", why)
 	}

@@ -230,7 +230,7 @@ func (r *Runner) RunInWorker(ctx context.Context, inputs [][]byte, shape Shape, 
 		}
 		if sig.Kind == failure.Fail || msg != "" {
 			res.Msgs[i] = msg
-			sig.Text = shape(i, msg)
+			sig.Text = shape(i, sig, msg)
 		}
 		if !sig.Failed() {
 			r.ran(time.Since(start))
@@ -272,7 +272,9 @@ func (r *Runner) judgeInWorker(ctx context.Context, in []byte, limit time.Durati
 	if !ok {
 		return failure.Signature{}, "", errors.New("the fuzz worker's report of a failure is not understood")
 	}
-	return sig, msg, nil
+	// The worker runs inputs as the target itself, not as its subtests:
+	// the running test's name is a value, as the output parser has it.
+	return sig, strings.ReplaceAll(msg, r.Target, "…"), nil
 }
 
 // WorkerAgrees reports whether the candidates of an entry may run in the
@@ -280,7 +282,7 @@ func (r *Runner) judgeInWorker(ctx context.Context, in []byte, limit time.Durati
 // worker judges the failing original as a process of its own did (want,
 // its message shaped by shape) and, if passing is not nil, a passing input
 // as passing, each as one input run. If not, it says why.
-func (r *Runner) WorkerAgrees(ctx context.Context, original []byte, want failure.Signature, shape func(msg string) string, passing []byte) (bool, string) {
+func (r *Runner) WorkerAgrees(ctx context.Context, original []byte, want failure.Signature, shape func(sig failure.Signature, msg string) string, passing []byte) (bool, string) {
 	if ok, why := r.Toolchain.Worker(); !ok {
 		return false, why
 	}
@@ -298,7 +300,7 @@ func (r *Runner) WorkerAgrees(ctx context.Context, original []byte, want failure
 		return false, fmt.Sprintf("the fuzz worker did not run the entry: %v", err)
 	}
 	if sig.Kind == failure.Fail || msg != "" {
-		sig.Text = shape(msg)
+		sig.Text = shape(sig, msg)
 	}
 	if sig != want {
 		return false, fmt.Sprintf("in the fuzz worker the entry fails with %v, in a process with %v", sig, want)
@@ -311,7 +313,7 @@ func (r *Runner) WorkerAgrees(ctx context.Context, original []byte, want failure
 func (r *Runner) runRest(ctx context.Context, res Result, inputs [][]byte, shape Shape, stop Stop) (Result, error) {
 	i := len(res.Outcomes)
 	rest, err := r.Run(ctx, inputs[i:],
-		func(k int, msg string) string { return shape(i+k, msg) },
+		func(k int, sig failure.Signature, msg string) string { return shape(i+k, sig, msg) },
 		func(k int, sig failure.Signature) bool { return stop(i+k, sig) })
 	for k, msg := range rest.Msgs {
 		res.Msgs[i+k] = msg
@@ -334,8 +336,8 @@ func (r *Runner) closeWorker() {
 // workerFailure reads how a run failed from the output the worker gave for
 // it, as the output parser reads a failure from a process's output: a
 // panic by its message and the first frame of the user's code below it, a
-// t.Error or t.Fatal by its last log line. msg is the user's message, to
-// be shaped: the last log line's, or a panic's if it is of the user's
+// t.Error or t.Fatal by its last log entry (failure.LastLog). msg is the
+// user's message, to be shaped: the last log entry's, or a panic's if it is of the user's
 // value. It returns ok false if it cannot tell.
 func workerFailure(out, goroot string) (sig failure.Signature, msg string, ok bool) {
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
@@ -367,12 +369,7 @@ func workerFailure(out, goroot string) (sig failure.Signature, msg string, ok bo
 		}
 		return failure.Signature{}, "", false // runtime.Goexit, or what we do not know
 	}
-	var logPos, logMsg string
-	for _, l := range lines[1:] {
-		if m := logPosRE.FindStringSubmatchIndex(l); m != nil {
-			logPos, logMsg = l[m[2]:m[3]], l[m[1]:]
-		}
-	}
+	logPos, logMsg := failure.LastLog(strings.Join(lines[1:], "\n"))
 	return failure.Signature{Kind: failure.Fail, Pos: logPos}, logMsg, true
 }
 
