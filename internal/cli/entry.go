@@ -30,9 +30,9 @@ type entryJob struct {
 	// shrinking (see others.go): it has no file yet.
 	found signature
 
-	want      signature      // how the original fails
-	zero      bool           // the zero input fails the same way
-	passing   []byte         // the zero input, if it passes
+	want      signature // how the original fails
+	zero      bool      // the zero input fails the same way
+	passing   []byte    // the zero input, if it passes
 	start     time.Time
 	runs      atomic.Int64 // candidates run so far, for the progress line
 	progress  *progressLine

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
 	"github.com/fuzzmin/fuzzmin/internal/testbin/testbintest"
 )
