@@ -443,10 +443,10 @@ func (c *checker) report(f *checkFailure) string {
 		b.WriteString("; the original:")
 	}
 	b.WriteString("\n" + strings.Join(orig, ""))
-	if len(f.others) > 0 {
+	if f.others.Len() > 0 {
 		fmt.Fprintf(&b, "Other failures met while shrinking (check them once this one is fixed):\n")
 		for _, s := range f.others.Sorted() {
-			fmt.Fprintf(&b, "    %v, by the choice sequence %s\n", s, gosyntax.Value(f.others[s][0].(*shrink.ChoiceSeq).Data, ""))
+			fmt.Fprintf(&b, "    %v, by the choice sequence %s\n", s, gosyntax.Value(f.others.Args(s)[0].(*shrink.ChoiceSeq).Data, ""))
 		}
 	}
 	fmt.Fprintf(&b, "Choice sequence: %s\n", gosyntax.Value(f.best, ""))

@@ -146,8 +146,8 @@ func (s *minimizeSession) minimize(t *testing.T, p *plan, fn reflect.Value, in [
 	res := session.Result{Want: o.want, Accepted: r.Stats.Accepted, Runs: o.runs, Elapsed: r.Stats.Time, Stop: r.Stats.Stop.String(),
 		Value: gosyntax.Args(r.Args, local)}
 	for _, sig := range o.others.Sorted() {
-		if tuple, err := tupleOf(o.others[sig]); err == nil {
-			res.Others = append(res.Others, session.Other{Want: sig, Tuple: tuple})
+		if tuple, err := tupleOf(o.others.Args(sig)); err == nil {
+			res.Others = append(res.Others, session.Other{Want: sig, Tuple: tuple, Count: o.others.Count(sig)})
 		}
 	}
 	switch {

@@ -138,7 +138,7 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 		Value: gosyntax.Value(best, "")}
 	res.Add = "f.Add(" + res.Value + ")"
 	for _, sig := range o.others.Sorted() {
-		res.Others = append(res.Others, session.Other{Want: sig, Tuple: choiceTuple(o.others[sig][0].(*shrink.ChoiceSeq).Data)})
+		res.Others = append(res.Others, session.Other{Want: sig, Tuple: choiceTuple(o.others.Args(sig)[0].(*shrink.ChoiceSeq).Data), Count: o.others.Count(sig)})
 	}
 	switch {
 	case err != nil:

@@ -46,8 +46,8 @@ type shrinkOutcome struct {
 	draws    string // for a target of generators, the values it draws: "label = value" lines
 	accepted bool   // data is smaller than the original
 	runs     int
-	stop     string   // why the search stopped
-	others   []string // distinct failures met
+	stop     string // why the search stopped
+	others   []met  // distinct failures met
 	// Which parts of data matter, if it was explained.
 	explanation *explanation
 }

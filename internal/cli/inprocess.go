@@ -42,9 +42,9 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 		cfg.Want = &j.want
 	}
 	best, accepted := j.entry.Data, false
-	others := map[string]bool{} // distinct failures, of all sessions
+	others := map[string]int{} // distinct failures, of all sessions, and how many candidates showed each
 	outcome := func(out shrinkOutcome) shrinkOutcome {
-		out.others = sortedKeys(others)
+		out.others = metFailures(others)
 		out.accepted = out.accepted || accepted
 		return out
 	}
@@ -62,7 +62,7 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 		}
 		if res := end.res; res != nil {
 			for _, o := range res.Others {
-				others[o.Want.String()] = true
+				others[o.Want.String()] += max(o.Count, 1)
 				addTuple(&j.tj.others, o.Want, o.Tuple)
 			}
 			out := outcome(shrinkOutcome{data: res.Best, value: res.Add, draws: res.Draws, accepted: res.Accepted > 0, runs: res.Runs, stop: res.Stop})
@@ -104,7 +104,7 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 			best, accepted = cand, true
 			j.progress.size(len(best))
 		default:
-			others[crash.String()] = true
+			others[crash.String()]++
 			addTuple(&j.tj.others, crash, tuple)
 			cfg.Known[session.Key(tuple)] = shrink.OtherFail
 		}

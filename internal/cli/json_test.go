@@ -36,8 +36,11 @@ type jsonEvent struct {
 	// result
 	Status, Signature, Stop, Draws, Removed, Note, Error, Rerun string
 	Before, After                                               int
-	Others                                                      []string
-	Explanation                                                 *struct {
+	Others                                                      []struct {
+		Signature string
+		Count     int
+	}
+	Explanation *struct {
 		Runs int
 		Args []struct {
 			Free        bool

@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -86,7 +84,7 @@ const shortSearches = 3
 // When the search finished, explain explains its result with candidates
 // judged as the search's were; it is nil otherwise.
 func (c *command) search(ctx context.Context, j *entryJob, inWorker bool) (out shrinkOutcome, explain func() *explanation, err error) {
-	o := &oracle{runners: j.runners, inWorker: inWorker, parallelFrom: parallelFrom, want: j.want, shaper: &j.tj.shaper, runs: &j.runs, met: map[string]bool{}, pool: &j.tj.others}
+	o := &oracle{runners: j.runners, inWorker: inWorker, parallelFrom: parallelFrom, want: j.want, shaper: &j.tj.shaper, runs: &j.runs, met: map[string]int{}, pool: &j.tj.others}
 	opts := []shrink.Option{
 		shrink.Timeout(c.opts.timeout),
 		shrink.BatchSize(batchSize(len(j.entry.Data))),
@@ -103,7 +101,7 @@ func (c *command) search(ctx context.Context, j *entryJob, inWorker bool) (out s
 		opts = append(opts, shrink.MaxRuns(c.opts.maxRuns))
 	}
 	shrunk, err := shrink.Shrink(ctx, j.entry.Values, o, opts...)
-	out = shrinkOutcome{runs: shrunk.Stats.Runs, stop: shrunk.Stats.Stop.String(), accepted: shrunk.Stats.Accepted > 0, others: sortedKeys(o.met)}
+	out = shrinkOutcome{runs: shrunk.Stats.Runs, stop: shrunk.Stats.Stop.String(), accepted: shrunk.Stats.Accepted > 0, others: metFailures(o.met)}
 	if err != nil {
 		return out, nil, err
 	}
@@ -126,7 +124,7 @@ func (c *command) explain(ctx context.Context, j *entryJob, args []any, o *oracl
 	}
 	j.progress.phase("explaining")
 	quiet := *o
-	quiet.met, quiet.pool = map[string]bool{}, &shrink.Pool{}
+	quiet.met, quiet.pool = map[string]int{}, &shrink.Pool{}
 	ex, err := shrink.Explain(ctx, args, &quiet, budget, 1)
 	if err != nil {
 		c.rep.verbosef("  the explanation stopped: %v", err)
@@ -173,7 +171,7 @@ type oracle struct {
 	want         signature
 	shaper       *failure.Shaper
 	runs         *atomic.Int64   // for the progress line
-	met          map[string]bool // distinct failures met, for the report
+	met          map[string]int  // distinct failures met, and how many candidates showed each, for the report
 	pool         *shrink.Pool    // and the smallest candidate of each
 }
 
@@ -211,7 +209,7 @@ func (o *oracle) Run(ctx context.Context, batch [][]any) ([]shrink.Verdict, erro
 		}
 		v := shrink.Classify(sigs[g], o.want)
 		if v == shrink.OtherFail {
-			o.met[sigs[g].String()] = true
+			o.met[sigs[g].String()]++
 			o.pool.Add(sigs[g], batch[g])
 		}
 		verdicts = append(verdicts, v)
@@ -292,11 +290,6 @@ func (o *oracle) deal(ctx context.Context, r *testbin.Runner, k int, dl *dealing
 		mine = mine[len(res.Outcomes):] // the process ended early: go on after the last one judged
 	}
 	return nil
-}
-
-// sortedKeys returns the members of a set, sorted.
-func sortedKeys(set map[string]bool) []string {
-	return slices.Sorted(maps.Keys(set))
 }
 
 // lower sets a to v if v is less.

@@ -62,15 +62,19 @@ func TestOracle_IndependentOfProcs(t *testing.T) {
 			var runs atomic.Int64
 			var others shrink.Pool
 			// parallelFrom 0: every batch is dealt out to all runners.
-			o := &oracle{runners: runners, inWorker: inWorker, want: want, shaper: new(failure.Shaper), runs: &runs, met: map[string]bool{}, pool: &others}
+			o := &oracle{runners: runners, inWorker: inWorker, want: want, shaper: new(failure.Shaper), runs: &runs, met: map[string]int{}, pool: &others}
 			res, err := shrink.Shrink(context.Background(), orig, o, shrink.BatchSize(16*procs))
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := fmt.Sprintf("%q in %d runs, others %v", res.Args, res.Stats.Runs, others)
+			var kept []string
+			for _, sig := range others.Sorted() {
+				kept = append(kept, fmt.Sprintf("%v: %q", sig, others.Args(sig)))
+			}
+			got := fmt.Sprintf("%q in %d runs, others %v", res.Args, res.Stats.Runs, kept)
 			if first == "" {
 				first = got
-				if res.Args[0] != "aaa" || res.Args[1] != 8 || len(others) == 0 {
+				if res.Args[0] != "aaa" || res.Args[1] != 8 || others.Len() == 0 {
 					t.Errorf("with 1 runner: %s, want aaa and 8, and another failure", got)
 				}
 				continue

@@ -33,7 +33,13 @@ func addTuple(p *shrink.Pool, sig signature, tuple []byte) {
 // minimizeOthers minimizes, checks and writes the other failures met
 // while minimizing the entries of tj.
 func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob) {
-	done := 0
+	done, over, overRuns := 0, 0, 0
+	defer func() {
+		if over > 0 {
+			c.rep.infof("%s: %s more, met by %s, not written: at most %d are minimized and written a run",
+				tj.target.Name, plural(over, "other failure", "other failures"), plural(overRuns, "candidate", "candidates"), maxOthers)
+		}
+	}()
 	for ctx.Err() == nil {
 		sig, vals, ok := tj.next()
 		if !ok {
@@ -44,12 +50,12 @@ func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob) {
 		if err != nil {
 			continue
 		}
-		if c.opts.others == othersReport || done == maxOthers {
-			why := "-others=report"
-			if done == maxOthers {
-				why = "more than " + plural(maxOthers, "other failure", "other failures") + " in one target"
-			}
-			c.rep.infof("%s: also found, not written (%s): %v\n\t%s", tj.target.Name, why, sig, preview(gosyntax.Call("f.Add", vals, "")))
+		if done == maxOthers {
+			over, overRuns = over+1, overRuns+tj.others.Count(sig)
+			continue
+		}
+		if c.opts.others == othersReport {
+			c.rep.infof("%s: also found, not written (-others=report): %v\n\t%s", tj.target.Name, sig, preview(gosyntax.Call("f.Add", vals, "")))
 			continue
 		}
 		done++
@@ -68,7 +74,7 @@ func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob) {
 func (tj *targetJob) next() (signature, []any, bool) {
 	for _, sig := range tj.others.Sorted() {
 		if !tj.seen[sig] {
-			return sig, tj.others[sig], true
+			return sig, tj.others.Args(sig), true
 		}
 	}
 	return signature{}, nil, false

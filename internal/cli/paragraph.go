@@ -43,9 +43,7 @@ func paragraph(res result) string {
 		if res.Stop != "" && res.Stop != shrink.StopDone.String() {
 			fmt.Fprintf(&b, "\tsearch stopped early (%s): the result may not be minimal\n", res.Stop)
 		}
-		for _, o := range res.Others {
-			fmt.Fprintf(&b, "\tother failure met on the way, not accepted: %s\n", o)
-		}
+		writeOthers(&b, res.Others)
 		switch res.Status {
 		case statusMinimized, statusFound:
 			fmt.Fprintf(&b, "\twrote %s", res.Path)
@@ -155,4 +153,24 @@ func shorten(s string, n int) string {
 		k++
 	}
 	return s[:i] + " … " + s[k:]
+}
+
+// maxOthersShown bounds the other failures a result's paragraph names, one
+// line each; a last line counts the rest.
+const maxOthersShown = 5
+
+// writeOthers tells of the other failures met on the way, the most often
+// met first, with how many candidates showed each.
+func writeOthers(b *strings.Builder, others []met) {
+	for i, o := range others {
+		if i == maxOthersShown {
+			rest := 0
+			for _, o := range others[i:] {
+				rest += o.Count
+			}
+			fmt.Fprintf(b, "\tand %s more, met by %s\n", plural(len(others)-i, "other failure", "other failures"), plural(rest, "candidate", "candidates"))
+			return
+		}
+		fmt.Fprintf(b, "\tother failure met on the way, not accepted (%s): %s\n", plural(o.Count, "candidate", "candidates"), o.Signature)
+	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -98,5 +99,26 @@ func TestChangedRegion(t *testing.T) {
 		if got := changedRegion(tt.prev, tt.cur); got != tt.want {
 			t.Errorf("changedRegion(%q, %q) = %q, want %q", tt.prev, tt.cur, got, tt.want)
 		}
+	}
+}
+
+// TestWriteOthers checks that a result names each other failure once,
+// the most often met first, with its count, and counts the rest in one
+// line past maxOthersShown.
+func TestWriteOthers(t *testing.T) {
+	counts := map[string]int{"fail: b": 3, "fail: a": 3, "panic: c": 7}
+	for i := range 6 {
+		counts[fmt.Sprintf("fail: z%d", i)] = 1
+	}
+	var b strings.Builder
+	writeOthers(&b, metFailures(counts))
+	want := "\tother failure met on the way, not accepted (7 candidates): panic: c\n" +
+		"\tother failure met on the way, not accepted (3 candidates): fail: a\n" +
+		"\tother failure met on the way, not accepted (3 candidates): fail: b\n" +
+		"\tother failure met on the way, not accepted (1 candidate): fail: z0\n" +
+		"\tother failure met on the way, not accepted (1 candidate): fail: z1\n" +
+		"\tand 4 more other failures, met by 4 candidates\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/internal/failure"
@@ -62,7 +64,7 @@ type result struct {
 	Draws     string    `json:",omitempty"` // for a target of generators, what the result draws: label = value lines
 	Path      string    `json:",omitempty"` // the file written
 	Removed   string    `json:",omitempty"`
-	Others    []string  `json:",omitempty"` // distinct failures met on the way
+	Others    []met     `json:",omitempty"` // distinct failures met on the way
 	Note      string    `json:",omitempty"` // something the user should know of a result
 	Error     string    `json:",omitempty"` // why the entry could not be minimized
 	Rerun     string    `json:",omitempty"` // how to run the entry with go test
@@ -81,3 +83,26 @@ func newResult(j *entryJob) result {
 // seconds converts a duration to the seconds of -json's Elapsed, as go test
 // -json reports them.
 func seconds(d time.Duration) float64 { return d.Round(time.Millisecond).Seconds() }
+
+// A met failure is another failure than the entry's that candidates showed
+// on the way, and how many did.
+type met struct {
+	Signature string
+	Count     int // candidates
+}
+
+// metFailures lists the failures of counts, the most often met first (ties
+// by text), so that a report is the same whatever the order they came in.
+func metFailures(counts map[string]int) []met {
+	var ms []met
+	for sig, n := range counts {
+		ms = append(ms, met{sig, n})
+	}
+	slices.SortFunc(ms, func(a, b met) int {
+		if a.Count != b.Count {
+			return b.Count - a.Count
+		}
+		return strings.Compare(a.Signature, b.Signature)
+	})
+	return ms
+}

@@ -112,6 +112,7 @@ type Result struct {
 type Other struct {
 	Want  failure.Signature `json:"want"`
 	Tuple []byte            `json:"tuple"`
+	Count int               `json:"count"` // candidates that failed so
 }
 
 // Key identifies a candidate by its tuple in Config.Known.
