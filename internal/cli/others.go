@@ -36,8 +36,8 @@ func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob) {
 	done, over, overRuns := 0, 0, 0
 	defer func() {
 		if over > 0 {
-			c.rep.infof("%s: %s more, met by %s, not written: at most %d are minimized and written a run",
-				tj.target.Name, plural(over, "other failure", "other failures"), plural(overRuns, "candidate", "candidates"), maxOthers)
+			c.rep.infof("%s: %s, met by %s, not written: at most %d are minimized and written a run",
+				tj.target.Name, plural(over, "more other failure", "more other failures"), plural(overRuns, "candidate", "candidates"), maxOthers)
 		}
 	}()
 	for ctx.Err() == nil {

@@ -168,7 +168,7 @@ func writeOthers(b *strings.Builder, others []met) {
 			for _, o := range others[i:] {
 				rest += o.Count
 			}
-			fmt.Fprintf(b, "\tand %s more, met by %s\n", plural(len(others)-i, "other failure", "other failures"), plural(rest, "candidate", "candidates"))
+			fmt.Fprintf(b, "\tand %s, met by %s\n", plural(len(others)-i, "more", "more"), plural(rest, "candidate", "candidates"))
 			return
 		}
 		fmt.Fprintf(b, "\tother failure met on the way, not accepted (%s): %s\n", plural(o.Count, "candidate", "candidates"), o.Signature)

@@ -117,7 +117,7 @@ func TestWriteOthers(t *testing.T) {
 		"\tother failure met on the way, not accepted (3 candidates): fail: b\n" +
 		"\tother failure met on the way, not accepted (1 candidate): fail: z0\n" +
 		"\tother failure met on the way, not accepted (1 candidate): fail: z1\n" +
-		"\tand 4 more other failures, met by 4 candidates\n"
+		"\tand 4 more, met by 4 candidates\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
