@@ -302,6 +302,13 @@ func (c *checker) shrink(orig *T, want failure.Signature, origin string) *checkF
 	f.lastSig = runCaptured(f.last, c.prop)
 	if budget := shrink.ExplainBudget(c.cfg.explain, f.runs); f.lastSig == want && budget != 0 {
 		f.free, f.explainRuns = explainDraws(c.replay, f.best, f.last, want, budget, c.cfg.seed)
+		if f.explainRuns > 0 {
+			// The explanation ran alternatives: the property runs once
+			// more on the shrunk case, so that its logs, its side effects
+			// and a debugger see that case last.
+			f.last = c.newT(f.best, nil, true)
+			f.lastSig = runCaptured(f.last, c.prop)
+		}
 	}
 	if c.cfg.dir != "" {
 		f.persisted, f.persistErr = writeCorpus(c.cfg.dir, f.best)

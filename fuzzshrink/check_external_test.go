@@ -265,3 +265,26 @@ func TestFind(t *testing.T) {
 		}
 	}
 }
+
+// TestCheck_LastRunIsMinimal checks that the property's last run is on the
+// shrunk case, also when an explanation ran alternatives after shrinking:
+// a test that keeps what it saw last sees the counterexample it is shown.
+func TestCheck_LastRunIsMinimal(t *testing.T) {
+	t.Parallel()
+	var lastN int
+	var lastS string
+	report := check(t, func(t *fuzzshrink.T) {
+		n := fuzzshrink.IntRange(1, 10).Draw(t, "n")
+		s := fuzzshrink.StringN(n, n).Draw(t, "s")
+		lastN, lastS = n, s
+		if strings.ContainsRune(s, 'z') {
+			t.Errorf("%q has a z", s)
+		}
+	}, fuzzshrink.Seed(7), fuzzshrink.Cases(1000))
+	if !strings.Contains(report, "n does not matter") {
+		t.Fatalf("no explanation ran; report:\n%s", report)
+	}
+	if lastN != 1 || lastS != "z" {
+		t.Errorf("the last run drew n = %d, s = %q; want the shrunk case, n = 1, s = \"z\"", lastN, lastS)
+	}
+}
