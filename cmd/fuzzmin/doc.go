@@ -17,10 +17,11 @@ Packages are named as for go test: the default is ".", and "./...", import
 paths and .go files work. fuzzmin writes only into packages of the main
 module. For each package it finds the fuzz targets in its test files and
 the entries of their seed corpora, builds the package's test binary once,
-and replays every selected entry twice to learn how it fails. Entries that
-pass are left alone; malformed entries, stale ones (their values no longer
-fit the target) and flaky ones (their replays disagree) are reported and
-never touched. An entry git tracks is a regression test somebody chose to
+and replays every selected entry eight times, in two processes, to learn
+how it fails. Entries that pass are left alone; malformed entries, stale
+ones (their values no longer fit the target) and flaky ones (their replays
+disagree: the report says in how many of the runs they fail) are reported
+and never touched. An entry git tracks is a regression test somebody chose to
 keep: if it fails, it is reported as a regression and left alone, unless
 -tracked is given.
 
@@ -29,9 +30,19 @@ slices lose blocks, then characters and bytes get simpler; integers go
 toward zero by binary search, floats toward small integers, bools toward
 false. A candidate counts only if it fails the same way as the original:
 the same kind of failure (panic, t.Fatal or t.Error, runtime fatal error,
-process exit, timeout), the same message (with numbers, quoted strings and
-bracketed values masked, and the input when the original's message printed
-it), at the same place in your code. Candidates run through the test binary
+process exit, timeout), at the same place in your code, with the same
+constant text in its message: what the test wrote around the values.
+Every line of the message counts. Values are masked: strings in quotes,
+what brackets hold with the type before it ([1 2], map[a:1],
+main.T{A:1}, &{…}), words with a digit (numbers, hex, 3:17, x.go:12),
+true, false and nil, the running test's name, lines that start with -, +,
+@ or a space (diff bodies, as go-cmp and testify print them), and words
+of the failing input, as they are, in another case or in hex. So
+t.Fatalf("round trip: got %v, want %v", got, want) is one failure however
+got and want read, and t.Fatal(err) reached by "unexpected EOF" and by
+"invalid escape" is two. A word of the input is learned from the first
+message of each failure: in a later message the same place may hold a
+word of that input, or the same word. Reports show values as …. Candidates run through the test binary
 from a private copy of the corpus, so your testdata never sees one. A
 target wrapped by fuzzshrink.Fuzz shrinks inside the test binary instead,
 as Go values. A candidate that fails another way is not accepted, but kept:
@@ -82,7 +93,9 @@ before and after. "fuzzmin help" prints this manual.
 		-1.
 	-flaky
 		Minimize an entry even if its failure is not the same on every
-		replay, against the first failure seen.
+		replay, against the first failure seen; the report says how
+		often it fails, gives no explanation and notes that the result
+		may not fail every time.
 	-fuzz regexp
 		First fuzz the target matching regexp with go test -fuzz (one
 		package), then minimize the failing entries it wrote.

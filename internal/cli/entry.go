@@ -31,6 +31,7 @@ type entryJob struct {
 	found signature
 
 	want      signature // how the original fails
+	flaky     string    // if it does not fail so every time: how often it does
 	zero      bool      // the zero input fails the same way
 	passing   []byte    // the zero input, if it passes
 	start     time.Time
@@ -74,12 +75,15 @@ func (c *command) minimizeEntry(ctx context.Context, j *entryJob) result {
 	}
 	res.Signature = j.want
 	j.tj.seen[j.want] = true
+	if j.flaky != "" {
+		res.Note = "flaky: the original " + j.flaky + "; the result failed so when checked, and may not every time"
+	}
 	if j.tj.tracked.has(j.entry.Name) && !c.opts.tracked && !j.isFound() {
 		res.Status, res.Rerun, res.maybeTracked = statusRegression, rerun(j, j.entry.Name), j.tj.tracked.all
 		return res
 	}
 	if j.zero {
-		res.Note = "fails on the zero input too: the failure may not depend on this entry"
+		res.Note = join(res.Note, "fails on the zero input too: the failure may not depend on this entry")
 	}
 	j.progress = c.rep.progress(res.Test, len(j.entry.Data), &j.runs)
 	defer j.progress.done()

@@ -114,7 +114,7 @@ func (o *options) flagSet() *flag.FlagSet {
 	fs.DurationVar(&o.timeout, "timeout", o.timeout, "Time budget per entry. The best input found by then is verified and written.")
 	fs.IntVar(&o.maxRuns, "max-runs", o.maxRuns, "Stop the search of an entry after `n` candidates; 0 means no limit.")
 	fs.IntVar(&o.explain, "explain", o.explain, "Explain each result with at most `n` runs: which arguments, and which characters of strings and byte slices, matter. -1 allows as many runs as the search took; 0 turns it off.")
-	fs.BoolVar(&o.flaky, "flaky", o.flaky, "Minimize an entry even if its failure is not the same on every replay, against the first failure seen.")
+	fs.BoolVar(&o.flaky, "flaky", o.flaky, "Minimize an entry even if its failure is not the same on every replay, against the first failure seen; the report says how often it fails, gives no explanation and notes that the result may not fail every time.")
 	fs.BoolVar(&o.tracked, "tracked", o.tracked, "Minimize the entries that git tracks too. By default a committed entry is a regression test somebody chose to keep: it is replayed, and if it fails it is reported as a regression and left alone.")
 	fs.StringVar(&o.others, "others", o.others, "What to do with the other failures met while shrinking, each kept with the smallest input that showed it: `write` minimizes each against its own failure and writes it as an entry of its own; report only reports them.")
 	fs.StringVar(&o.fuzz, "fuzz", o.fuzz, "First fuzz the target matching `regexp` with go test -fuzz (one package), then minimize the failing entries it wrote.")

@@ -38,6 +38,9 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 		Known:    map[string]shrink.Verdict{},
 		Explain:  c.opts.explain,
 	}
+	if j.flaky != "" {
+		cfg.Explain = 0 // a flaky failure's alternatives may pass by chance: no evidence
+	}
 	if j.want.Crash() {
 		cfg.Want = &j.want
 	}

@@ -107,7 +107,8 @@ func (c *command) search(ctx context.Context, j *entryJob, inWorker bool) (out s
 	}
 	out.value = gosyntax.Call("f.Add", shrunk.Args, "")
 	out.data, err = encoding.Marshal(shrunk.Args...)
-	if err == nil && shrunk.Stats.Stop == shrink.StopDone {
+	// A flaky failure's alternatives may pass by chance: no evidence.
+	if err == nil && shrunk.Stats.Stop == shrink.StopDone && j.flaky == "" {
 		explain = func() *explanation { return c.explain(ctx, j, shrunk.Args, o, shrunk.Stats.Runs) }
 	}
 	return out, explain, err

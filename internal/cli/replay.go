@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
@@ -13,9 +14,13 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
-// replays is how many times the original is run before shrinking: a
-// failure that does not repeat the same way is flaky.
-const replays = 2
+// The original is run before shrinking, in a fresh process and then
+// againRuns times in another (in one more, after a run that ends the
+// process): a failure that does not repeat the same way
+// is flaky, and the runs tell how often it fails. (A target that fails on
+// half its runs passes or fails all of eight runs once in 128 entries; two
+// runs, once in two.)
+const againRuns = 7
 
 // replay runs the original in fresh processes to learn how it fails
 // (j.want), and the zero input once (j.zero), first, on the probe runner,
@@ -48,9 +53,13 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 		}
 	}
 	var sigs []signature
-	for range replays {
+	for procs := 0; procs < 3 && len(sigs) < 1+againRuns; procs++ {
+		n := againRuns
+		if len(sigs) == 0 {
+			n = 1
+		}
 		shape := func(_ int, sig signature, msg string) string { return j.tj.shaper.Shape(sig, msg, j.entry.Values) }
-		out, err := j.runner.Run(ctx, [][]byte{j.entry.Data}, shape, testbin.Never)
+		out, err := j.runner.Run(ctx, slices.Repeat([][]byte{j.entry.Data}, min(n, 1+againRuns-len(sigs))), shape, testbin.Never)
 		switch {
 		case err != nil:
 			return statusFailed, err
@@ -60,18 +69,22 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 			return statusFailed, fmt.Errorf("the test binary ran no input for %s; it said:\n%s", j.target.Name, out.Tail)
 		}
 		j.target.Wrapped = j.target.Wrapped || out.Wrapped
-		sigs = append(sigs, out.Outcomes[0])
+		sigs = append(sigs, out.Outcomes...)
 	}
 	j.want = sigs[0]
-	for _, sig := range sigs[1:] {
-		if sig == j.want {
-			continue
-		}
-		if !c.opts.flaky {
-			return statusFlaky, fmt.Errorf("first run: %s; then: %s (use -flaky to minimize against the first failure)", describe(j.want), describe(sig))
-		}
+	if i := slices.IndexFunc(sigs, func(s signature) bool { return s != sigs[0] }); i > 0 {
 		if !j.want.Failed() {
-			j.want = sig
+			j.want = sigs[i]
+		}
+		fails := 0
+		for _, s := range sigs {
+			if s == j.want {
+				fails++
+			}
+		}
+		j.flaky = fmt.Sprintf("fails with %v in %d of %d runs (first run: %s; then: %s)", j.want, fails, len(sigs), describe(sigs[0]), describe(sigs[i]))
+		if !c.opts.flaky {
+			return statusFlaky, errors.New(j.flaky + "; use -flaky to minimize against the failure")
 		}
 	}
 	if j.isFound() {
