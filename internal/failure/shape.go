@@ -243,11 +243,11 @@ func (t *tokenizer) chunk(c string) {
 		t.add(token{kind: value})
 		c = c[len("<nil>"):]
 	}
-	if m := goPosRE.FindStringIndex(c); m != nil {
+	if n := goPosLen(c); n > 0 {
 		// A position in Go source (a stack, testify's Error Trace): the
 		// failure's position is already part of its identity.
 		t.add(token{kind: value})
-		c = c[m[1]:]
+		c = c[n:]
 	}
 	for c != "" {
 		n := strings.IndexFunc(c, func(r rune) bool { return !isChunkWordRune(r) })
@@ -280,6 +280,18 @@ func (t *tokenizer) chunk(c string) {
 }
 
 var goPosRE = regexp.MustCompile(`^[^\s"'\x60]*\.go:\d+(:\d+)?`)
+
+// goPosLen returns the length of the position in Go source (file.go:line)
+// that c starts with, or 0.
+func goPosLen(c string) int {
+	if !strings.Contains(c, ".go:") { // most words: no regexp
+		return 0
+	}
+	if m := goPosRE.FindStringIndex(c); m != nil {
+		return m[1]
+	}
+	return 0
+}
 
 func isChunkWordRune(r rune) bool {
 	return isWordRune(r) || r == '.' || r == '-' || r == '/' || r == '+'
