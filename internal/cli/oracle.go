@@ -171,9 +171,9 @@ type oracle struct {
 	parallelFrom time.Duration
 	want         signature
 	shaper       *failure.Shaper
-	runs         *atomic.Int64   // for the progress line
-	met          map[string]int  // distinct failures met, and how many candidates showed each, for the report
-	pool         *shrink.Pool    // and the smallest candidate of each
+	runs         *atomic.Int64  // for the progress line
+	met          map[string]int // distinct failures met, and how many candidates showed each, for the report
+	pool         *shrink.Pool   // and the smallest candidate of each
 }
 
 func (o *oracle) Run(ctx context.Context, batch [][]any) ([]shrink.Verdict, error) {

@@ -16,22 +16,23 @@ import (
 //   - The whole message counts, every line of it, with the white space
 //     between words folded. In a message of several lines, a line that
 //     starts with '-', '+', '@' or a space, breaking or not (the body of a
-//     diff, as go-cmp and difflib print it, and values printed one level
-//     deeper) is a value,
-//     and so is such a line behind a testify-style "Label:<tab>" column.
+//     diff, as go-cmp and difflib print it, or values printed one level
+//     deeper), is a value, and so is such a line behind a testify-style
+//     "Label:<tab>" column.
 //   - Values are masked: a string in quotes ("…", `…`, '…'); what a pair of
 //     square or curly brackets holds, with the type before it (map[…],
-//     main.T{…}, &{…}, []int{…}); a position in Go source (x.go:12,
-//     as stacks and testify's Error Trace print them); any word with a
-//     digit in it (numbers,
-//     hex, positions such as 3:17, names such as c000001); true, false and
-//     nil; and a word that is a piece of the failing input, as it is or in
-//     another case, or in hex. The name of the running test is a value too.
-//     Values next to each other are one value.
-//   - Two messages are the same failure when their constant words and
-//     punctuation agree in order. A word that was a piece of the input in
-//     the first message of a failure may stand, in a later one, as a piece
-//     of that one's input or as the same word.
+//     main.T{…}, &{…}, []int{…}); a position in Go source (x.go:12, as
+//     stacks and testify's Error Trace print them); any word with a digit
+//     (numbers, hex, 3:17, c000001); true, false and nil; the name of the
+//     running test (its callers mask it); and a word that is a piece of the
+//     failing input, as it is, in another case or in hex, with punctuation
+//     next to it that the input holds too. Values next to each other are
+//     one value.
+//   - Two messages of failures of one kind at one position are the same
+//     failure when their constant words and punctuation agree in order. A
+//     word that was a piece of the input in the first message of a failure
+//     may stand, in a later one, as a piece of that one's input or as the
+//     same word.
 //
 // So t.Fatalf("round trip: got %v, want %v", got, want) is one failure,
 // "round trip: got …, want …", whatever got and want are, while
@@ -44,14 +45,14 @@ const maxMessage = 8 << 10
 // maxText bounds the Text of a signature.
 const maxText = 300
 
-// A token is one piece of a message: a word, a run of punctuation, or a
-// value.
+// A token is one piece of a message: a word, a punctuation character, or
+// a value.
 type token struct {
 	text    string // the word or punctuation; "" for a value
 	kind    tokenKind
-	space   bool   // white space stood before it
-	derived bool   // a word that is a piece of the input (learned tokens only)
-	words   string // of a learned value: the words of the input it held, space-separated
+	space   bool            // white space stood before it
+	derived bool            // a word that is a piece of the input (learned tokens only)
+	words   map[string]bool // of a learned value: the words of the input it held
 }
 
 type tokenKind uint8
@@ -185,6 +186,10 @@ func (t *tokenizer) continuation(line string) (string, bool) {
 // line tokenizes one line: quoted strings and bracketed values, and the
 // words and punctuation between them.
 func (t *tokenizer) line(s string) {
+	var closes []int // of the brackets of s, where each closes
+	if strings.ContainsAny(s, "[{") {
+		closes = closingBrackets(s)
+	}
 	start := 0 // of the text not yet tokenized
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -195,7 +200,7 @@ func (t *tokenizer) line(s string) {
 		case c == '[' || c == '{':
 			// An opening bracket that no bracket closes is a string's,
 			// and so are the closing brackets that stray after a value.
-			end = strayClosers(s, max(closingBracket(s, i), i))
+			end = strayClosers(s, max(closes[i], i))
 		}
 		if end < 0 {
 			i++
@@ -340,25 +345,28 @@ func closingQuote(s string, i int) int {
 	return -1
 }
 
-// closingBracket returns the index of the bracket that closes the one at
-// s[i], or -1 if none does. %v prints the strings inside composite values
-// as they are, so their brackets need not balance: a closing bracket of
-// the wrong kind is taken for a string's.
-func closingBracket(s string, i int) int {
-	var stack []byte
-	for j := i; j < len(s); j++ {
+// closingBrackets returns, for each opening bracket of s, the index of the
+// bracket that closes it, or -1 if none does (for other bytes, 0). %v
+// prints the strings inside composite values as they are, so their
+// brackets need not balance: a closing bracket of the wrong kind is taken
+// for a string's. One pass, so that a line of a thousand brackets that
+// never close costs no more than one of text.
+func closingBrackets(s string) []int {
+	closes := make([]int, len(s))
+	var open []int // the indexes of the brackets not closed yet
+	for j := 0; j < len(s); j++ {
 		switch c := s[j]; c {
 		case '[', '{':
-			stack = append(stack, c)
+			open = append(open, j)
+			closes[j] = -1
 		case ']', '}':
-			if open := stack[len(stack)-1]; open == '[' && c == ']' || open == '{' && c == '}' {
-				if stack = stack[:len(stack)-1]; len(stack) == 0 {
-					return j
-				}
+			if n := len(open); n > 0 && (s[open[n-1]] == '[') == (c == ']') {
+				closes[open[n-1]] = j
+				open = open[:n-1]
 			}
 		}
 	}
-	return -1
+	return closes
 }
 
 // strayClosers returns the index of the last closing bracket after
@@ -389,15 +397,20 @@ func learn(toks []token, inputs []any) []token {
 	}
 	out := make([]token, 0, len(toks))
 	for _, tok := range toks {
-		if tok.derived {
-			tok.words = tok.text
-		}
 		if n := len(out); n > 0 && variable(tok) && variable(out[n-1]) {
 			// A run of values and input words is one value.
 			last := &out[n-1]
 			last.kind, last.text = value, ""
-			last.words = strings.TrimSpace(last.words + " " + tok.words)
+			if tok.derived {
+				if last.words == nil {
+					last.words = map[string]bool{}
+				}
+				last.words[tok.text] = true
+			}
 			continue
+		}
+		if tok.derived {
+			tok.words = map[string]bool{tok.text: true}
 		}
 		if tok.derived {
 			tok.kind = value // its text stays, to be shown
@@ -467,18 +480,14 @@ func standsIn(p, tok token, in inputs) bool {
 	if tok.kind == value {
 		return true
 	}
-	for _, w := range strings.Fields(p.words) {
-		if w == tok.text {
-			return true
-		}
-	}
-	return in.has(tok.text)
+	return p.words[tok.text] || in.has(tok.text)
 }
 
 // inputs are a failure's string and []byte arguments, as the messages of
 // a failure may quote pieces of them.
 type inputs struct {
 	args []any
+	seen map[string]bool // the words asked about, and the answers
 }
 
 // maxDerive bounds the input searched for the pieces a message quotes.
@@ -493,6 +502,19 @@ func (in *inputs) has(w string) bool {
 	if w == "" || len(in.args) == 0 {
 		return false
 	}
+	if has, ok := in.seen[w]; ok {
+		return has
+	}
+	if in.seen == nil {
+		in.seen = map[string]bool{}
+	}
+	has := in.search(w)
+	in.seen[w] = has
+	return has
+}
+
+// search looks for w in the inputs, as has says.
+func (in *inputs) search(w string) bool {
 	lower := strings.ToLower(w)
 	forms := []string{w, lower, strings.ToUpper(w)}
 	if r, size := utf8.DecodeRuneInString(lower); size > 0 {
