@@ -30,7 +30,7 @@ slices lose blocks, then characters and bytes get simpler; integers go
 toward zero by binary search, floats toward small integers, bools toward
 false. A candidate counts only if it fails the same way as the original:
 the same kind of failure (panic, t.Fatal or t.Error, runtime fatal error,
-process exit, timeout), at the same place in your code, with the same
+process exit, timeout, out of memory), at the same place in your code, with the same
 constant text in its message: what the test wrote around the values.
 Every line of the message counts. Values are masked: strings in quotes,
 what brackets hold with the type before it ([1 2], map[a:1],
@@ -110,6 +110,13 @@ before and after. "fuzzmin help" prints this manual.
 	-max-runs n
 		Stop the search of an entry after n candidates; 0 means no
 		limit. The default is 100000.
+	-memory-limit bytes
+		The most resident memory a test process may reach, in bytes (a
+		number, or with a suffix KiB, MiB or GiB; 0: no limit). A
+		process that grows past it is killed and the input it ran fails
+		as out of memory, a failure of its own kind, as does one the
+		runtime reports out of memory; the kind alone is its identity.
+		Linux only. The default is 2GiB.
 	-n
 		Minimize, but write nothing: show what would change.
 	-others write
@@ -235,6 +242,13 @@ request. Its exit status is 0 when nothing was found, 1 when something was,
 	-max-runs n
 		With -minimal, stop the search of an entry after n candidates.
 		The default is 1000.
+	-memory-limit bytes
+		The most resident memory a test process may reach, in bytes (a
+		number, or with a suffix KiB, MiB or GiB; 0: no limit). A
+		process that grows past it is killed and the input it ran fails
+		as out of memory, a failure of its own kind, as does one the
+		runtime reports out of memory; the kind alone is its identity.
+		Linux only. The default is 2GiB.
 	-minimal
 		Also run a bounded search on each failing entry, and report
 		those it can shrink. Nothing is written.
@@ -283,6 +297,13 @@ not be read. Its flags:
 	-json
 		Print one JSON object per event, as go test -json does (see
 		Output).
+	-memory-limit bytes
+		The most resident memory a test process may reach, in bytes (a
+		number, or with a suffix KiB, MiB or GiB; 0: no limit). A
+		process that grows past it is killed and the input it ran fails
+		as out of memory, a failure of its own kind, as does one the
+		runtime reports out of memory; the kind alone is its identity.
+		Linux only. The default is 2GiB.
 	-n
 		Measure and choose, but remove nothing: show what would be
 		removed.
@@ -399,8 +420,8 @@ Import's flags:
 		(required).
 
 and the command's flags -C, -tags, -n, -keep, -json, -v, -timeout,
--max-runs, -exec-timeout, -flaky, -p and -others, which mean what they
-mean above.
+-max-runs, -exec-timeout, -memory-limit, -flaky, -p and -others, which
+mean what they mean above.
 
 # Migrating entries
 

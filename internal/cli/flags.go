@@ -25,6 +25,7 @@ type options struct {
 	maxRuns     int
 	explain     int           // runs to explain a result with; -1: as many as the search took
 	execTimeout time.Duration // per input
+	memLimit    byteSize      // per test process
 	flaky       bool
 	tracked     bool
 	procs       int    // -p
@@ -62,6 +63,7 @@ func defaultOptions(m mode) options {
 		maxRuns:     100000,
 		explain:     -1,
 		execTimeout: 10 * time.Second,
+		memLimit:    2 << 30,
 		others:      othersWrite,
 		procs:       runtime.GOMAXPROCS(0),
 		fuzztime:    "1m",
@@ -89,6 +91,7 @@ func (o *options) flagSet() *flag.FlagSet {
 	fs.Var(&o.shard, "shard", "Do only shard `i/n` of the work: the entries are split into n shards by a hash of package, target and entry, so that n jobs of a CI matrix, given 1/n to n/n, do each entry exactly once.")
 	fs.BoolVar(&o.json, "json", o.json, "Print one JSON object per event, as go test -json does (see Output).")
 	fs.DurationVar(&o.execTimeout, "exec-timeout", o.execTimeout, "The most one input may run before it counts as hanging. Once inputs have passed, an input hangs after 20 times the slowest of them (at least 1s); a search for a smaller input that hangs judges candidates by 4 times (at least 50ms), and confirms its result with the longer limit.")
+	fs.Var(&o.memLimit, "memory-limit", "The most resident memory a test process may reach, in `bytes` (a number, or with a suffix KiB, MiB or GiB; 0: no limit). A process that grows past it is killed and the input it ran fails as out of memory, a failure of its own kind, as does one the runtime reports out of memory; the kind alone is its identity. Linux only.")
 	procs := map[mode]string{
 		modeMinimize: "the candidates of a batch are dealt out to them once inputs are seen to take 0.5 ms or more to run (below that, one process is faster). The result does not depend on n.",
 		modeCheck:    "one target's entries each.",

@@ -48,7 +48,7 @@ type importOptions struct {
 // likely a mistake, such as /dev/zero or a disk image, than a crash.
 const defaultMaxSize = 16 << 20
 
-var importShared = []string{"C", "tags", "n", "keep", "json", "v", "timeout", "max-runs", "exec-timeout", "flaky", "p", "others"}
+var importShared = []string{"C", "tags", "n", "keep", "json", "v", "timeout", "max-runs", "exec-timeout", "memory-limit", "flaky", "p", "others"}
 
 func defaultImportOptions() importOptions {
 	return importOptions{options: defaultOptions(modeMinimize), pkg: ".", format: formatGofuzz, maxSize: defaultMaxSize}

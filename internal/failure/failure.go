@@ -25,6 +25,7 @@ const (
 	Fail    = "fail"        // t.Error, t.Fatal and their kin
 	Exit    = "exit"        // the process exited in the middle of the input (os.Exit)
 	Timeout = "timeout"     // the input ran longer than the per-input limit
+	Memory  = "out of memory" // the input's process grew past the memory limit, or the runtime ran out
 )
 
 // Failed reports whether the signature is a failure.
@@ -32,7 +33,9 @@ func (s Signature) Failed() bool { return s.Kind != "" }
 
 // Crash reports whether the failure ends the process, so that it can only
 // be observed from outside.
-func (s Signature) Crash() bool { return s.Kind == Fatal || s.Kind == Exit || s.Kind == Timeout }
+func (s Signature) Crash() bool {
+	return s.Kind == Fatal || s.Kind == Exit || s.Kind == Timeout || s.Kind == Memory
+}
 
 func (s Signature) String() string {
 	if !s.Failed() {

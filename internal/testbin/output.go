@@ -146,6 +146,12 @@ func (p *outputParser) line(l []byte) (done int, sig failure.Signature) {
 				p.crashMsg = text
 			}
 			p.state = statePanicHead
+		case strings.HasPrefix(s, "fatal error: runtime: out of memory"):
+			// Where the runtime runs out depends on what ran before: the
+			// kind is the identity, as for a process the memory limit
+			// killed (Runner.Run).
+			p.crash = failure.Signature{Kind: failure.Memory}
+			p.state = stateDone
 		case strings.HasPrefix(s, "fatal error: "):
 			p.crash = failure.Signature{Kind: failure.Fatal, Text: failure.Mask(s[len("fatal error: "):])}
 			p.state = stateFrames

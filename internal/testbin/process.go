@@ -104,6 +104,11 @@ func (p *testProcess) wait(ctx context.Context, interval time.Duration, hung fun
 // read, once what it left running is killed.
 const orphanGrace = time.Second
 
+// memPoll is how often a process's memory is read against the limit
+// (Binary.MemLimit): a process that allocates a gigabyte a second grows
+// by 20 MB past it at most.
+const memPoll = 20 * time.Millisecond
+
 // GoCommand returns a go command run in dir with env. Canceling ctx
 // interrupts the go command and what it runs, as Ctrl-C in a terminal
 // would, so that it removes its temporary files; it is killed if it has

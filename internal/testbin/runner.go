@@ -27,6 +27,11 @@ type Binary struct {
 	Toolchain *Toolchain // the release that built it
 	// Timeout is the time one input may run before it counts as hanging.
 	Timeout time.Duration
+	// MemLimit, if not 0, is the resident memory in bytes a test process
+	// may reach: past it, it is killed, and the input it ran fails as out
+	// of memory, so that a candidate that allocates gigabytes takes
+	// neither fuzzmin nor the machine down (as libFuzzer's -rss_limit_mb).
+	MemLimit int64
 	Env     []string
 	// RAM is where the files written for every candidate go: a directory
 	// in memory where the system has a tmpfs at /dev/shm, since on a disk
@@ -239,6 +244,7 @@ func (r *Runner) Run(ctx context.Context, inputs [][]byte, shape Shape, stop Sto
 		started  = time.Now() // when the current input started
 		stopping bool
 		timedOut bool
+		memOut   bool
 		proc     *testProcess
 	)
 	p := newOutputParser(r.inputIndex, r.Toolchain)
@@ -277,13 +283,21 @@ func (r *Runner) Run(ctx context.Context, inputs [][]byte, shape Shape, stop Sto
 		return Result{}, err
 	}
 	limit := r.Limit()
-	exit, err := proc.wait(ctx, limit/20+time.Millisecond, func() bool {
+	interval := limit/20 + time.Millisecond
+	if r.MemLimit > 0 {
+		interval = min(interval, memPoll)
+	}
+	exit, err := proc.wait(ctx, interval, func() bool {
 		mu.Lock()
 		defer mu.Unlock()
-		if p.current >= 0 && !stopping && time.Since(started) > limit {
+		switch {
+		case p.current < 0 || stopping:
+		case time.Since(started) > limit:
 			timedOut, stopping = true, true
+		case r.MemLimit > 0 && rss(proc.cmd.Process.Pid) > r.MemLimit:
+			memOut, stopping = true, true
 		}
-		return timedOut
+		return timedOut || memOut
 	})
 	if err != nil {
 		return Result{}, err
@@ -298,6 +312,8 @@ func (r *Runner) Run(ctx context.Context, inputs [][]byte, shape Shape, stop Sto
 		res.Outcomes = append(res.Outcomes, sig)
 	} else if timedOut {
 		res.Outcomes = append(res.Outcomes, failure.Signature{Kind: failure.Timeout})
+	} else if memOut {
+		res.Outcomes = append(res.Outcomes, failure.Signature{Kind: failure.Memory})
 	}
 	res.Stale, res.Stales = p.stale, p.stales
 	res.Tail = tail.String()

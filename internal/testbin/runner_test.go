@@ -61,9 +61,22 @@ func FuzzProbe(f *testing.F) {
 		case 12:
 			fmt.Print("no newline before the error ")
 			t.Errorf("error %d", n) // line 45
+		case 13:
+			// Memory, 64 MiB at a time, touched, up to 4 GiB.
+			for i := 0; i < 64; i++ {
+				b := make([]byte, 64<<20)
+				for j := range b {
+					b[j] = 1
+				}
+				kept = append(kept, b)
+			}
+		case 14:
+			kept = append(kept, make([]byte, 1<<40)) // more than the machine has
 		}
 	})
 }
+
+var kept [][]byte
 
 // FuzzTrivial passes every input: the benchmarks measure the runner.
 func FuzzTrivial(f *testing.F) {
@@ -245,5 +258,37 @@ func TestWorkerAgrees_Passing(t *testing.T) {
 	ok, why := r.WorkerAgrees(context.Background(), probeInput(1), want, shape, probeInput(2))
 	if ok || !strings.Contains(why, "an input that passes in a process fails with fail at probe_test.go:18") {
 		t.Errorf("WorkerAgrees with a passing input that fails = %v, %q", ok, why)
+	}
+}
+
+// TestRunner_MemoryLimit checks that an input whose process grows past the
+// memory limit fails as out of memory, in a process and in a fuzz worker,
+// and that one the runtime cannot allocate for fails so too, without a
+// limit: the kind alone is the identity.
+func TestRunner_MemoryLimit(t *testing.T) {
+	dir, bin := buildProbe(t)
+	r := testbintest.Runner(t, bin, dir, "FuzzProbe", 20*time.Second)
+	r.MemLimit = 256 << 20
+	shape := func(_ int, _ failure.Signature, msg string) string { return msg }
+	inputs := [][]byte{probeInput(100), probeInput(13), probeInput(100)}
+	for _, run := range []struct {
+		name string
+		f    func(context.Context, [][]byte, testbin.Shape, testbin.Stop) (testbin.Result, error)
+	}{{"process", r.Run}, {"worker", r.RunInWorker}} {
+		res, err := run.f(context.Background(), inputs, shape, testbin.Never)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(res.Outcomes); got != "[ok out of memory]" {
+			t.Errorf("in a %s, with a limit of 256 MiB: %s, want [ok out of memory]", run.name, got)
+		}
+	}
+	r.MemLimit = 0
+	res, err := r.Run(context.Background(), [][]byte{probeInput(14)}, shape, testbin.Never)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(res.Outcomes); got != "[out of memory]" {
+		t.Errorf("an allocation the runtime cannot make: %s, want [out of memory]", got)
 	}
 }

@@ -84,7 +84,8 @@ type fuzzWorker struct {
 	resps chan fuzzResponse // read from its descriptor 4
 	dead  chan struct{}     // closed when the process has exited
 	mem   []byte
-	size  int // the largest input the memory holds
+	size  int   // the largest input the memory holds
+	limit int64 // Binary.MemLimit: past it, the worker is lost
 }
 
 // errWorkerLost says that a worker died or hung on an input: the input is
@@ -139,7 +140,7 @@ func (r *Runner) startWorker(size int) (w *fuzzWorker, err error) {
 		return nil, fmt.Errorf("starting the test binary as a fuzz worker: %w", err)
 	}
 	w = &fuzzWorker{cmd: cmd, calls: inW, enc: json.NewEncoder(inW), resps: make(chan fuzzResponse),
-		dead: make(chan struct{}), mem: mem, size: size}
+		dead: make(chan struct{}), mem: mem, size: size, limit: r.MemLimit}
 	go func() {
 		defer outR.Close()
 		dec := json.NewDecoder(bufio.NewReader(outR))
@@ -173,18 +174,32 @@ func (w *fuzzWorker) call(ctx context.Context, c call, limit time.Duration) (fuz
 	}
 	t := time.NewTimer(limit)
 	defer t.Stop()
-	select {
-	case resp := <-w.resps:
-		if resp.InternalErr != "" {
-			return resp, errors.New(resp.InternalErr)
+	var poll <-chan time.Time // the memory limit, if any, read every memPoll
+	if w.limit > 0 {
+		tick := time.NewTicker(memPoll)
+		defer tick.Stop()
+		poll = tick.C
+	}
+	for {
+		select {
+		case resp := <-w.resps:
+			if resp.InternalErr != "" {
+				return resp, errors.New(resp.InternalErr)
+			}
+			return resp, nil
+		case <-w.dead:
+			return fuzzResponse{}, errWorkerLost
+		case <-t.C:
+			return fuzzResponse{}, errWorkerLost
+		case <-poll:
+			if rss(w.cmd.Process.Pid) > w.limit {
+				// The input runs again in a process, which the limit
+				// judges (Runner.Run).
+				return fuzzResponse{}, errWorkerLost
+			}
+		case <-ctx.Done():
+			return fuzzResponse{}, ctx.Err()
 		}
-		return resp, nil
-	case <-w.dead:
-		return fuzzResponse{}, errWorkerLost
-	case <-t.C:
-		return fuzzResponse{}, errWorkerLost
-	case <-ctx.Done():
-		return fuzzResponse{}, ctx.Err()
 	}
 }
 
