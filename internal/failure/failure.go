@@ -20,11 +20,11 @@ type Signature struct {
 
 // Kinds of failure.
 const (
-	Panic   = "panic"       // a panic, including os.Exit(0) under go test
-	Fatal   = "fatal error" // a runtime fatal error (concurrent map writes, stack overflow, out of memory)
-	Fail    = "fail"        // t.Error, t.Fatal and their kin
-	Exit    = "exit"        // the process exited in the middle of the input (os.Exit)
-	Timeout = "timeout"     // the input ran longer than the per-input limit
+	Panic   = "panic"         // a panic, including os.Exit(0) under go test
+	Fatal   = "fatal error"   // a runtime fatal error (concurrent map writes, stack overflow, out of memory)
+	Fail    = "fail"          // t.Error, t.Fatal and their kin
+	Exit    = "exit"          // the process exited in the middle of the input (os.Exit)
+	Timeout = "timeout"       // the input ran longer than the per-input limit
 	Memory  = "out of memory" // the input's process grew past the memory limit, or the runtime ran out
 )
 

@@ -32,7 +32,7 @@ type Binary struct {
 	// of memory, so that a candidate that allocates gigabytes takes
 	// neither fuzzmin nor the machine down (as libFuzzer's -rss_limit_mb).
 	MemLimit int64
-	Env     []string
+	Env      []string
 	// RAM is where the files written for every candidate go: a directory
 	// in memory where the system has a tmpfs at /dev/shm, since on a disk
 	// file system each costs ten times more than running the candidate.
