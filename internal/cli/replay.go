@@ -15,11 +15,11 @@ import (
 )
 
 // The original is run before shrinking, in a fresh process and then
-// againRuns times in another (in one more, after a run that ends the
-// process): a failure that does not repeat the same way
-// is flaky, and the runs tell how often it fails. (A target that fails on
-// half its runs passes or fails all of eight runs once in 128 entries; two
-// runs, once in two.)
+// againRuns times in another (and in a third, after a run that ends the
+// process): a failure that does not repeat the same way is flaky, and the
+// runs tell how often it fails. (A target that fails on half its runs
+// passes or fails all of eight runs once in 128 entries; all of two runs,
+// once in two.)
 const againRuns = 7
 
 // replay runs the original in fresh processes to learn how it fails
