@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -67,6 +68,12 @@ func TestScripts(t *testing.T) {
 			return os.Geteuid() == 0, nil
 		case "mount": // the script may mount file systems (tmpfs)
 			return canMount(), nil
+		case "race": // go test -race works here (cmd/internal/sys.RaceDetectorSupported, in part)
+			switch runtime.GOOS + "/" + runtime.GOARCH {
+			case "linux/amd64", "linux/arm64", "darwin/amd64", "darwin/arm64", "windows/amd64", "freebsd/amd64":
+				return true, nil
+			}
+			return false, nil
 		}
 		return false, fmt.Errorf("unknown condition %q", cond)
 	}

@@ -30,7 +30,7 @@ slices lose blocks, then characters and bytes get simpler; integers go
 toward zero by binary search, floats toward small integers, bools toward
 false. A candidate counts only if it fails the same way as the original:
 the same kind of failure (panic, t.Fatal or t.Error, runtime fatal error,
-process exit, timeout, out of memory), at the same place in your code, with the same
+process exit, timeout, out of memory, data race under -race), at the same place in your code, with the same
 constant text in its message: what the test wrote around the values.
 Every line of the message counts. Values are masked: strings in quotes,
 what brackets hold with the type before it ([1 2], map[a:1],
@@ -130,6 +130,13 @@ before and after. "fuzzmin help" prints this manual.
 		to take 0.5 ms or more to run (below that, one process is
 		faster). The result does not depend on n. The default is
 		GOMAXPROCS.
+	-race
+		Build the test binary with the race detector, as go test -race.
+		A data race is a failure of its own kind, known by where its
+		first two accesses are in your code; each candidate that races
+		runs in a process of its own (the detector reports a race once a
+		process), and a target wrapped by fuzzshrink shrinks its encoded
+		arguments from outside.
 	-run regexp
 		Minimize only the targets and entries matching regexp, as go
 		test -run selects tests and subtests: FuzzParse, or
@@ -255,6 +262,13 @@ request. Its exit status is 0 when nothing was found, 1 when something was,
 	-p n
 		Run up to n test processes at once, as go test -p: one target's
 		entries each. The default is GOMAXPROCS.
+	-race
+		Build the test binary with the race detector, as go test -race.
+		A data race is a failure of its own kind, known by where its
+		first two accesses are in your code; each candidate that races
+		runs in a process of its own (the detector reports a race once a
+		process), and a target wrapped by fuzzshrink shrinks its encoded
+		arguments from outside.
 	-run regexp
 		Check only the targets and entries matching regexp, as go test
 		-run selects tests and subtests: FuzzParse, or
@@ -310,6 +324,13 @@ not be read. Its flags:
 	-p n
 		Run up to n test processes at once, as go test -p: each
 		measuring one entry at a time. The default is GOMAXPROCS.
+	-race
+		Build the test binary with the race detector, as go test -race.
+		A data race is a failure of its own kind, known by where its
+		first two accesses are in your code; each candidate that races
+		runs in a process of its own (the detector reports a race once a
+		process), and a target wrapped by fuzzshrink shrinks its encoded
+		arguments from outside.
 	-run regexp
 		Distill only the targets and entries matching regexp, as go test
 		-run selects tests and subtests: FuzzParse, or

@@ -50,7 +50,7 @@ func (c *command) cminPackage(ctx context.Context, p *pkg, tmp string) {
 	var err error
 	if cov.pkgs, err = c.linkedPackages(ctx, p); err == nil {
 		goCmd := func(args ...string) *exec.Cmd { return c.goCommand(ctx, args...) }
-		err = testbin.BuildCover(goCmd, cov.bin.Path, cov.pkgs, append(c.tagsFlag(), p.Args...))
+		err = testbin.BuildCover(goCmd, cov.bin.Path, cov.pkgs, append(c.buildFlags(), p.Args...))
 	}
 	c.rep.phase("")
 	if err != nil {

@@ -301,11 +301,17 @@ func (c *command) goOutput(ctx context.Context, args ...string) (string, error) 
 	return string(out), nil
 }
 
-func (c *command) tagsFlag() []string {
-	if c.opts.tags == "" {
-		return nil
+// buildFlags are the go command's flags for the packages' builds and
+// listings: -tags and -race.
+func (c *command) buildFlags() []string {
+	var flags []string
+	if c.opts.tags != "" {
+		flags = append(flags, "-tags="+c.opts.tags)
 	}
-	return []string{"-tags=" + c.opts.tags}
+	if c.opts.race {
+		flags = append(flags, "-race")
+	}
+	return flags
 }
 
 // rel shortens a path for messages: relative to the working directory when

@@ -16,6 +16,7 @@ import (
 type options struct {
 	run         string
 	tags        string
+	race        bool
 	dir         string // -C
 	dryRun      bool   // -n
 	keep        bool
@@ -87,6 +88,7 @@ func (o *options) flagSet() *flag.FlagSet {
 	verb := map[mode]string{modeMinimize: "Minimize", modeCheck: "Check", modeCmin: "Distill"}[o.mode]
 	fs.StringVar(&o.run, "run", o.run, verb+" only the targets and entries matching `regexp`, as go test -run selects tests and subtests: FuzzParse, or FuzzParse/9e16f0a1 for one entry.")
 	fs.StringVar(&o.tags, "tags", o.tags, "Build tags, a comma-separated `list` as for go test.")
+	fs.BoolVar(&o.race, "race", o.race, "Build the test binary with the race detector, as go test -race. A data race is a failure of its own kind, known by where its first two accesses are in your code; each candidate that races runs in a process of its own (the detector reports a race once a process), and a target wrapped by fuzzshrink shrinks its encoded arguments from outside.")
 	fs.StringVar(&o.dir, "C", o.dir, "Change to `dir` before doing anything.")
 	fs.Var(&o.shard, "shard", "Do only shard `i/n` of the work: the entries are split into n shards by a hash of package, target and entry, so that n jobs of a CI matrix, given 1/n to n/n, do each entry exactly once.")
 	fs.BoolVar(&o.json, "json", o.json, "Print one JSON object per event, as go test -json does (see Output).")

@@ -45,7 +45,7 @@ func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) (bool, error) {
 		return false, err
 	}
 	args := []string{"test", "-run=^$", "-fuzz=^" + t.Name + "$", "-fuzztime=" + c.opts.fuzztime, "-fuzzminimizetime=0"}
-	args = append(append(args, c.tagsFlag()...), p.Args...)
+	args = append(append(args, c.buildFlags()...), p.Args...)
 	cmd := c.goCommand(ctx, args...)
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw

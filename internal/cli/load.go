@@ -223,7 +223,7 @@ func dedupe(sorted []string) []string {
 // package of the module) covers code there.
 func (c *command) linkedPackages(ctx context.Context, p *pkg) ([]string, error) {
 	args := []string{"list", "-deps", "-test", "-f", "{{if .Module}}{{if .Module.Main}}{{.Name}} {{.ImportPath}}{{end}}{{end}}"}
-	args = append(append(args, c.tagsFlag()...), p.Args...)
+	args = append(append(args, c.buildFlags()...), p.Args...)
 	out, err := c.goOutput(ctx, args...)
 	if err != nil {
 		return nil, err

@@ -272,7 +272,7 @@ func (c *command) build(ctx context.Context, p *pkg, dir string, targets []strin
 	// The go test run checks the results when the package is done: a
 	// first interrupt, which stops the searches, does not end it.
 	goCmd := func(args ...string) *exec.Cmd { return c.goCommand(c.finishContext(), args...) }
-	s, err := testbin.StartBuild(ctx, goCmd, ctl, targets, append(c.tagsFlag(), p.Args...))
+	s, err := testbin.StartBuild(ctx, goCmd, ctl, targets, append(c.buildFlags(), p.Args...))
 	c.rep.phase("")
 	if err != nil {
 		if be := (*testbin.BuildError)(nil); errors.As(err, &be) {

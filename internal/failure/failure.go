@@ -26,6 +26,7 @@ const (
 	Exit    = "exit"          // the process exited in the middle of the input (os.Exit)
 	Timeout = "timeout"       // the input ran longer than the per-input limit
 	Memory  = "out of memory" // the input's process grew past the memory limit, or the runtime ran out
+	Race    = "data race"     // the race detector saw one (a test binary built with -race)
 )
 
 // Failed reports whether the signature is a failure.

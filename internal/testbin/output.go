@@ -62,6 +62,8 @@ type outputParser struct {
 	crashMsg string            // the message of a panic of the user's value, shaped if it counts
 	state    int               // where in a crash report the parser is
 	lastFunc string            // the function line of the frame being read
+	race     failure.Signature // a data race the race detector reported while the current input ran
+	inRace   int               // in a race report: 0 no, 1 yes, 2 in an access's stack, before its first user frame
 	stale    string            // the toolchain's complaint about the corpus, if any
 	stales   []string          // and its complaint about each file, if it had several
 }
@@ -132,6 +134,9 @@ func (p *outputParser) line(l []byte) (done int, sig failure.Signature) {
 		p.stales = append(p.stales, p.stale)
 		return -1, failure.Signature{}
 	}
+	if p.raceLine(s) {
+		return -1, failure.Signature{}
+	}
 	switch p.state {
 	case stateNormal:
 		switch {
@@ -169,6 +174,53 @@ func (p *outputParser) line(l []byte) (done int, sig failure.Signature) {
 		}
 	}
 	return -1, failure.Signature{}
+}
+
+// The race detector's report (runtime/race, tsan's report format): between
+// lines of "=", "WARNING: DATA RACE", then each access ("Read at 0x… by
+// goroutine 7:", "Previous write at …") with its stack, two lines a frame,
+// then where the goroutines were created. The testing package then fails
+// the test ("race detected during execution of test", at a line of its
+// own) and reports no race twice in one process (see Runner.Run).
+var (
+	raceAccessRE = regexp.MustCompile(`^(?:Previous )?(?:[Aa]tomic )?(?:[Rr]ead|[Ww]rite) at 0x[0-9a-f]+ by `)
+	raceFrameRE  = regexp.MustCompile(`^\s+(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+)
+
+// raceLine reads a line of a race report, and reports whether it was one.
+// The race's identity is where its first two accesses happened in the
+// user's code: the first as the position, the second in the text.
+func (p *outputParser) raceLine(s string) bool {
+	switch {
+	case p.inRace == 0:
+		if s != "WARNING: DATA RACE" || p.current < 0 {
+			return false
+		}
+		p.inRace = 1
+		if !p.race.Failed() { // the first race of the input is its identity
+			p.race = failure.Signature{Kind: failure.Race}
+		}
+	case strings.HasPrefix(s, "=================="):
+		p.inRace = 0
+	case raceAccessRE.MatchString(s):
+		p.inRace = 2
+	case strings.HasPrefix(s, "Goroutine "): // where the goroutines were created
+		p.inRace = 1
+	case p.inRace == 2 && !strings.HasPrefix(s, "      "):
+		p.lastFunc = strings.TrimSpace(s)
+	case p.inRace == 2:
+		if m := raceFrameRE.FindStringSubmatch(s); m != nil && failure.UserFrame(p.goroot, p.lastFunc, m[1]) {
+			pos := filepath.Base(m[1]) + ":" + m[2]
+			switch {
+			case p.race.Pos == "":
+				p.race.Pos = pos
+			case p.race.Text == "":
+				p.race.Text = "with " + pos
+			}
+			p.inRace = 1
+		}
+	}
+	return true
 }
 
 // isStale reports whether a message is the testing package's complaint
@@ -253,6 +305,8 @@ func (p *outputParser) end(exit int) (int, failure.Signature) {
 	}
 	var sig failure.Signature
 	switch {
+	case p.race.Failed() && (p.failed || exit != 0):
+		sig = p.race
 	case p.crash.Failed() && exit != 0:
 		sig = p.crash
 		if p.crashMsg != "" {
@@ -267,5 +321,6 @@ func (p *outputParser) end(exit int) (int, failure.Signature) {
 		sig = failure.Signature{Kind: failure.Exit, Text: "exit status " + strconv.Itoa(exit)}
 	}
 	p.current, p.crash, p.crashMsg, p.state, p.inErr, p.errCont = -1, failure.Signature{}, "", stateNormal, false, ""
+	p.race, p.inRace = failure.Signature{}, 0
 	return i, sig
 }

@@ -32,6 +32,28 @@ func parse(framed bool, out string, exit int) []failure.Signature {
 	return got
 }
 
+// raceReport is a report of the race detector, as a test binary built
+// with -race prints it: the accesses, then where the goroutines began.
+const raceReport = `==================
+WARNING: DATA RACE
+Read at 0x00000092b180 by goroutine 10:
+  sync/atomic.AddInt32()
+      /goroot/src/sync/atomic/doc.go:60 +0x74
+  example.com/x.FuzzX.func1.1()
+      /home/u/x/x_test.go:21 +0x74
+
+Previous write at 0x00000092b180 by goroutine 11:
+  example.com/x.FuzzX.func1.2()
+      /home/u/x/x_test.go:25 +0x8c
+
+Goroutine 10 (running) created at:
+  example.com/x.FuzzX.func1()
+      /home/u/x/x_test.go:19 +0x93
+  testing.tRunner()
+      /goroot/src/testing/testing.go:2036 +0x21c
+==================
+`
+
 // The output of the testing package, by its marks: ^V framing, ^O and ^N
 // around an error, ^[ before a marked byte of the test's own text.
 const (
@@ -68,6 +90,10 @@ func TestOutputParser(t *testing.T) {
 		{"1.26: an error of several lines", false,
 			V + "=== RUN   FuzzX/0\n    x_test.go:9: mismatch (-want +got):\n          []int{\n        - \t1,\n          }\n" + V + "--- FAIL: FuzzX/0 (0.00s)\n",
 			[]failure.Signature{fail("mismatch (-want +got):\n  []int{\n- \t1,\n  }", "x_test.go:9")}},
+		{"a data race, by its accesses in the user's code", false,
+			V + "=== RUN   FuzzX/0\n" + raceReport + "    testing.go:1712: race detected during execution of test\n" + V + "--- FAIL: FuzzX/0 (0.00s)\n" +
+				V + "=== RUN   FuzzX/1\n" + V + "--- PASS: FuzzX/1 (0.00s)\n",
+			[]failure.Signature{{Kind: failure.Race, Text: "with x_test.go:25", Pos: "x_test.go:21"}, {}}},
 		{"the input's name is masked", true,
 			V + "=== RUN   FuzzX/0\n" + O + "    x_test.go:9: in FuzzX/0: bad" + N + "\n" + V + "--- FAIL: FuzzX/0 (0.00s)\n",
 			[]failure.Signature{fail("in …: bad", "x_test.go:9")}},

@@ -245,6 +245,7 @@ func (r *Runner) Run(ctx context.Context, inputs [][]byte, shape Shape, stop Sto
 		stopping bool
 		timedOut bool
 		memOut   bool
+		raced    bool // an input raced: the outcomes after it do not count
 		proc     *testProcess
 	)
 	p := newOutputParser(r.inputIndex, r.Toolchain)
@@ -264,12 +265,16 @@ func (r *Runner) Run(ctx context.Context, inputs [][]byte, shape Shape, stop Sto
 			}
 			tail.add(line)
 			before := p.current
-			if i, sig := p.line(line); i >= 0 {
+			if i, sig := p.line(line); i >= 0 && !raced {
 				if !sig.Failed() {
 					r.ran(time.Since(started))
 				}
 				res.Outcomes = append(res.Outcomes, sig)
-				if !stopping && stop(i, sig) {
+				// The race detector reports a race once a process: the
+				// inputs after one run in a process of their own, and
+				// what this one says of them does not count.
+				raced = sig.Kind == failure.Race
+				if !stopping && (stop(i, sig) || raced) {
 					stopping = true
 					proc.kill()
 				}
