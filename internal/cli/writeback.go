@@ -91,7 +91,7 @@ func (c *command) checkWritten(ctx context.Context, j *entryJob, name string, da
 		return signature{}, "", err
 	}
 	shape := func(sig signature, msg string) string { return j.tj.shaper.Shape(sig, msg, vals) }
-	check := testbin.Check{Target: j.target.Name, Names: []string{name}, Timeout: c.checkTimeout(j)}
+	check := testbin.Check{Target: j.target.Name, Names: []string{name}, Timeout: c.checkTimeout(j), MemLimit: int64(c.opts.memLimit)}
 	outs, err := j.tj.build.Check(ctx, []testbin.Check{check})
 	if err != nil {
 		return signature{}, "", err

@@ -26,6 +26,9 @@ func ParseCheck(co CheckOutput, target string, names []string, tc *Toolchain, sh
 		}
 	}
 	if i, sig := p.end(co.Exit); i >= 0 {
+		if co.Exit == exitMemory && !sig.Crash() {
+			sig = failure.Signature{Kind: failure.Memory} // the limit killed it
+		}
 		got[names[i]] = sig
 	}
 	if len(got) == 0 && p.stale != "" {

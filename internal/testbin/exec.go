@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -62,7 +63,14 @@ type Check struct {
 	Target  string        `json:"target"`
 	Names   []string      `json:"names"`
 	Timeout time.Duration `json:"timeout"`
+	// MemLimit, if not 0, bounds the test process's resident memory as
+	// Binary.MemLimit does candidates': the check judges as the search did.
+	MemLimit int64 `json:"memLimit,omitempty"`
 }
+
+// exitMemory is the exit status a check reports for a test process the
+// memory limit killed.
+const exitMemory = -2
 
 // A CheckOutput is the output and exit status of a check's run.
 type CheckOutput struct {
@@ -267,7 +275,31 @@ func runCheck(bin string, binArgs []string, ch Check, stdout io.Writer) (int, []
 	// ended; it dies with the wrapper.
 	setProcessGroup(cmd)
 	dieWithParent(cmd, syscall.SIGKILL)
-	err := cmd.Run()
+	var overLimit atomic.Bool
+	err := cmd.Start()
+	if err == nil {
+		if ch.MemLimit > 0 {
+			stop := make(chan struct{})
+			defer close(stop)
+			go func() {
+				tick := time.NewTicker(memPoll)
+				defer tick.Stop()
+				for {
+					select {
+					case <-stop:
+						return
+					case <-tick.C:
+						if rss(cmd.Process.Pid) > ch.MemLimit {
+							overLimit.Store(true)
+							killProcessGroup(cmd)
+							return
+						}
+					}
+				}
+			}()
+		}
+		err = cmd.Wait()
+	}
 	killProcessGroup(cmd)
 	exit := 0
 	if err != nil && !errors.Is(err, exec.ErrWaitDelay) {
@@ -275,6 +307,9 @@ func runCheck(bin string, binArgs []string, ch Check, stdout io.Writer) (int, []
 		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 			exit = ee.ExitCode()
 		}
+	}
+	if overLimit.Load() {
+		exit = exitMemory
 	}
 	return exit, out.Bytes()
 }
