@@ -53,13 +53,13 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 		}
 	}
 	var sigs []signature
+	shape := func(_ int, sig signature, msg string) string { return j.tj.shaper.Shape(sig, msg, j.entry.Values) }
 	for procs := 0; procs < 3 && len(sigs) < 1+againRuns; procs++ {
-		n := againRuns
-		if len(sigs) == 0 {
-			n = 1
+		n := 1 // the first run alone, in a fresh process
+		if len(sigs) > 0 {
+			n = 1 + againRuns - len(sigs)
 		}
-		shape := func(_ int, sig signature, msg string) string { return j.tj.shaper.Shape(sig, msg, j.entry.Values) }
-		out, err := j.runner.Run(ctx, slices.Repeat([][]byte{j.entry.Data}, min(n, 1+againRuns-len(sigs))), shape, testbin.Never)
+		out, err := j.runner.Run(ctx, slices.Repeat([][]byte{j.entry.Data}, n), shape, testbin.Never)
 		switch {
 		case err != nil:
 			return statusFailed, err

@@ -139,7 +139,7 @@ func LastLog(out string) (pos, msg string) {
 			pos, msg, cont = l[m[4]:m[5]], l[m[1]:], l[m[2]:m[3]]+"    "
 			continue
 		}
-		if cont != "" && strings.HasPrefix(l, cont) && len(msg) < maxMessage {
+		if cont != "" && strings.HasPrefix(l, cont) && len(msg) < MaxMessage {
 			msg += "\n" + l[len(cont):]
 			continue
 		}

@@ -38,9 +38,10 @@ import (
 // "round trip: got …, want …", whatever got and want are, while
 // t.Fatal(err) reached by "unexpected EOF" and by "invalid escape" is two.
 
-// maxMessage bounds the part of a message that is read: identity is in
-// the words a test writes, not in kilobytes of a dump.
-const maxMessage = 8 << 10
+// MaxMessage bounds the part of a message that is read: identity is in
+// the words a test writes, not in kilobytes of a dump. Readers of a
+// message keep no more of it.
+const MaxMessage = 8 << 10
 
 // maxText bounds the Text of a signature.
 const maxText = 300
@@ -126,8 +127,8 @@ func (s *Shaper) Shape(sig Signature, msg string, inputs []any) string {
 
 // tokenize splits a message into tokens, values collapsed.
 func tokenize(msg string) []token {
-	if len(msg) > maxMessage {
-		msg = msg[:maxMessage]
+	if len(msg) > MaxMessage {
+		msg = msg[:MaxMessage]
 	}
 	var t tokenizer
 	for i, line := range strings.Split(msg, "\n") {

@@ -68,10 +68,6 @@ type outputParser struct {
 	stales   []string          // and its complaint about each file, if it had several
 }
 
-// maxMessage bounds the lines of a message kept: its identity is read
-// from the first 8 KiB (failure.Shape).
-const maxMessage = 8 << 10
-
 const (
 	stateNormal    = iota
 	statePanicHead // after "panic: ", before the panic( frame
@@ -118,7 +114,7 @@ func (p *outputParser) line(l []byte) (done int, sig failure.Signature) {
 		// spaces more than its first.
 		p.errCont = s[:m[2]] + "    "
 		return -1, failure.Signature{}
-	case cont != "" && (inErr || !p.framed && m == nil) && strings.HasPrefix(s, cont) && len(p.errMsg) < maxMessage:
+	case cont != "" && (inErr || !p.framed && m == nil) && strings.HasPrefix(s, cont) && len(p.errMsg) < failure.MaxMessage:
 		p.errMsg += "\n" + s[len(cont):]
 		p.errCont = cont
 		return -1, failure.Signature{}

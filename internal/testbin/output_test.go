@@ -194,7 +194,7 @@ func FuzzOutputParser(f *testing.F) {
 		out := V + "=== RUN   FuzzX/0\n    x_test.go:7: a log line\n" + escape27(msg) + V + "--- FAIL: FuzzX/0 (0.00s)\n"
 		got := parse(true, out, 1)
 		want := failure.Signature{Kind: failure.Fail, Text: msg, Pos: "x_test.go:9"}
-		if len(got) != 1 || got[0] != want && len(msg) < maxMessage && !strings.Contains(msg, "FuzzX/0") {
+		if len(got) != 1 || got[0] != want && len(msg) < failure.MaxMessage && !strings.Contains(msg, "FuzzX/0") {
 			t.Errorf("read %q back as %+v, want %+v", msg, got, want)
 		}
 		// Any output at all: the parser does not fail.
