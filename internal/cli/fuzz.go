@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/fuzzmin/fuzzmin/corpus"
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
 // fuzzFirst is -fuzz: it runs go test -fuzz on the one target the flag
@@ -46,7 +47,7 @@ func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) (bool, error) {
 	}
 	args := []string{"test", "-run=^$", "-fuzz=^" + t.Name + "$", "-fuzztime=" + c.opts.fuzztime, "-fuzzminimizetime=0"}
 	args = append(append(args, c.buildFlags()...), p.Args...)
-	cmd := c.goCommand(ctx, args...)
+	cmd := testbin.GoFuzzCommand(ctx, c.opts.dir, c.env, args...)
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	if err := cmd.Start(); err != nil {

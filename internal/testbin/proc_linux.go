@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -35,4 +36,40 @@ func rss(pid int) int64 {
 		return 0
 	}
 	return pages * int64(os.Getpagesize())
+}
+
+// fuzzCoordinators returns the processes of the process group pgid that
+// coordinate a go test -fuzz run: test binaries run with -test.fuzz, not
+// the workers they start (-test.fuzzworker).
+func fuzzCoordinators(pgid int) []int {
+	des, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, de := range des {
+		pid, err := strconv.Atoi(de.Name())
+		if err != nil || pid == pgid {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + de.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(f) < 3 || f[2] != strconv.Itoa(pgid) {
+			continue
+		}
+		cmdline, err := os.ReadFile("/proc/" + de.Name() + "/cmdline")
+		if err != nil {
+			continue
+		}
+		args := strings.Split(string(cmdline), "\x00")
+		if slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "-test.fuzz=") }) &&
+			!slices.Contains(args, "-test.fuzzworker") {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }

@@ -114,12 +114,43 @@ const memPoll = 20 * time.Millisecond
 // would, so that it removes its temporary files; it is killed if it has
 // not ended 10 seconds later, and interrupted if fuzzmin dies.
 func GoCommand(ctx context.Context, dir string, env []string, args ...string) *exec.Cmd {
+	cmd := goCommand(ctx, dir, env, args...)
+	cmd.Cancel = func() error { return interruptProcessGroup(cmd) }
+	return cmd
+}
+
+// GoFuzzCommand is GoCommand for a go test -fuzz run. Its cancel
+// interrupts the test binary that coordinates the fuzzing, and the go
+// command, but not the fuzz workers: a worker interrupted in the middle of
+// an input before the coordinator knows it is stopping is taken for one
+// that crashed, and its input is written as a failing entry (the toolchain
+// spares only a worker that waits for input, internal/fuzz/worker.go). The
+// coordinator stops its workers itself. Where the coordinator cannot be
+// found (not Linux, or still building), the whole group is interrupted, as
+// a terminal's ^C does.
+func GoFuzzCommand(ctx context.Context, dir string, env []string, args ...string) *exec.Cmd {
+	cmd := goCommand(ctx, dir, env, args...)
+	cmd.Cancel = func() error {
+		pids := fuzzCoordinators(cmd.Process.Pid)
+		if len(pids) == 0 {
+			return interruptProcessGroup(cmd)
+		}
+		for _, pid := range pids {
+			if p, err := os.FindProcess(pid); err == nil {
+				p.Signal(os.Interrupt)
+			}
+		}
+		return cmd.Process.Signal(os.Interrupt)
+	}
+	return cmd
+}
+
+func goCommand(ctx context.Context, dir string, env []string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.Env = env
 	setProcessGroup(cmd)
 	dieWithParent(cmd, syscall.SIGINT)
-	cmd.Cancel = func() error { return interruptProcessGroup(cmd) }
 	cmd.WaitDelay = 10 * time.Second
 	return cmd
 }
