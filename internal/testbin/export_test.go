@@ -30,3 +30,6 @@ func HasWorker(r *Runner) bool { return r.worker != nil }
 func JudgeInWorker(r *Runner, ctx context.Context, in []byte, limit time.Duration) (failure.Signature, string, error) {
 	return r.judgeInWorker(ctx, in, limit)
 }
+
+// SplitVersion reads a binary's Go version as release and experiments.
+var SplitVersion = splitVersion

@@ -23,8 +23,12 @@ var Releases = []string{"go1.26", "go1.27"}
 // toolchain line in go.mod may switch. So the release is read from the
 // binary itself.
 type Toolchain struct {
-	Version string // as the binary records it, "go1.27.3"; "" if it cannot be read
-	GOROOT  string // of the go command that built the binary
+	Version string // the release, "go1.27.3"; "" if it cannot be read
+	// Experiments are the GOEXPERIMENT settings the binary was built
+	// with, "jsonv2" of "go1.26.8-X:jsonv2" (as the binary records its
+	// version); they change neither its output nor its worker protocol.
+	Experiments string
+	GOROOT      string // of the go command that built the binary
 
 	// framed says that the testing package marks each error line in
 	// -test.v=test2json output: ^O before it, ^N after, and ^[ before
@@ -45,8 +49,9 @@ func Identify(path, goroot, goversion, src string) *Toolchain {
 	t := &Toolchain{GOROOT: goroot, framed: true}
 	bi, err := buildinfo.ReadFile(path)
 	if err == nil {
-		t.Version = bi.GoVersion
+		t.Version, t.Experiments = splitVersion(bi.GoVersion)
 	}
+	goversion, _ = splitVersion(goversion)
 	lang := version.Lang(t.Version)
 	switch {
 	case t.Version == "":
@@ -64,6 +69,18 @@ func Identify(path, goroot, goversion, src string) *Toolchain {
 		t.framed = false
 	}
 	return t
+}
+
+// splitVersion reads a Go version as a binary records it, "go1.26.8" or
+// "go1.26.8-X:jsonv2,greenteagc" when built with GOEXPERIMENT (runtime.Version
+// says "go1.26.8 X:jsonv2"), as the release and the experiments.
+func splitVersion(v string) (release, experiments string) {
+	for _, sep := range []string{"-X:", " X:"} {
+		if r, x, ok := strings.Cut(v, sep); ok {
+			return r, x
+		}
+	}
+	return v, ""
 }
 
 // Worker reports whether candidates may run in the binary's fuzz worker
