@@ -198,6 +198,24 @@ func FuzzNever(f *testing.F) {
 		t.Errorf("fuzz without a bug: exit %d, want 0:\n%s", code, out)
 	}
 
+	// A module in a subdirectory of the repository (working-directory):
+	// annotations name files from the root of the work space, where
+	// GitHub places them.
+	ws := t.TempDir()
+	for name, body := range files {
+		path := filepath.Join(ws, "services", "a", name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, code = runAction(t, ws, map[string]string{"command": "check", "working-directory": "services/a"})
+	if code != 1 || !regexp.MustCompile(`(?m)^::error file=services/a/testdata/fuzz/FuzzBig/committed,line=1::fails: `).MatchString(out) {
+		t.Errorf("check in working-directory services/a: exit %d, want 1 with an annotation of services/a/testdata/fuzz/FuzzBig/committed:\n%s", code, out)
+	}
+
 	if out, code := runAction(t, mod, map[string]string{"command": "fuzz"}); code != 2 || !strings.Contains(out, "::error::fuzzmin action: command fuzz needs the input target") {
 		t.Errorf("fuzz without a target: exit %d, want 2:\n%s", code, out)
 	}

@@ -229,7 +229,10 @@ bounded search shrinks each failing entry. It writes nothing. Each finding is
 a line "path:line: message"; with -json a "finding" event (Path, Line,
 Level, Message); in GitHub Actions (GITHUB_ACTIONS=true) or with -github
 also a workflow annotation (::error or ::warning), which shows on the pull
-request. Its exit status is 0 when nothing was found, 1 when something was,
+request; it names the file from the root of the work space
+(GITHUB_WORKSPACE), also when the module is in a subdirectory of it. Names
+and messages are printed with their control characters as Go escapes
+(\x1b), so that neither a terminal nor a log acts on them. Its exit status is 0 when nothing was found, 1 when something was,
 2 for a usage error or a package that does not build. Its flags:
 
 	-C dir

@@ -88,7 +88,7 @@ func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
 			return
 		}
 		for _, f := range c.checkTarget(ctx, p, tj, runners[i], replays[i]) {
-			c.rep.finding(p.ImportPath, f, c.github())
+			c.rep.finding(p.ImportPath, f, c.annotationFile(f.Path))
 			c.fail(exitFailure)
 		}
 	}
@@ -107,14 +107,40 @@ func (c *command) orphanFindings(p *pkg) {
 		f := finding{Path: c.rel(dir), Level: "error", test: t,
 			Message: fmt.Sprintf("orphaned: %s has no fuzz target %s, so go test never runs its %s (was the target renamed? move them, or remove the directory)",
 				p.ImportPath, t, plural(len(entries), "entry", "entries"))}
-		c.rep.finding(p.ImportPath, f, c.github())
+		c.rep.finding(p.ImportPath, f, c.annotationFile(f.Path))
 		c.fail(exitFailure)
 	}
 }
 
-// github reports whether findings are also GitHub annotations.
-func (c *command) github() bool {
-	return c.opts.github || envValue(os.Environ(), "GITHUB_ACTIONS") == "true"
+// annotationFile returns the file a GitHub annotation of a finding in
+// path (as c.rel gives it) names, or "" if findings are not annotations
+// (-github, or GITHUB_ACTIONS=true). GitHub places an annotation by the
+// file's path from the root of the work space (GITHUB_WORKSPACE), which is
+// not the module's directory when the module is in a subdirectory of the
+// repository (the action's working-directory).
+func (c *command) annotationFile(path string) string {
+	if !c.opts.github && os.Getenv("GITHUB_ACTIONS") != "true" {
+		return ""
+	}
+	if ws := os.Getenv("GITHUB_WORKSPACE"); ws != "" {
+		abs := path
+		if !filepath.IsAbs(abs) {
+			base, err := filepath.Abs(c.opts.dir) // as c.rel has it: -C, or the working directory
+			if err != nil {
+				return filepath.ToSlash(path)
+			}
+			abs = filepath.Join(base, path)
+		}
+		for _, p := range []*string{&abs, &ws} {
+			if r, err := filepath.EvalSymlinks(*p); err == nil {
+				*p = r
+			}
+		}
+		if r, err := filepath.Rel(ws, abs); err == nil && !strings.HasPrefix(r, "..") {
+			path = r
+		}
+	}
+	return filepath.ToSlash(path)
 }
 
 // checkTarget returns the findings of one target, whose valid entries

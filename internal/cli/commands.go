@@ -121,7 +121,7 @@ func runMode(m mode) func(args []string, stdout, stderr io.Writer) int {
 		ctx, finish, stop := interruptible()
 		defer stop()
 		c := &command{opts: o, match: match, rep: newReporter(stdout, stderr, o.json, o.verbose), env: os.Environ(), finishing: finish}
-		return c.main(ctx, patterns)
+		return c.rep.end(c.main(ctx, patterns))
 	}
 }
 

@@ -100,9 +100,9 @@ func runImport(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	c := &command{opts: o.options, match: &matcher{}, rep: newReporter(stdout, stderr, o.json, o.verbose), env: os.Environ(), finishing: finish}
 	c.rep.noRerun = o.dryRun // what -n would write cannot be run
-	return c.withPackages(ctx, []string{o.pkg}, func(pkgs []*pkg) {
+	return c.rep.end(c.withPackages(ctx, []string{o.pkg}, func(pkgs []*pkg) {
 		c.importFiles(ctx, pkgs, &o, fs.Args())
-	})
+	}))
 }
 
 // An importJob is the import of files into one target's seed corpus.

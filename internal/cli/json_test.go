@@ -30,6 +30,7 @@ type jsonEvent struct {
 	Value string
 	// summary
 	Counts map[string]int
+	Exit   *int
 	// finding
 	Path, Level, Message string
 	Line                 int

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -30,6 +29,9 @@ type reporter struct {
 	counts   map[status]int
 	order    []status
 	findings int // of fuzzmin check
+	// totals are the counts of the summary event that ends every run
+	// under -json (end): the entries by status, or check's findings.
+	totals map[status]int
 }
 
 func newReporter(out, errw io.Writer, jsonOut, verbose bool) *reporter {
@@ -75,6 +77,7 @@ type event struct {
 	Runs    int            `json:",omitempty"`
 	Value   string         `json:",omitempty"`
 	Counts  map[status]int `json:",omitempty"`
+	Exit    *int           `json:",omitempty"` // of the summary: the exit code
 	// Of a finding of fuzzmin check:
 	Path    string `json:",omitempty"`
 	Line    int    `json:",omitempty"`
@@ -102,6 +105,9 @@ func (r *reporter) goOutput(pkg, line string) {
 
 func (r *reporter) lines(w io.Writer, action, pkg, test, text string) {
 	if r.json == nil {
+		if action != actionOutput {
+			text = terminalSafe(text)
+		}
 		fmt.Fprint(w, text)
 		return
 	}
@@ -118,7 +124,7 @@ func (r *reporter) errorf(format string, args ...any) {
 		r.emit(event{Time: time.Now(), Action: actionError, Output: msg + "\n"})
 		return
 	}
-	fmt.Fprintf(r.errw, "fuzzmin: %s\n", msg)
+	fmt.Fprintf(r.errw, "fuzzmin: %s\n", terminalSafe(msg))
 }
 
 func (r *reporter) infof(format string, args ...any) {
@@ -234,8 +240,8 @@ func (r *reporter) result(res result) {
 }
 
 // finding reports a finding of fuzzmin check, also as a GitHub Actions
-// annotation if github is set.
-func (r *reporter) finding(pkg string, f finding, github bool) {
+// annotation of file if file is not "".
+func (r *reporter) finding(pkg string, f finding, file string) {
 	r.mu.Lock()
 	r.findings++
 	r.mu.Unlock()
@@ -244,12 +250,11 @@ func (r *reporter) finding(pkg string, f finding, github bool) {
 	if f.Line > 0 {
 		line = fmt.Sprintf("%s:%d: %s\n", f.Path, f.Line, f.Message)
 	}
-	if github {
-		// Annotations name files from the root of the work space, with
-		// slashes; the message and the properties are escaped as the
-		// workflow commands want.
+	if file != "" {
+		// The message and the properties are escaped as the workflow
+		// commands want.
 		msg := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(f.Message)
-		file := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ",", "%2C", ":", "%3A").Replace(filepath.ToSlash(f.Path))
+		file = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ",", "%2C", ":", "%3A").Replace(file)
 		props := "file=" + file
 		if f.Line > 0 {
 			props += fmt.Sprintf(",line=%d", f.Line)
@@ -266,13 +271,12 @@ func (r *reporter) finding(pkg string, f finding, github bool) {
 func (r *reporter) checkSummary(n int) {
 	text := fmt.Sprintf("fuzzmin check: %s, %s\n", plural(n, "entry", "entries"), plural(r.findings, "finding", "findings"))
 	r.output(r.out, "", "", text)
-	if r.json != nil {
-		r.emit(event{Time: time.Now(), Action: actionSummary, Elapsed: seconds(time.Since(r.began)), Counts: map[status]int{"findings": r.findings}})
-	}
+	r.totals = map[status]int{"findings": r.findings}
 }
 
 // summary reports the counts of entries by status.
 func (r *reporter) summary() {
+	r.totals = r.counts
 	if len(r.order) == 0 {
 		return
 	}
@@ -283,9 +287,16 @@ func (r *reporter) summary() {
 		total += r.counts[st]
 	}
 	r.output(r.out, "", "", fmt.Sprintf("fuzzmin: %s: %s\n", plural(total, "entry", "entries"), strings.Join(parts, ", ")))
+}
+
+// end ends a run that exits with code exit: with -json, the summary event,
+// which every run has last, also one that ended early (a package that
+// does not build, an interrupt, an error before any entry).
+func (r *reporter) end(exit int) int {
 	if r.json != nil {
-		r.emit(event{Time: time.Now(), Action: actionSummary, Elapsed: seconds(time.Since(r.began)), Counts: r.counts})
+		r.emit(event{Time: time.Now(), Action: actionSummary, Elapsed: seconds(time.Since(r.began)), Counts: r.totals, Exit: &exit})
 	}
+	return exit
 }
 
 // plural spells a count of things: "1 entry", "2 entries".
