@@ -159,9 +159,10 @@ func (c *command) withPackages(ctx context.Context, patterns []string, work func
 		return exitFailure
 	}
 	if err != nil {
-		c.rep.errorf("%v", err)
-		if line := didYouMean(patterns[0]); line != "" && c.opts.mode == modeMinimize {
-			fmt.Fprintln(c.rep.errw, line)
+		if msg := notACommand(patterns[0]); msg != "" && c.opts.mode == modeMinimize {
+			c.rep.errorf("%s", msg)
+		} else {
+			c.rep.errorf("%v", err)
 		}
 		return exitUsage
 	}

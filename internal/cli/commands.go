@@ -176,18 +176,24 @@ func usageHint(name string) string {
 	return fmt.Sprintf("Run '%s -help' for usage.", strings.TrimSpace("fuzzmin "+name))
 }
 
-// didYouMean returns a line suggesting the subcommand a word that is not a
-// package was meant to be ("chek": check), or "".
-func didYouMean(word string) string {
-	if strings.ContainsAny(word, "./\\") {
+// notACommand returns the error for a word given where a command or a
+// package goes that is neither: a bare word the go command found no
+// package for ("chek", "bogus"), with the nearest command. It returns ""
+// for what reads as a package path (it has a slash or a dot).
+func notACommand(word string) string {
+	if word == "" || strings.ContainsAny(word, "./\\") || strings.HasPrefix(word, "-") {
 		return ""
 	}
+	nearest, dist := "", 0
 	for _, name := range commandNames() {
-		if editDistance(word, name) <= 2 && len(word) > 2 {
-			return fmt.Sprintf("fuzzmin: %q is not a package; did you mean fuzzmin %s?", word, name)
+		if d := editDistance(word, name); nearest == "" || d < dist {
+			nearest, dist = name, d
 		}
 	}
-	return ""
+	if dist <= 2 && len(word) > 2 {
+		return fmt.Sprintf("%q is neither a fuzzmin command nor a package; did you mean fuzzmin %s?", word, nearest)
+	}
+	return fmt.Sprintf("%q is neither a fuzzmin command nor a package (the nearest command is fuzzmin %s; fuzzmin help lists them all)", word, nearest)
 }
 
 // editDistance is the Levenshtein distance between a and b, in bytes.

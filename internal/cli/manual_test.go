@@ -104,14 +104,18 @@ func TestHelp(t *testing.T) {
 	}
 }
 
-func TestDidYouMean(t *testing.T) {
+func TestNotACommand(t *testing.T) {
 	for _, tt := range []struct{ word, want string }{
-		{"chek", "check"}, {"cmni", "cmin"}, {"improt", "import"}, {"migrat", "migrate"},
-		{"./check", ""}, {"example.com/x", ""}, {"zz", ""}, {"strings", ""},
+		{"chek", `"chek" is neither a fuzzmin command nor a package; did you mean fuzzmin check?`},
+		{"cmni", `"cmni" is neither a fuzzmin command nor a package; did you mean fuzzmin cmin?`},
+		{"improt", `"improt" is neither a fuzzmin command nor a package; did you mean fuzzmin import?`},
+		{"migrat", `"migrat" is neither a fuzzmin command nor a package; did you mean fuzzmin migrate?`},
+		{"bogus", `"bogus" is neither a fuzzmin command nor a package (the nearest command is fuzzmin check; fuzzmin help lists them all)`},
+		{"zz", `"zz" is neither a fuzzmin command nor a package (the nearest command is fuzzmin cmin; fuzzmin help lists them all)`},
+		{"./check", ""}, {"example.com/x", ""}, {"x/y", ""}, {"", ""},
 	} {
-		got := didYouMean(tt.word)
-		if tt.want == "" && got != "" || tt.want != "" && !strings.HasSuffix(got, "did you mean fuzzmin "+tt.want+"?") {
-			t.Errorf("didYouMean(%q) = %q, want a suggestion of %q", tt.word, got, tt.want)
+		if got := notACommand(tt.word); got != tt.want {
+			t.Errorf("notACommand(%q) = %q, want %q", tt.word, got, tt.want)
 		}
 	}
 }
