@@ -64,7 +64,8 @@ toolchain's own minimization) and then minimizes the failing entries the
 fuzzer wrote: one step from fuzzing to an entry to commit.
 
 Run by go vet as its -vettool (go vet -vettool=$(command -v fuzzmin)
-./...), fuzzmin checks the fuzz targets that use fuzzshrink instead: a
+./...), fuzzmin runs go vet's own checks (a -vettool replaces them, so it
+carries them) and also checks the fuzz targets that use fuzzshrink: a
 fuzzshrink.Add whose values do not match the fuzz function, a type
 fuzzshrink.Fuzz cannot decode, fuzzshrink.Add after fuzzshrink.Fuzz or in a
 target of generators, and a Draw given another property's *fuzzshrink.T.

@@ -55,7 +55,7 @@ func lookup(name string) *subcommand {
 // of fuzz targets (internal/vetcheck), and exits.
 func Main(args []string, stdout, stderr io.Writer) int {
 	if vetInvocation(args) {
-		unitchecker.Main(vetcheck.Analyzer)
+		unitchecker.Main(vetcheck.Suite...)
 	}
 	if len(args) > 0 {
 		if args[0] == testbin.ExecArg {

@@ -3,8 +3,10 @@
 //
 //	go vet -vettool=$(command -v fuzzmin) ./...
 //
-// (fuzzmin acts as a vet tool when go vet invokes it). It reports, where
-// fuzzshrink would fail only at run time or do something else than meant:
+// (fuzzmin acts as a vet tool when go vet invokes it). A -vettool replaces
+// go vet's own analyzers, so the tool runs them too ([Suite]): it reports
+// all that go vet does and, where fuzzshrink would fail only at run time or
+// do something else than meant:
 //
 //   - a fuzzshrink.Add whose values do not match, in number or type, the
 //     parameters after *testing.T of the function the same target gives

@@ -8,12 +8,19 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/analysis/suite/vet"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
 // fuzzshrinkPath is the import path of the package whose calls are checked.
 const fuzzshrinkPath = "github.com/fuzzmin/fuzzmin/fuzzshrink"
+
+// Suite is what fuzzmin runs as a vet tool: go vet's own analyzers (the
+// suite cmd/vet runs, from the same x/tools), and Analyzer. A -vettool
+// replaces go vet's analyzers rather than adding to them, so the tool
+// carries them: go vet -vettool=fuzzmin reports all that go vet does.
+var Suite = append(vet.Suite[:len(vet.Suite):len(vet.Suite)], Analyzer)
 
 // Analyzer is the check.
 var Analyzer = &analysis.Analyzer{
