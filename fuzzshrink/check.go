@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
+	"github.com/fuzzmin/fuzzmin/internal/session"
 	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
@@ -109,8 +111,27 @@ func CorpusDir(dir string) CheckOption {
 func Check(t testing.TB, prop func(*T), opts ...CheckOption) {
 	t.Helper()
 	c := newChecker(t, prop, opts)
+	if os.Getenv(session.ReplayEnv) == "1" {
+		c.replayOnly()
+		return
+	}
 	if f := c.run(); f != nil {
 		t.Fatal(c.report(f))
+	}
+}
+
+// replayOnly replays every persisted failure and reports each that still
+// fails (session.ReplayEnv), without shrinking it or generating cases.
+func (c *checker) replayOnly() {
+	for _, e := range readCorpus(c.cfg.dir) {
+		if e.err != nil {
+			c.tb.Logf("fuzzshrink: %v", e.err) // as run does: go test passes
+			continue
+		}
+		t := c.newT(e.data, nil, false)
+		if sig := runCaptured(t, c.prop); sig.Failed() && t.invalid == "" {
+			c.tb.Errorf("%s%s: %s", session.ReplayMark, e.name, sig)
+		}
 	}
 }
 

@@ -215,8 +215,8 @@ actions go test -json does not use: "build" (a test binary is built),
 "report" (Output: a line of the report for people), "result" (the entry's
 outcome: Status, Signature, Before, After, Runs, Stop, Value, Path, Removed,
 Others, Note, Error, Rerun, Explanation), "finding" (of check), "error"
-(Output: what went wrong outside any entry) and, last, "summary" (Counts:
-the number of entries by status). "output" is only a line go test -fuzz
+(Output: what went wrong outside any entry) and, last in every run,
+"summary" (Counts: the number of entries by status; Exit: the exit status). "output" is only a line go test -fuzz
 printed. docs/json.md gives every field.
 
 # Check
@@ -226,7 +226,12 @@ and reports every problem in one pass, where go test stops a target at its
 first malformed file: malformed files, stale entries (their values no longer
 fit the target), failing entries (a regression, with its failure) and
 duplicates (the same values under two names); with -minimal, how far a
-bounded search shrinks each failing entry. It writes nothing. Each finding is
+bounded search shrinks each failing entry. It also runs, through go test,
+the rest of what go test replays: each target's f.Add seeds, and the
+failures fuzzshrink.Check saved for a test in testdata/fuzz/TestXxx (those
+only, without generating cases). A corpus directory whose target is in a
+test file the build constraints leave out (a GOOS, a tag) is not an orphan:
+a note says it is not built here. It writes nothing. Each finding is
 a line "path:line: message"; with -json a "finding" event (Path, Line,
 Level, Message); in GitHub Actions (GITHUB_ACTIONS=true) or with -github
 also a workflow annotation (::error or ::warning), which shows on the pull

@@ -37,7 +37,8 @@ type finding struct {
 func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
 	jobs := c.selectEntries(ctx, p)
 	c.orphanFindings(p)
-	if len(jobs) == 0 {
+	others := c.goTestChecks(p)
+	if len(jobs) == 0 && len(others) == 0 {
 		return
 	}
 	var targets []string
@@ -92,6 +93,7 @@ func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
 			c.fail(exitFailure)
 		}
 	}
+	c.checkGoTest(ctx, p, b, others)
 }
 
 // orphanFindings reports the seed corpora of p whose fuzz target is gone:

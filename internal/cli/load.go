@@ -26,11 +26,17 @@ type pkg struct {
 	ModuleDir  string    // the root of its module, or Dir outside modules
 	Writable   bool      // in the main module: testdata may be written
 	Targets    []*target // FuzzXxx functions in its test files, sorted by name
+	// Unbuilt are the fuzz targets of test files that the build
+	// constraints leave out here (a GOOS, a build tag), by name, with the
+	// file: not orphans, only not built.
+	Unbuilt map[string]string
 }
 
 // A target is a fuzz target of a package.
 type target struct {
 	Name string
+	File string // the test file that declares it, and the line
+	Line int
 	// Wrapped: the target calls fuzzshrink.Fuzz, as its source shows
 	// (see wrappedTargets), or as it said when asked (session.Probe).
 	Wrapped bool
@@ -55,7 +61,9 @@ type listed struct {
 	CgoFiles     []string
 	TestGoFiles  []string
 	XTestGoFiles []string
-	Module       *struct {
+	// IgnoredGoFiles are the files build constraints leave out.
+	IgnoredGoFiles []string
+	Module         *struct {
 		Dir  string
 		Main bool
 	}
@@ -73,7 +81,7 @@ type listed struct {
 // ten times as much (0.16 s against 0.02 s for a small package), and it
 // is most of what a run on a small entry spends before its build.
 func loadPackages(dir string, env []string, tags string, patterns []string) ([]*pkg, error) {
-	args := []string{"list", "-e", "-json=ImportPath,Dir,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles,Module,Error"}
+	args := []string{"list", "-e", "-json=ImportPath,Dir,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles,IgnoredGoFiles,Module,Error"}
 	if tags != "" {
 		args = append(args, "-tags="+tags)
 	}
@@ -124,10 +132,27 @@ func loadPackages(dir string, env []string, tags string, patterns []string) ([]*
 				if !strings.HasSuffix(files[i], "_test.go") {
 					continue
 				}
-				for _, name := range fuzzTargets(f) {
-					if p.target(name) == nil {
-						p.Targets = append(p.Targets, &target{Name: name, Wrapped: wrapped[name]})
+				for _, fn := range fuzzTargets(f) {
+					if name := fn.Name.Name; p.target(name) == nil {
+						pos := fset.Position(fn.Pos())
+						p.Targets = append(p.Targets, &target{Name: name, File: pos.Filename, Line: pos.Line, Wrapped: wrapped[name]})
 					}
+				}
+			}
+		}
+		var ignoredTests []string
+		for _, name := range lp.IgnoredGoFiles {
+			if strings.HasSuffix(name, "_test.go") {
+				ignoredTests = append(ignoredTests, name)
+			}
+		}
+		for i, f := range parseFiles(fset, lp.Dir, ignoredTests) {
+			for _, fn := range fuzzTargets(f) {
+				if p.target(fn.Name.Name) == nil {
+					if p.Unbuilt == nil {
+						p.Unbuilt = map[string]string{}
+					}
+					p.Unbuilt[fn.Name.Name] = ignoredTests[i]
 				}
 			}
 		}
@@ -158,12 +183,12 @@ func parseFiles(fset *token.FileSet, dir string, names []string) []*ast.File {
 
 // fuzzTargets returns the fuzz targets a test file declares: functions
 // FuzzXxx(*testing.F), where Xxx does not start with a lower-case letter.
-func fuzzTargets(f *ast.File) []string {
+func fuzzTargets(f *ast.File) []*ast.FuncDecl {
 	names := importNames(f, "testing")
 	if len(names) == 0 {
 		return nil
 	}
-	var targets []string
+	var targets []*ast.FuncDecl
 	for _, d := range f.Decls {
 		fn, ok := d.(*ast.FuncDecl)
 		if !ok || fn.Recv != nil || !isFuzzName(fn.Name.Name) || fn.Type.Params.NumFields() != 1 || fn.Type.Results.NumFields() != 0 {
@@ -176,11 +201,11 @@ func fuzzTargets(f *ast.File) []string {
 		switch x := star.X.(type) {
 		case *ast.SelectorExpr:
 			if id, ok := x.X.(*ast.Ident); ok && names[id.Name] && x.Sel.Name == "F" {
-				targets = append(targets, fn.Name.Name)
+				targets = append(targets, fn)
 			}
 		case *ast.Ident:
 			if names["."] && x.Name == "F" {
-				targets = append(targets, fn.Name.Name)
+				targets = append(targets, fn)
 			}
 		}
 	}
@@ -198,8 +223,14 @@ func goFiles(patterns []string) []string {
 	return files
 }
 
-func isFuzzName(name string) bool {
-	rest, ok := strings.CutPrefix(name, "Fuzz")
+func isFuzzName(name string) bool { return hasTestPrefix(name, "Fuzz") }
+
+// isTestName reports whether go test runs a function of that name as a
+// test, TestXxx.
+func isTestName(name string) bool { return hasTestPrefix(name, "Test") }
+
+func hasTestPrefix(name, prefix string) bool {
+	rest, ok := strings.CutPrefix(name, prefix)
 	if !ok {
 		return false
 	}

@@ -187,6 +187,7 @@ func (c *command) selectEntries(ctx context.Context, p *pkg) []*targetJob {
 			c.rep.infof("%s: %s has no fuzz target %s; left alone", p.ImportPath, c.rel(corpus.SeedCorpus(p.Dir, t)), t)
 		}
 	}
+	c.noteUnbuilt(p)
 	var jobs []*targetJob
 	for _, t := range p.Targets {
 		if !c.match.matchTarget(t.Name) {
@@ -231,6 +232,22 @@ func (c *command) selectEntries(ctx context.Context, p *pkg) []*targetJob {
 	return jobs
 }
 
+// noteUnbuilt says which seed corpus directories of p that -run selects
+// belong to fuzz targets the build constraints leave out here: they are
+// not orphans, and nothing is done with their entries.
+func (c *command) noteUnbuilt(p *pkg) {
+	if len(p.Unbuilt) == 0 {
+		return
+	}
+	seedTargets, _ := corpus.Targets(p.Dir)
+	for _, t := range seedTargets {
+		if file := p.Unbuilt[t]; file != "" && c.match.matchTarget(t) {
+			c.rep.infof("%s: %s is not built here: %s has build constraints this build does not meet (a GOOS, GOARCH or tag); its entries in %s are left alone",
+				p.ImportPath, t, file, c.rel(corpus.SeedCorpus(p.Dir, t)))
+		}
+	}
+}
+
 // orphans returns the names of the seed corpus directories of p that -run
 // selects and whose fuzz target is gone (renamed or removed): go test never
 // replays their entries. testdata/fuzz/TestXxx holds the failures
@@ -243,7 +260,7 @@ func (c *command) orphans(p *pkg) ([]string, error) {
 	}
 	var out []string
 	for _, t := range seedTargets {
-		if p.target(t) == nil && c.match.matchTarget(t) && !strings.HasPrefix(t, "Test") {
+		if p.target(t) == nil && p.Unbuilt[t] == "" && c.match.matchTarget(t) && !strings.HasPrefix(t, "Test") {
 			out = append(out, t)
 		}
 	}

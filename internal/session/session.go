@@ -50,6 +50,17 @@ const CommandEnv = "FUZZMIN_PID"
 // another package, or a function value).
 const Probe = "probe"
 
+// ReplayEnv, set to "1" in the environment of a test, has fuzzshrink.Check
+// replay the failures it persisted and generate nothing: fuzzmin check
+// runs each test with a seed corpus directory so, as go test replays them,
+// without the random cases go test would also run. Check reports each
+// persisted failure as a line of the test's log, ReplayMark, the file and
+// the failure's signature, and fails the test if any failed.
+const (
+	ReplayEnv  = "FUZZSHRINK_REPLAY_ONLY"
+	ReplayMark = "fuzzshrink replay: "
+)
+
 // The files of a session directory.
 const (
 	ConfigFile     = "config.json"

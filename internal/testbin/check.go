@@ -42,6 +42,55 @@ func ParseCheck(co CheckOutput, target string, names []string, tc *Toolchain, sh
 	return got, nil
 }
 
+// A TestOutcome is how one test or subtest of a run ended.
+type TestOutcome struct {
+	Name string            // "TestX", "FuzzX/seed#2"
+	Sig  failure.Signature // the zero Signature if it passed
+}
+
+// ParseTests reads how each test and subtest of a run of the test binary
+// that want accepts ended, in the order they ran, shaping the message of
+// each failure with shape (nil: no Text). A test the run did not finish,
+// because an earlier one crashed the process, is not among them.
+func ParseTests(co CheckOutput, tc *Toolchain, want func(name string) bool, shape func(sig failure.Signature, msg string) string) []TestOutcome {
+	var out []TestOutcome
+	index := map[string]int{}
+	p := newOutputParser(func(n string) (int, bool) {
+		if !want(n) {
+			return 0, false
+		}
+		i, ok := index[n]
+		if !ok {
+			i = len(out)
+			index[n] = i
+			out = append(out, TestOutcome{Name: n})
+		}
+		return i, true
+	}, tc)
+	if shape != nil {
+		p.shape = func(_ int, sig failure.Signature, msg string) string { return shape(sig, msg) }
+	}
+	done := map[int]bool{}
+	for _, l := range bytes.Split(co.Out, []byte("\n")) {
+		if i, sig := p.line(bytes.TrimSuffix(l, []byte("\r"))); i >= 0 {
+			out[i].Sig, done[i] = sig, true
+		}
+	}
+	if i, sig := p.end(co.Exit); i >= 0 {
+		if co.Exit == exitMemory && !sig.Crash() {
+			sig = failure.Signature{Kind: failure.Memory}
+		}
+		out[i].Sig, done[i] = sig, true
+	}
+	finished := out[:0]
+	for i, o := range out {
+		if done[i] {
+			finished = append(finished, o)
+		}
+	}
+	return finished
+}
+
 // A BadCorpusError says that go test refused to run a target because an
 // entry in its corpus directory is malformed or stale. Msg is the
 // toolchain's complaint, as in `"testdata/fuzz/FuzzX/a": mismatched types

@@ -63,6 +63,11 @@ type Check struct {
 	Target  string        `json:"target"`
 	Names   []string      `json:"names"`
 	Timeout time.Duration `json:"timeout"`
+	// Run, if set, is the -test.run of the check instead of Target and
+	// Names: a target's f.Add seeds (^FuzzX$/^seed#), a test (^TestX$).
+	Run string `json:"run,omitempty"`
+	// Env is added to go test's environment for the check's run.
+	Env []string `json:"env,omitempty"`
 	// MemLimit, if not 0, bounds the test process's resident memory as
 	// Binary.MemLimit does candidates': the check judges as the search did.
 	MemLimit int64 `json:"memLimit,omitempty"`
@@ -266,7 +271,13 @@ func awaitChecks(ctl string, n, parent int) ([]Check, bool) {
 // (-1 if it died) and output, which also goes to stdout.
 func runCheck(bin string, binArgs []string, ch Check, stdout io.Writer) (int, []byte) {
 	run := "-test.run=^" + ch.Target + "$/^(" + joinNames(ch.Names) + ")$"
+	if ch.Run != "" {
+		run = "-test.run=" + ch.Run
+	}
 	cmd := exec.Command(bin, checkArgs(binArgs, run, ch.Timeout)...)
+	if len(ch.Env) > 0 {
+		cmd.Env = append(os.Environ(), ch.Env...)
+	}
 	var out bytes.Buffer
 	cmd.Stdout = io.MultiWriter(&out, stdout)
 	cmd.Stderr = cmd.Stdout

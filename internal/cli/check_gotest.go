@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fuzzmin/fuzzmin/corpus"
+	"github.com/fuzzmin/fuzzmin/internal/failure"
+	"github.com/fuzzmin/fuzzmin/internal/session"
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
+)
+
+// Besides the seed corpus entries, go test replays two things that fail it
+// as surely: the f.Add seeds of each fuzz target (subtests seed#0,
+// seed#1, …), and the failures fuzzshrink.Check saved for an ordinary
+// test in testdata/fuzz/TestXxx, which the test replays first. fuzzmin
+// check runs both through go test's own run of the package, as go test
+// would, and reports each that fails.
+
+// A goTestCheck is one such run: the seeds of a target, or a test that
+// replays what Check saved.
+type goTestCheck struct {
+	target *target // the seeds of target; nil for a test
+	test   string  // the test, TestXxx
+	check  testbin.Check
+}
+
+// goTestChecks returns the runs of p's seeds and saved tests that -run and
+// -shard select.
+func (c *command) goTestChecks(p *pkg) []goTestCheck {
+	timeout := 2*c.opts.execTimeout + 30*time.Second
+	var checks []goTestCheck
+	for _, t := range p.Targets {
+		if c.match.matchTarget(t.Name) && c.opts.shard.has(p.ImportPath, t.Name, "seed#") {
+			checks = append(checks, goTestCheck{target: t, check: testbin.Check{Target: t.Name,
+				Run: "^" + t.Name + "$/^seed#[0-9]+$", Timeout: timeout, MemLimit: int64(c.opts.memLimit)}})
+		}
+	}
+	dirs, _ := corpus.Targets(p.Dir) // an error is reported with the entries
+	for _, name := range dirs {
+		if !isTestName(name) || !c.match.matchTarget(name) || !c.opts.shard.has(p.ImportPath, name, "") {
+			continue
+		}
+		entries, _ := corpus.Read(corpus.SeedCorpus(p.Dir, name))
+		c.matched += len(entries)
+		checks = append(checks, goTestCheck{test: name, check: testbin.Check{Target: name,
+			Run: "^" + name + "$", Env: []string{session.ReplayEnv + "=1"}, Timeout: timeout, MemLimit: int64(c.opts.memLimit)}})
+	}
+	return checks
+}
+
+// checkGoTest runs the checks through go test's run of the package and
+// reports what fails.
+func (c *command) checkGoTest(ctx context.Context, p *pkg, b *built, checks []goTestCheck) {
+	if len(checks) == 0 || ctx.Err() != nil {
+		return
+	}
+	runs := make([]testbin.Check, len(checks))
+	for i, gc := range checks {
+		runs[i] = gc.check
+	}
+	outs, err := b.s.Check(ctx, runs)
+	if err != nil {
+		if ctx.Err() == nil {
+			c.rep.errorf("%s: %v", p.ImportPath, err)
+			c.fail(exitFailure)
+		}
+		return
+	}
+	// The message as the test printed it, as for entries.
+	shown := func(_ failure.Signature, msg string) string { return preview(msg) }
+	for i, gc := range checks {
+		var fs []finding
+		if gc.target != nil {
+			prefix := gc.target.Name + "/seed#"
+			for _, o := range testbin.ParseTests(outs[i], b.bin.Toolchain, func(n string) bool { return strings.HasPrefix(n, prefix) }, shown) {
+				if o.Sig.Failed() {
+					fs = append(fs, finding{Path: c.rel(gc.target.File), Line: gc.target.Line, Level: "error", test: o.Name,
+						Message: fmt.Sprintf("fails: the f.Add seed #%s of %s: %v", strings.TrimPrefix(o.Name, prefix), gc.target.Name, o.Sig)})
+				}
+			}
+		} else {
+			fs = c.replayFindings(p, gc.test, outs[i], b.bin.Toolchain, shown)
+		}
+		for _, f := range fs {
+			c.rep.finding(p.ImportPath, f, c.annotationFile(f.Path))
+			c.fail(exitFailure)
+		}
+	}
+}
+
+// replayFindings reads the run of a test that replayed what
+// fuzzshrink.Check saved (session.ReplayEnv): a finding for each saved
+// failure that still fails, or for the test itself if it failed without
+// saying which.
+func (c *command) replayFindings(p *pkg, test string, out testbin.CheckOutput, tc *testbin.Toolchain, shown func(failure.Signature, string) string) []finding {
+	var fs []finding
+	for _, l := range bytes.Split(out.Out, []byte("\n")) {
+		_, rest, ok := bytes.Cut(l, []byte(session.ReplayMark))
+		if !ok {
+			continue
+		}
+		// Go 1.27 frames an error line with control bytes; none is part
+		// of a path or a signature's text.
+		rest = bytes.TrimRight(rest, "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f")
+		path, sig, ok := strings.Cut(string(rest), ": ")
+		if !ok {
+			continue
+		}
+		name := filepath.Base(path)
+		fs = append(fs, finding{Path: c.rel(filepath.Join(corpus.SeedCorpus(p.Dir, test), name)), Line: 1, Level: "error", test: test + "/" + name,
+			Message: fmt.Sprintf("fails: %s (fuzzshrink.Check saved it; %s replays it first)", sig, test)})
+	}
+	if len(fs) > 0 {
+		return fs
+	}
+	for _, o := range testbin.ParseTests(out, tc, func(n string) bool { return n == test }, shown) {
+		if o.Sig.Failed() {
+			fs = append(fs, finding{Path: c.rel(corpus.SeedCorpus(p.Dir, test)), Level: "error", test: test,
+				Message: fmt.Sprintf("%s, which replays this directory, fails: %v", test, o.Sig)})
+		}
+	}
+	return fs
+}
