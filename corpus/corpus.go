@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 )
@@ -181,7 +182,7 @@ func WriteFile(dir string, data []byte) (path string, err error) {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return "", err
 	}
-	tmp, err := createTemp(dir, "."+Name(data)+".tmp")
+	tmp, err := createTemp(filepath.Dir(dir), tempPrefix(dir)+Name(data)+".tmp")
 	if err != nil {
 		return "", err
 	}
@@ -211,6 +212,76 @@ func WriteFile(dir string, data []byte) (path string, err error) {
 	}
 	syncDir(dir)
 	return path, nil
+}
+
+// The file being written lives beside the corpus directory until it is
+// linked into place, in its parent (testdata/fuzz), where the toolchain
+// never reads: a file left inside the directory by a write that was killed
+// would be replayed by go test as an entry. Its name says whose it is:
+// .fuzzmin-<directory>-<name>.tmp<random>.
+func tempPrefix(dir string) string { return ".fuzzmin-" + filepath.Base(dir) + "-" }
+
+// tempAge is how old a temporary file must be before RemoveTemporary takes
+// it for abandoned: a write takes milliseconds.
+const tempAge = time.Minute
+
+// RemoveTemporary removes the temporary files that writes into dir left
+// when they were killed before they could remove them: those beside dir
+// (see WriteFile) and, from releases that wrote them inside dir,
+// .<name>.tmp<random> files there. A file younger than a minute may belong
+// to a write still under way, and is left.
+func RemoveTemporary(dir string) error {
+	var errs []error
+	sweep := func(dir string, ours func(name string) bool) {
+		des, err := os.ReadDir(dir)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				errs = append(errs, err)
+			}
+			return
+		}
+		for _, de := range des {
+			if !de.Type().IsRegular() || !ours(de.Name()) {
+				continue
+			}
+			if fi, err := de.Info(); err != nil || time.Since(fi.ModTime()) < tempAge {
+				continue
+			}
+			if err := os.Remove(filepath.Join(dir, de.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				errs = append(errs, err)
+			}
+		}
+	}
+	prefix := tempPrefix(dir)
+	sweep(filepath.Dir(dir), func(name string) bool {
+		rest, ok := strings.CutPrefix(name, prefix)
+		return ok && isTempName(rest)
+	})
+	sweep(dir, func(name string) bool {
+		rest, ok := strings.CutPrefix(name, ".")
+		return ok && isTempName(rest)
+	})
+	return errors.Join(errs...)
+}
+
+// isTempName reports whether name is <name>.tmp<random>, as WriteFile
+// names a file being written after its prefix.
+func isTempName(name string) bool {
+	hash, random, ok := strings.Cut(name, ".tmp")
+	if !ok || len(hash) != 16 || random == "" {
+		return false
+	}
+	for _, r := range hash {
+		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') {
+			return false
+		}
+	}
+	for _, r := range random {
+		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'z') {
+			return false
+		}
+	}
+	return true
 }
 
 // createTemp creates a new file in dir named prefix and a random suffix. Unlike

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 )
@@ -219,5 +220,71 @@ func assertOnly(t *testing.T, dir string, names ...string) {
 	}
 	if strings.Join(got, " ") != strings.Join(names, " ") {
 		t.Errorf("%s holds %v, want %v", dir, got, names)
+	}
+}
+
+// TestRemoveTemporary checks that the temporary files of writes that were
+// killed are removed, beside the directory and, from older releases,
+// inside it, once they are a minute old, and that nothing else is.
+func TestRemoveTemporary(t *testing.T) {
+	fuzzDir := t.TempDir()
+	dir := filepath.Join(fuzzDir, "FuzzS")
+	if err := os.Mkdir(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-2 * time.Minute)
+	files := map[string]bool{ // path: removed
+		filepath.Join(fuzzDir, ".fuzzmin-FuzzS-0a219a8e2b54873e.tmp3k2j1"): true,
+		filepath.Join(dir, ".0a219a8e2b54873e.tmp8z7y"):                    true,
+		filepath.Join(fuzzDir, ".fuzzmin-FuzzT-0a219a8e2b54873e.tmp3k2j1"): false, // another target's
+		filepath.Join(dir, "0a219a8e2b54873e"):                             false, // an entry
+		filepath.Join(dir, ".0a219a8e2b54873e.tmp"):                        false, // no random suffix: not ours
+		filepath.Join(dir, ".notes.tmp12"):                                 false,
+		filepath.Join(fuzzDir, "README"):                                   false,
+	}
+	for path := range files {
+		if err := os.WriteFile(path, []byte("x"), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(path, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	young := filepath.Join(fuzzDir, ".fuzzmin-FuzzS-1a219a8e2b54873e.tmp99") // a write under way
+	if err := os.WriteFile(young, []byte("x"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	files[young] = false
+	if err := RemoveTemporary(dir); err != nil {
+		t.Fatal(err)
+	}
+	for path, removed := range files {
+		_, err := os.Stat(path)
+		if gone := errors.Is(err, fs.ErrNotExist); gone != removed {
+			t.Errorf("%s: removed %v, want %v", path, gone, removed)
+		}
+	}
+}
+
+// TestWriteFile_NoTemporaryInside checks that a write leaves the corpus
+// directory with the entry alone, and its parent as it was.
+func TestWriteFile_NoTemporaryInside(t *testing.T) {
+	fuzzDir := t.TempDir()
+	dir := filepath.Join(fuzzDir, "FuzzS")
+	path, err := Write(dir, 1001)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{dir, fuzzDir} {
+		des, err := os.ReadDir(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(des) != 1 {
+			t.Errorf("%s holds %d files after a write, want 1", d, len(des))
+		}
+	}
+	if filepath.Dir(path) != dir {
+		t.Errorf("Write wrote %s, want a file in %s", path, dir)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -87,6 +88,7 @@ func TestScripts(t *testing.T) {
 		"status":     cmdStatus,
 		"unhex":      cmdUnhex,
 		"waitfile":   cmdWaitfile,
+		"signal":     cmdSignal,
 		"within":     cmdWithin,
 	}
 	if err := gotooltest.Setup(&p); err != nil {
@@ -235,6 +237,24 @@ func cmdSleep(ts *testscript.TestScript, neg bool, args []string) {
 	d, err := time.ParseDuration(args[0])
 	ts.Check(err)
 	time.Sleep(d)
+}
+
+// cmdSignal sends a signal testscript's kill does not know: "signal HUP
+// file" sends SIGHUP (or QUIT, TERM, INT) to the process whose id the file
+// holds, as the test processes fuzzmin starts can write it (FUZZMIN_PID).
+func cmdSignal(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: signal HUP|QUIT|TERM|INT pidfile")
+	}
+	sig, ok := map[string]os.Signal{"HUP": syscall.SIGHUP, "QUIT": syscall.SIGQUIT, "TERM": syscall.SIGTERM, "INT": syscall.SIGINT}[args[0]]
+	if !ok {
+		ts.Fatalf("signal: unknown signal %s", args[0])
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(ts.ReadFile(args[1])))
+	ts.Check(err)
+	p, err := os.FindProcess(pid)
+	ts.Check(err)
+	ts.Check(p.Signal(sig))
 }
 
 // cmdWaitfile waits for a file to appear: "waitfile path [timeout]" polls

@@ -234,12 +234,17 @@ func (c *command) finish(ctx context.Context, j *entryJob, out shrinkOutcome, re
 	// A first interrupt stops searches, not the check and the write of a
 	// result once begun.
 	res, err := c.writeBack(c.finishContext(), j, out.data, res)
-	switch {
-	case !interrupted || err != nil:
-	case j.isFound():
-		c.saved = "the other failure being minimized was written as the smallest value found, verified: " + res.Path
-	default:
-		c.saved = "the entry being minimized was replaced by the smallest value found, verified"
+	// What is on disk, for an interrupt before or during the write.
+	if ctx.Err() != nil && err == nil && res.Path != "" {
+		what := "the smallest value found before the interrupt, verified by go test"
+		if !interrupted {
+			what = "its result, verified by go test"
+		}
+		if j.isFound() {
+			c.saved = fmt.Sprintf("the other failure being minimized was written as %s: %s", what, res.Path)
+		} else {
+			c.saved = fmt.Sprintf("%s was replaced by %s: %s", c.rel(j.entry.Path), what, res.Path)
+		}
 	}
 	return res, err
 }

@@ -149,6 +149,11 @@ func (c *command) migrate(ctx context.Context, m *migration) {
 		return
 	}
 	defer unlock()
+	if !c.opts.dryRun {
+		if err := corpus.RemoveTemporary(m.dir); err != nil {
+			c.rep.verbosef("%s: removing temporary files: %v", c.rel(m.dir), err)
+		}
+	}
 	entries, err := corpus.Read(m.dir)
 	if err == nil && len(entries) > 0 {
 		m.tracked = c.trackedFiles(ctx, m.dir)

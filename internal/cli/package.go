@@ -199,6 +199,12 @@ func (c *command) selectEntries(ctx context.Context, p *pkg) []*targetJob {
 			continue
 		}
 		tj := newTargetJob(p, t)
+		if c.opts.mode != modeCheck && !c.opts.dryRun {
+			// What a killed run of fuzzmin left is not an entry.
+			if err := corpus.RemoveTemporary(tj.dir); err != nil {
+				c.rep.verbosef("%s: removing temporary files: %v", c.rel(tj.dir), err)
+			}
+		}
 		all, err := corpus.Read(tj.dir)
 		if err == nil && len(all) > 0 && !c.opts.tracked && (c.opts.mode != modeCheck || c.opts.minimal) {
 			tj.tracked = c.trackedFiles(ctx, tj.dir)
