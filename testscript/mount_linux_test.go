@@ -1,9 +1,13 @@
 package testscript_test
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -67,4 +71,51 @@ func cmdPin(ts *testscript.TestScript, neg bool, args []string) {
 	file := ts.MkAbs(args[0])
 	ts.Check(syscall.Mount(file, file, "", syscall.MS_BIND, ""))
 	ts.Defer(func() { syscall.Unmount(file, syscall.MNT_DETACH) })
+}
+
+// withShm runs a program with a /dev/shm of its own, a tmpfs of a given
+// size, as in a container: "withshm 4m fuzzmin args..." (a program of the
+// script's, from PATH). The test binary runs itself again in a mount
+// namespace of its own, where it mounts the tmpfs and then becomes the
+// program: the machine's /dev/shm, which other tests use, is not touched.
+// Scripts that use it start with [!mount] skip.
+func withShm(args []string) int {
+	if len(args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: withshm size program [args...]")
+		return 2
+	}
+	const inside = "FUZZMIN_TEST_WITHSHM"
+	if os.Getenv(inside) == "" {
+		cmd := exec.Command("/proc/self/exe")
+		cmd.Args = append([]string{"withshm"}, args...) // testscript runs its programs by this name
+		cmd.Env = append(os.Environ(), inside+"=1")
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+		cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS}
+		if err := cmd.Run(); err != nil {
+			if ee, ok := err.(*exec.ExitError); ok {
+				return ee.ExitCode()
+			}
+			fmt.Fprintln(os.Stderr, "withshm:", err)
+			return 2
+		}
+		return 0
+	}
+	// Mounts made here must not reach the machine's namespace.
+	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
+		fmt.Fprintln(os.Stderr, "withshm: making mounts private:", err)
+		return 2
+	}
+	if err := syscall.Mount("tmpfs", "/dev/shm", "tmpfs", 0, "size="+args[0]); err != nil {
+		fmt.Fprintln(os.Stderr, "withshm: mounting /dev/shm:", err)
+		return 2
+	}
+	path, err := exec.LookPath(args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "withshm:", err)
+		return 2
+	}
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, inside+"=") })
+	err = syscall.Exec(path, args[1:], env)
+	fmt.Fprintln(os.Stderr, "withshm:", err)
+	return 2
 }

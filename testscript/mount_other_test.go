@@ -2,7 +2,12 @@
 
 package testscript_test
 
-import "github.com/rogpeppe/go-internal/testscript"
+import (
+	"fmt"
+	"os"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
 
 // canMount: only Linux's file systems are mounted by the scripts.
 func canMount() bool { return false }
@@ -13,4 +18,9 @@ func cmdTmpfs(ts *testscript.TestScript, neg bool, args []string) {
 
 func cmdPin(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Fatalf("pin: not supported on this system")
+}
+
+func withShm(args []string) int {
+	fmt.Fprintln(os.Stderr, "withshm: not supported on this system")
+	return 2
 }

@@ -26,6 +26,7 @@ var update = flag.Bool("update", false, "rewrite the scripts' expected files fro
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"fuzzmin": func() { os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr)) },
+		"withshm": func() { os.Exit(withShm(os.Args[1:])) },
 	})
 }
 

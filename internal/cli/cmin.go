@@ -45,7 +45,7 @@ func (c *command) cminPackage(ctx context.Context, p *pkg, tmp string) {
 	}
 	start := time.Now()
 	cov := &coverBuild{bin: &testbin.Binary{Path: filepath.Join(tmp, "cover.test"), ModDir: p.ModuleDir, PkgDir: p.Dir,
-		Timeout: c.opts.execTimeout, MemLimit: int64(c.opts.memLimit), Env: c.env, RAM: c.ram.path}}
+		Timeout: c.opts.execTimeout, MemLimit: int64(c.opts.memLimit), Env: c.env, RAM: c.ram.path, Disk: c.disk.path, Note: c.verboseNote}}
 	c.rep.phase("building " + p.ImportPath + " for coverage")
 	var err error
 	if cov.pkgs, err = c.linkedPackages(ctx, p); err == nil {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
@@ -23,7 +24,8 @@ type command struct {
 	goversion  string
 	gomodcache string
 	gocache    string
-	noted      map[string]bool   // notes printed once per run
+	noted      map[string]bool // notes printed once per run
+	notedMu    sync.Mutex
 	disk, ram  *scratch          // removed at the end; ram may be disk
 	matched    int               // entries selected
 	written    map[string]string // files written, with the entry whose result each is
@@ -281,14 +283,30 @@ var toolchainSource = func(goroot string) string { return filepath.Join(goroot, 
 
 // note prints a line once per run.
 func (c *command) note(line string) {
+	if c.once(line) {
+		c.rep.infof("%s", line)
+	}
+}
+
+// verboseNote prints a line under -v, once per run.
+func (c *command) verboseNote(line string) {
+	if c.opts.verbose && c.once(line) {
+		c.rep.verbosef("%s", line)
+	}
+}
+
+// once reports whether line is new to the run's notes, and records it.
+func (c *command) once(line string) bool {
+	c.notedMu.Lock()
+	defer c.notedMu.Unlock()
 	if c.noted[line] {
-		return
+		return false
 	}
 	if c.noted == nil {
 		c.noted = map[string]bool{}
 	}
 	c.noted[line] = true
-	c.rep.infof("%s", line)
+	return true
 }
 
 func (c *command) goOutput(ctx context.Context, args ...string) (string, error) {

@@ -25,7 +25,7 @@ import (
 // remembered as another failure otherwise; a new session goes on from the
 // best candidate so far.
 func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutcome, error) {
-	dir, err := os.MkdirTemp(j.runner.RAM, "session-")
+	dir, err := os.MkdirTemp(j.runner.ScratchFor(int64(len(j.entry.Data))), "session-")
 	if err != nil {
 		return shrinkOutcome{}, err
 	}

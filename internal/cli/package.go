@@ -310,7 +310,7 @@ func (c *command) build(ctx context.Context, p *pkg, dir string, targets []strin
 	c.rep.built(p.ImportPath, time.Since(start))
 	bin := &testbin.Binary{
 		Path: s.Binary, Args: s.Args, ModDir: p.ModuleDir, PkgDir: p.Dir, Toolchain: c.toolchain(s.Binary),
-		Timeout: c.opts.execTimeout, MemLimit: int64(c.opts.memLimit), Env: c.env, RAM: c.ram.path,
+		Timeout: c.opts.execTimeout, MemLimit: int64(c.opts.memLimit), Env: c.env, RAM: c.ram.path, Disk: c.disk.path, Note: c.verboseNote,
 	}
 	return &built{s: s, bin: bin, dir: dir}, true
 }

@@ -134,7 +134,7 @@ func (r *reporter) infof(format string, args ...any) {
 // verbosef prints a line for people with -v.
 func (r *reporter) verbosef(format string, args ...any) {
 	if r.verbose && r.json == nil {
-		fmt.Fprintf(r.out, format+"\n", args...)
+		r.output(r.out, "", "", fmt.Sprintf(format, args...)+"\n")
 	}
 }
 

@@ -37,6 +37,11 @@ type Binary struct {
 	// in memory where the system has a tmpfs at /dev/shm, since on a disk
 	// file system each costs ten times more than running the candidate.
 	RAM string
+	// Disk is where they go when RAM has no room for them (room.go); ""
+	// or RAM: nowhere else.
+	Disk string
+	// Note, if not nil, tells the user of such a move (under -v).
+	Note func(msg string)
 }
 
 // A Runner runs inputs through one fuzz target of a built test binary, as
@@ -56,6 +61,9 @@ type Runner struct {
 	private string      // the runner's own directory in RAM
 	written int         // input files in corpus
 	worker  *fuzzWorker // a test process in fuzz worker mode, if one runs (worker.go)
+	// workerRoom says that no file system had room for a worker's
+	// memory: candidates run in processes.
+	workerRoom error
 	// slowest is the longest a passing input has run: inputs that run
 	// much longer hang (see limit). passed is how many have passed, and
 	// spent the time they ran, for the oracle to tell what an input costs.
@@ -180,7 +188,10 @@ func mirror(src, dst string, path []string) error {
 func (r *Runner) writeInputs(inputs [][]byte) error {
 	for i, in := range inputs {
 		if err := os.WriteFile(filepath.Join(r.corpus, InputName(i)), in, 0o666); err != nil {
-			return err
+			if noRoom(err) && r.toDisk() {
+				return r.writeInputs(inputs)
+			}
+			return fmt.Errorf("writing the candidates into %s: %w", r.private, err)
 		}
 	}
 	for i := len(inputs); i < r.written; i++ {

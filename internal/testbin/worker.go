@@ -98,15 +98,12 @@ func (r *Runner) startWorker(size int) (w *fuzzWorker, err error) {
 	if ok, why := r.Toolchain.Worker(); !ok {
 		return nil, errors.New(why)
 	}
-	f, err := os.CreateTemp(r.RAM, "worker-*")
+	f, err := r.sharedFile(int64(memHeaderSize + size))
 	if err != nil {
 		return nil, err
 	}
 	defer os.Remove(f.Name()) // the processes keep it open
 	defer f.Close()
-	if err := f.Truncate(int64(memHeaderSize + size)); err != nil {
-		return nil, err
-	}
 	mem, err := mapShared(f, memHeaderSize+size)
 	if err != nil {
 		return nil, err
@@ -267,8 +264,14 @@ func (r *Runner) judgeInWorker(ctx context.Context, in []byte, limit time.Durati
 		r.closeWorker()
 	}
 	if r.worker == nil {
+		if r.workerRoom != nil {
+			return failure.Signature{}, "", r.workerRoom
+		}
 		w, err := r.startWorker(max(64<<10, 2*len(in)))
 		if err != nil {
+			if noRoom(err) {
+				r.workerRoom = err // no second try
+			}
 			return failure.Signature{}, "", err
 		}
 		r.worker = w
