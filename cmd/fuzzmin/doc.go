@@ -151,7 +151,12 @@ before and after. "fuzzmin help" prints this manual.
 		Build tags, a comma-separated list as for go test.
 	-timeout duration
 		Time budget per entry. The best input found by then is verified
-		and written. The default is 2m.
+		and written. The other failures the entries of a target meet
+		share what the entries left of their time; an explanation takes
+		at most a quarter of a search's budget; go test's check of a
+		result, and the end of each go test run, are bounded too, so
+		that a run on n entries ends after about n times this. The
+		default is 2m.
 	-tracked
 		Minimize the entries that git tracks too. By default a committed
 		entry is a regression test somebody chose to keep: it is

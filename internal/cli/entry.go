@@ -29,6 +29,9 @@ type entryJob struct {
 	// found is the failure of an entry made of another failure met while
 	// shrinking (see others.go): it has no file yet.
 	found signature
+	// budget is the time the search may take: -timeout for an entry,
+	// what the target's entries left of theirs for another failure.
+	budget time.Duration
 
 	want      signature // how the original fails
 	flaky     string    // if it does not fail so every time: how often it does

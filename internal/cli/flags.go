@@ -116,7 +116,7 @@ func (o *options) flagSet() *flag.FlagSet {
 	fs.BoolVar(&o.dryRun, "n", o.dryRun, "Minimize, but write nothing: show what would change.")
 	fs.BoolVar(&o.keep, "keep", o.keep, "Keep the original entry beside the minimized one.")
 	fs.BoolVar(&o.verbose, "v", o.verbose, "Show the search: the build, each pass and each accepted candidate.")
-	fs.DurationVar(&o.timeout, "timeout", o.timeout, "Time budget per entry. The best input found by then is verified and written.")
+	fs.DurationVar(&o.timeout, "timeout", o.timeout, "Time budget per entry. The best input found by then is verified and written. The other failures the entries of a target meet share what the entries left of their time; an explanation takes at most a quarter of a search's budget; go test's check of a result, and the end of each go test run, are bounded too, so that a run on n entries ends after about n times this.")
 	fs.IntVar(&o.maxRuns, "max-runs", o.maxRuns, "Stop the search of an entry after `n` candidates; 0 means no limit.")
 	fs.IntVar(&o.explain, "explain", o.explain, "Explain each result with at most `n` runs: which arguments, and which characters of strings and byte slices, matter. -1 allows as many runs as the search took; 0 turns it off.")
 	fs.BoolVar(&o.flaky, "flaky", o.flaky, "Minimize an entry even if its failure is not the same on every replay, against the first failure seen; the report says how often it fails, gives no explanation and notes that the result may not fail every time.")

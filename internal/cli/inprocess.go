@@ -34,7 +34,7 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 		Target:   j.target.Name,
 		Verbose:  c.opts.verbose,
 		MaxRuns:  c.opts.maxRuns,
-		Deadline: time.Now().Add(c.opts.timeout),
+		Deadline: time.Now().Add(c.budget(j)),
 		Known:    map[string]shrink.Verdict{},
 		Explain:  c.opts.explain,
 	}

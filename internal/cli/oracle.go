@@ -86,7 +86,7 @@ const shortSearches = 3
 func (c *command) search(ctx context.Context, j *entryJob, inWorker bool) (out shrinkOutcome, explain func() *explanation, err error) {
 	o := &oracle{runners: j.runners, inWorker: inWorker, parallelFrom: parallelFrom, want: j.want, shaper: &j.tj.shaper, runs: &j.runs, met: map[string]int{}, pool: &j.tj.others}
 	opts := []shrink.Option{
-		shrink.Timeout(c.opts.timeout),
+		shrink.Timeout(c.budget(j)),
 		shrink.BatchSize(batchSize(len(j.entry.Data))),
 		shrink.Observe(func(ev shrink.Event) {
 			if ev.Kind == shrink.Accepted {
@@ -126,12 +126,29 @@ func (c *command) explain(ctx context.Context, j *entryJob, args []any, o *oracl
 	j.progress.phase("explaining")
 	quiet := *o
 	quiet.met, quiet.pool = map[string]int{}, &shrink.Pool{}
+	ctx, cancel := context.WithTimeout(ctx, explainTime(c.budget(j)))
+	defer cancel()
 	ex, err := shrink.Explain(ctx, args, &quiet, budget, 1)
 	if err != nil {
 		c.rep.verbosef("  the explanation stopped: %v", err)
 		return nil
 	}
 	return newExplanation(ex)
+}
+
+// budget is the time j's search may take.
+func (c *command) budget(j *entryJob) time.Duration {
+	if j.budget > 0 {
+		return j.budget
+	}
+	return c.opts.timeout
+}
+
+// explainTime bounds the time of an explanation: a quarter of the search's
+// budget, at least a second. Its runs are bounded too (-explain), but runs
+// that each exhaust memory or time can take seconds apiece.
+func explainTime(searchBudget time.Duration) time.Duration {
+	return max(time.Second, searchBudget/4)
 }
 
 // parallelFrom is the time a passing input runs from which the oracle

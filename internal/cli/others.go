@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"path/filepath"
+	"time"
 
 	"github.com/fuzzmin/fuzzmin/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
@@ -33,11 +34,15 @@ func addTuple(p *shrink.Pool, sig signature, tuple []byte) {
 // minimizeOthers minimizes, checks and writes the other failures met
 // while minimizing the entries of tj.
 func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob) {
-	done, over, overRuns := 0, 0, 0
+	done, over, overRuns, late, lateRuns := 0, 0, 0, 0, 0
 	defer func() {
 		if over > 0 {
 			c.rep.infof("%s: %s, met by %s, not written: at most %d are minimized and written a run",
 				tj.target.Name, plural(over, "more other failure", "more other failures"), plural(overRuns, "candidate", "candidates"), maxOthers)
+		}
+		if late > 0 {
+			c.rep.infof("%s: %s, met by %s, not written: the target's time ran out (-timeout=%v for each entry, shared with the failures they meet)",
+				tj.target.Name, plural(late, "other failure", "other failures"), plural(lateRuns, "candidate", "candidates"), c.opts.timeout)
 		}
 	}()
 	for ctx.Err() == nil {
@@ -58,15 +63,23 @@ func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob) {
 			c.rep.infof("%s: also found, not written (-others=report): %v\n\t%s", tj.target.Name, sig, preview(gosyntax.Call("f.Add", vals, "")))
 			continue
 		}
+		left := time.Until(tj.deadline)
+		if left < minOtherTime {
+			late, lateRuns = late+1, lateRuns+tj.others.Count(sig)
+			continue
+		}
 		done++
 		e := corpus.Entry{Name: corpus.Name(data), Path: filepath.Join(tj.dir, corpus.Name(data)), Data: data, Values: vals}
 		j := tj.job(p, e)
-		j.found = sig
+		j.found, j.budget = sig, left
 		if !tj.done(ctx, c.minimizeEntry(ctx, j)) {
 			return
 		}
 	}
 }
+
+// minOtherTime is the least time worth minimizing another failure in.
+const minOtherTime = time.Second
 
 // next returns the other failure to minimize next: one that no entry of the
 // target has, the simplest candidate first, so that the order does not

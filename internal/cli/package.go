@@ -37,6 +37,11 @@ type targetJob struct {
 	// shaper gives the target's failures their identity texts: one for
 	// the replays, the searches and go test's checks of all its entries.
 	shaper failure.Shaper
+	// deadline is when the target's time is up: -timeout for each of its
+	// entries, from its first. The other failures share what the entries
+	// left (others.go), so that a run on n entries takes about n times
+	// -timeout, however many other failures they meet.
+	deadline time.Time
 }
 
 func newTargetJob(p *pkg, t *target) *targetJob {
@@ -108,6 +113,7 @@ func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob) {
 		return
 	}
 	defer unlock()
+	tj.deadline = time.Now().Add(c.opts.timeout * time.Duration(max(1, len(tj.entries))))
 	if !c.opts.dryRun {
 		if err := writable(tj.dir); err != nil {
 			tj.writeErr = fmt.Errorf("%s cannot be written: %w", c.rel(tj.dir), err)

@@ -2,6 +2,7 @@ package shrink
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -121,7 +122,9 @@ func ExplainBudget(asked, searchRuns int) int {
 
 // Explain explains args, a tuple that o judges to fail, with at most
 // budget runs (no limit if budget ≤ 0), its random alternatives drawn from
-// seed. Only an error of the oracle, or ctx, ends it early.
+// seed. Only an error of the oracle, or ctx's cancellation, ends it early;
+// ctx's deadline ends it as the end of the budget does, with what it had
+// not come to unexplained.
 func Explain(ctx context.Context, args []any, o Oracle, budget int, seed uint64) (Explanation, error) {
 	x := &explainer{ctx: ctx, o: o, budget: budget, args: args, rng: rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))}
 	x.ex.Args = make([]Arg, len(args))
@@ -170,12 +173,12 @@ func (x *explainer) fails(i int, v any) (fails, out bool, err error) {
 		return false, true, nil
 	}
 	if err := x.ctx.Err(); err != nil {
-		return false, true, err
+		return false, true, timeIsBudget(err)
 	}
 	cand := with(x.args, i, v)
 	vs, err := x.o.Run(x.ctx, [][]any{cand})
 	if err != nil || len(vs) == 0 {
-		return false, true, err
+		return false, true, timeIsBudget(err)
 	}
 	x.ex.Runs++
 	if vs[0] != Fail {
@@ -185,6 +188,16 @@ func (x *explainer) fails(i int, v any) (fails, out bool, err error) {
 		x.ex.Smaller = cand
 	}
 	return true, false, nil
+}
+
+// timeIsBudget reads the end of ctx's time (its deadline, as a caller sets
+// it to bound the explanation's time) as the end of the budget, which
+// leaves what is not explained yet unexplained; other errors stay errors.
+func timeIsBudget(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return nil
+	}
+	return err
 }
 
 // whole tries argument i with other values of its type; out is true when

@@ -200,18 +200,31 @@ func (s *Build) Check(ctx context.Context, checks []Check) ([]CheckOutput, error
 	return outs, nil
 }
 
-// Finish ends the go test run, and waits for it.
+// finishGrace is how long go test may take to end once told to: the exec
+// wrapper ends at once, and go test prints its summary and exits.
+const finishGrace = 30 * time.Second
+
+// Finish ends the go test run, and waits for it: for finishGrace at most,
+// after which it ends the run's processes, which a test left running may
+// keep alive.
 func (s *Build) Finish(ctx context.Context) error {
 	if err := writeFileAtomic(filepath.Join(s.ctl, ctlEnd), nil); err != nil {
 		return err
 	}
+	t := time.NewTimer(finishGrace)
+	defer t.Stop()
 	select {
 	case <-s.exited:
+		return nil
 	case <-ctx.Done():
-		<-s.exited
+	case <-t.C:
+	}
+	killProcessGroup(s.cmd)
+	<-s.exited // Wait gives up on the output after the command's WaitDelay
+	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return nil
+	return fmt.Errorf("go test did not end within %v of the last check; its processes were ended", finishGrace)
 }
 
 // RunExecWrapper is fuzzmin as go test's -exec program (see above). args

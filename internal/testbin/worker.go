@@ -214,13 +214,22 @@ func (w *fuzzWorker) run(ctx context.Context, input []byte, limit time.Duration)
 	return resp.Err, err
 }
 
-// close ends the worker, which has nothing to save, and waits for it.
+// close ends the worker, which has nothing to save, and waits for it, for
+// a while: a process the kernel cannot end at once (stuck paging in a
+// machine out of memory) is left to end on its own.
 func (w *fuzzWorker) close() {
 	w.calls.Close()
 	killProcessGroup(w.cmd)
-	<-w.dead
-	unmap(w.mem)
+	select {
+	case <-w.dead:
+		unmap(w.mem)
+	case <-time.After(workerGrace):
+		// The mapping stays: the process may still touch its pages.
+	}
 }
+
+// workerGrace is how long closing a worker waits for it to end.
+const workerGrace = 10 * time.Second
 
 // RunInWorker runs inputs in order, as Run does, in the runner's fuzz
 // worker, starting one if needed. An input the worker cannot judge, and
