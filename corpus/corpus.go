@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
@@ -182,26 +183,13 @@ func WriteFile(dir string, data []byte) (path string, err error) {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return "", err
 	}
-	tmp, err := createTemp(filepath.Dir(dir), tempPrefix(dir)+Name(data)+".tmp")
+	err = link(filepath.Dir(dir), tempPrefix(dir), path, data)
+	if errors.Is(err, syscall.EXDEV) {
+		// The directory is a file system of its own: the file is written
+		// in it, under a name the next run removes if this one is killed.
+		err = link(dir, ".", path, data)
+	}
 	if err != nil {
-		return "", err
-	}
-	defer func() {
-		tmp.Close()
-		os.Remove(tmp.Name()) // linked into place or abandoned: the temporary name goes
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return "", err
-	}
-	if err := tmp.Sync(); err != nil {
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
-	// A hard link, unlike a rename, fails if the name exists: a file that
-	// appeared meanwhile is not replaced.
-	if err := os.Link(tmp.Name(), path); err != nil {
 		if same, err2 := hasContents(path, data); err2 == nil && same {
 			return path, nil
 		}
@@ -214,11 +202,38 @@ func WriteFile(dir string, data []byte) (path string, err error) {
 	return path, nil
 }
 
+// link writes data to a new file in tmpDir, named prefix, data's name and
+// a random suffix, and links it to path.
+func link(tmpDir, prefix, path string, data []byte) error {
+	tmp, err := createTemp(tmpDir, prefix+Name(data)+".tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		tmp.Close()
+		os.Remove(tmp.Name()) // linked into place or abandoned: the temporary name goes
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	// A hard link, unlike a rename, fails if the name exists: a file that
+	// appeared meanwhile is not replaced.
+	return os.Link(tmp.Name(), path)
+}
+
 // The file being written lives beside the corpus directory until it is
 // linked into place, in its parent (testdata/fuzz), where the toolchain
 // never reads: a file left inside the directory by a write that was killed
 // would be replayed by go test as an entry. Its name says whose it is:
-// .fuzzmin-<directory>-<name>.tmp<random>.
+// .fuzzmin-<directory>-<name>.tmp<random>. (Only where the directory is a
+// file system of its own, which no link can reach from outside, is the file
+// written in it, as .<name>.tmp<random>.)
 func tempPrefix(dir string) string { return ".fuzzmin-" + filepath.Base(dir) + "-" }
 
 // tempAge is how old a temporary file must be before RemoveTemporary takes
@@ -228,7 +243,8 @@ const tempAge = time.Minute
 // RemoveTemporary removes the temporary files that writes into dir left
 // when they were killed before they could remove them: those beside dir
 // (see WriteFile) and, from releases that wrote them inside dir,
-// .<name>.tmp<random> files there. A file younger than a minute may belong
+// .<name>.tmp<random> files there (and where the directory is a file system
+// of its own, which WriteFile writes in). A file younger than a minute may belong
 // to a write still under way, and is left.
 func RemoveTemporary(dir string) error {
 	var errs []error

@@ -17,8 +17,13 @@ Packages are named as for go test: the default is ".", and "./...", import
 paths and .go files work. fuzzmin writes only into packages of the main
 module. For each package it finds the fuzz targets in its test files and
 the entries of their seed corpora, builds the package's test binary once,
-and replays every selected entry eight times, in two processes, to learn
-how it fails. Entries that pass are left alone; malformed entries, stale
+and replays the selected entries in as few processes as go test does, those
+that fail twice. Entries that pass are left alone (past three, a target's
+are counted, not listed). Of the entries that fail the same way, the
+smallest is minimized first; the rest are the same bug, and are removed
+for its result without a search of their own (past three, counted). Each
+entry minimized is replayed eight times, in two processes, to learn how it
+fails. Malformed entries, stale
 ones (their values no longer fit the target) and flaky ones (their replays
 disagree: the report says in how many of the runs they fail) are reported
 and never touched. An entry git tracks is a regression test somebody chose to
@@ -54,8 +59,9 @@ under the name go test would give it (the first 16 hex digits of the
 SHA-256 of the file), "go test -run=Target/entry" checks that it fails the
 same way, and only then is the original removed: at every moment the
 directory holds the original or a verified replacement. When -timeout or
--max-runs ends a search, and at an interrupt (Ctrl-C, or SIGTERM as a CI
-job's timeout sends), the smallest value found so far is checked and
+-max-runs ends a search, and at an interrupt (Ctrl-C; SIGTERM, as a CI
+job's timeout sends; SIGHUP, as a closed terminal sends; SIGQUIT), the
+smallest value found so far is checked and
 written the same way; the entries after it are left as they are. A second
 interrupt abandons the check and leaves the entry as it was.
 

@@ -232,3 +232,105 @@ func goTest(b testing.TB, dir string, args ...string) {
 		b.Fatalf("go test %s: %v (%v)\n%s", strings.Join(args, " "), err, time.Since(start), out)
 	}
 }
+
+// BenchmarkManyEntries runs fuzzmin on one target's 5,000 entries: all
+// passing but 10 of one bug ("few"), and all 5,000 of one bug ("one-bug"),
+// as go test -fuzz leaves them when it is run again and again on one bug;
+// and go test on the first corpus, the time to compare with. Each run
+// starts from the same files. Run it with
+//
+//	go test -run '^$' -bench ManyEntries -benchtime 1x ./internal/cli
+func BenchmarkManyEntries(b *testing.B) {
+	if testing.Short() {
+		b.Skip("runs the go command")
+	}
+	const n = 5000
+	src := `package many
+
+import "testing"
+
+func FuzzMany(f *testing.F) {
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		if n > 1_000_000 {
+			t.Fatalf("n = %d is too big for %q", n, s)
+		}
+	})
+}
+`
+	corpusOf := func(failing int) map[string][]byte {
+		r := rand.New(rand.NewPCG(5, 6))
+		files := map[string][]byte{}
+		for i := 0; len(files) < n; i++ {
+			k := r.IntN(1_000_000)
+			if i < failing {
+				k += 1_000_001 + r.IntN(1<<40)
+			}
+			data, err := encoding.Marshal(string(randBytes(r, 40)), k)
+			if err != nil {
+				b.Fatal(err)
+			}
+			files[corpus.Name(data)] = data
+		}
+		return files
+	}
+	// The command as users run it: its own binary, which is also go
+	// test's exec wrapper (a test binary there would cost more).
+	fuzzmin := filepath.Join(b.TempDir(), "fuzzmin")
+	if out, err := exec.Command("go", "build", "-o", fuzzmin, "../../cmd/fuzzmin").CombinedOutput(); err != nil {
+		b.Fatalf("building fuzzmin: %v\n%s", err, out)
+	}
+	for _, bc := range []struct {
+		name    string
+		failing int
+	}{{"few", 10}, {"one-bug", n}} {
+		files := corpusOf(bc.failing)
+		dir := b.TempDir()
+		writeModule(b, dir, "example.com/many", map[string]string{"many_test.go": src})
+		seed := corpus.SeedCorpus(dir, "FuzzMany")
+		b.Run("fuzzmin-"+bc.name, func(b *testing.B) {
+			var out bytes.Buffer
+			for b.Loop() {
+				b.StopTimer()
+				os.RemoveAll(seed)
+				for name, data := range files {
+					if err := os.MkdirAll(seed, 0o777); err != nil {
+						b.Fatal(err)
+					}
+					if err := os.WriteFile(filepath.Join(seed, name), data, 0o666); err != nil {
+						b.Fatal(err)
+					}
+				}
+				out.Reset()
+				cmd := exec.Command(fuzzmin, ".")
+				cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &out, &out
+				b.StartTimer()
+				if err := cmd.Run(); err != nil {
+					b.Fatalf("fuzzmin: %v:\n%s", err, out.String())
+				}
+			}
+			b.StopTimer()
+			kept, err := corpus.Read(seed)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if want := n - bc.failing + 1; len(kept) != want {
+				b.Errorf("kept %d entries, want %d", len(kept), want)
+			}
+			b.ReportMetric(float64(strings.Count(out.String(), "\n")), "lines")
+		})
+		if bc.failing < n {
+			b.Run("go-test-"+bc.name, func(b *testing.B) {
+				os.RemoveAll(seed)
+				for name, data := range files {
+					os.MkdirAll(seed, 0o777)
+					os.WriteFile(filepath.Join(seed, name), data, 0o666)
+				}
+				for b.Loop() {
+					cmd := exec.Command("go", "test", "-count=1", "-run=^FuzzMany$", ".")
+					cmd.Dir = dir
+					cmd.Run() // it fails: 10 entries do
+				}
+			})
+		}
+	}
+}

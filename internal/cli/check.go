@@ -74,7 +74,7 @@ func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
 	for k := range w {
 		wg.Go(func() {
 			for i := k; i < len(jobs) && ctx.Err() == nil; i += w {
-				replays[i] = c.replayAll(ctx, runners[i], validEntries(jobs[i].entries))
+				replays[i] = c.replayAll(ctx, runners[i], validEntries(jobs[i].entries), &failure.Shaper{})
 			}
 		})
 	}
@@ -245,11 +245,11 @@ type replay struct {
 	err   error
 }
 
-// replayAll runs the entries in as few processes as crashes allow.
-func (c *command) replayAll(ctx context.Context, r *testbin.Runner, entries []corpus.Entry) replay {
+// replayAll runs the entries in as few processes as crashes allow, giving
+// their failures identities by shaper, one for the target's entries.
+func (c *command) replayAll(ctx context.Context, r *testbin.Runner, entries []corpus.Entry, shaper *failure.Shaper) replay {
 	sigs, msgs, stale := map[string]signature{}, map[string]string{}, map[string]string{}
 	todo := entries
-	var shaper failure.Shaper // one identity for the target's entries
 	for len(todo) > 0 {
 		files := make([][]byte, len(todo))
 		for i, e := range todo {

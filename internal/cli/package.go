@@ -119,8 +119,38 @@ func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob) {
 			tj.writeErr = fmt.Errorf("%s cannot be written: %w", c.rel(tj.dir), err)
 		}
 	}
-	for _, e := range tj.entries {
-		if !tj.done(ctx, c.minimizeEntry(ctx, tj.job(p, e))) {
+	screened := c.screen(ctx, tj)
+	kept := map[signature]string{} // the entry of each failure the run has kept
+	// Past quietAfter of each, passing entries, and those of each failure
+	// removed for its kept entry, are counted rather than shown.
+	shownPasses, shownSame := 0, map[string]int{}
+	quietPasses, quietSame := 0, map[string]int{}
+	defer func() { c.quietSummary(tj, quietPasses, quietSame) }()
+	for _, e := range screenOrder(tj.entries, screened) {
+		j := tj.job(p, e)
+		sig, settled := screened[e.Name]
+		var res result
+		switch {
+		case settled && !sig.Failed():
+			res = newResult(j)
+			res.Status = statusPasses
+			if shownPasses++; shownPasses > quietAfter {
+				res.quiet, quietPasses = true, quietPasses+1
+			}
+		case settled && kept[sig] != "" && (c.opts.tracked || !tj.tracked.has(e.Name)):
+			res = c.sameFailure(j, sig, kept[sig])
+			if res.Status == statusSame {
+				if shownSame[res.Path]++; shownSame[res.Path] > quietAfter {
+					res.quiet, quietSame[res.Path] = true, quietSame[res.Path]+1
+				}
+			}
+		default:
+			res = c.minimizeEntry(ctx, j)
+			if name, ok := c.holds(res, e); ok && settled && res.Signature == sig {
+				kept[sig] = name
+			}
+		}
+		if !tj.done(ctx, res) {
 			return
 		}
 	}

@@ -60,6 +60,9 @@ func paragraph(res result) string {
 		}
 	case statusPasses:
 		fmt.Fprintf(&b, "%s: passes; left alone\n", res.Test)
+	case statusSame:
+		fmt.Fprintf(&b, "%s: the same failure as %s (%v): %s\n", res.Test, res.Path, res.Signature, res.Note)
+		res.Note = ""
 	case statusRegression:
 		what := "committed entry fails"
 		if res.maybeTracked {

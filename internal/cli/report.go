@@ -224,7 +224,9 @@ func (r *reporter) result(res result) {
 		draws[i] = preview(draws[i])
 	}
 	res.Draws = strings.Join(draws, "\n")
-	r.output(r.out, res.Package, res.Test, paragraph(res))
+	if !res.quiet || r.verbose {
+		r.output(r.out, res.Package, res.Test, paragraph(res))
+	}
 	if r.json != nil {
 		sig := ""
 		if res.Signature.Failed() {

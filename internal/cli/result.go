@@ -28,6 +28,7 @@ const (
 	statusMinimal    status = "minimal"    // nothing smaller fails the same way
 	statusStopped    status = "stopped"    // a budget ran out before anything smaller was found
 	statusDuplicate  status = "duplicate"  // minimized to an input the corpus already holds
+	statusSame       status = "same"       // fails as an entry the run kept does: removed
 	statusFound      status = "found"      // another failure met on the way, written as an entry of its own
 	statusSeen       status = "seen"       // another failure met on the way is one an entry has: nothing to do
 	statusPasses     status = "passes"     // the entry does not fail
@@ -73,6 +74,7 @@ type result struct {
 
 	found        bool // another failure met while shrinking, not an entry of the corpus
 	maybeTracked bool // a regression because nobody can tell whether it is committed
+	quiet        bool // one of many alike: counted, not shown (see screen.go)
 }
 
 func newResult(j *entryJob) result {

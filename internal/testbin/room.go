@@ -100,7 +100,7 @@ func (r *Runner) toDisk() bool {
 	}
 	os.RemoveAll(r.private)
 	r.note("fuzzmin: %s has no room for the candidates of %s; they are files in %s", r.RAM, r.Target, r.Disk)
-	r.private, r.written = dir, 0
+	r.private, r.written, r.inputs = dir, 0, nil
 	return true
 }
 

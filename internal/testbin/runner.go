@@ -60,6 +60,7 @@ type Runner struct {
 	corpus  string      // work/testdata/fuzz/<Target>, a link to private
 	private string      // the runner's own directory in RAM
 	written int         // input files in corpus
+	inputs  [][]byte    // what they hold
 	worker  *fuzzWorker // a test process in fuzz worker mode, if one runs (worker.go)
 	// workerRoom says that no file system had room for a worker's
 	// memory: candidates run in processes.
@@ -183,11 +184,16 @@ func mirror(src, dst string, path []string) error {
 }
 
 // writeInputs makes inputs the private corpus. It overwrites the files of
-// the last batch in place and removes those it had beyond this one: cheaper
-// than a fresh directory.
+// the last batch in place, or leaves those that already hold the input,
+// and removes those it had beyond this one: cheaper than a fresh
+// directory, and nothing to write when a batch runs again.
 func (r *Runner) writeInputs(inputs [][]byte) error {
 	for i, in := range inputs {
+		if i < len(r.inputs) && bytes.Equal(r.inputs[i], in) {
+			continue
+		}
 		if err := os.WriteFile(filepath.Join(r.corpus, InputName(i)), in, 0o666); err != nil {
+			r.inputs = nil // what the files hold is not known
 			if noRoom(err) && r.toDisk() {
 				return r.writeInputs(inputs)
 			}
@@ -200,6 +206,15 @@ func (r *Runner) writeInputs(inputs [][]byte) error {
 		}
 	}
 	r.written = len(inputs)
+	if len(r.inputs) > len(inputs) {
+		r.inputs = r.inputs[:len(inputs)]
+	}
+	for i, in := range inputs {
+		if i == len(r.inputs) {
+			r.inputs = append(r.inputs, nil)
+		}
+		r.inputs[i] = append(r.inputs[i][:0], in...) // a copy: the caller may reuse its buffers
+	}
 	return nil
 }
 
