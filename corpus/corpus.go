@@ -244,11 +244,12 @@ const tempAge = time.Minute
 // when they were killed before they could remove them: those beside dir
 // (see WriteFile) and, from releases that wrote them inside dir,
 // .<name>.tmp<random> files there (and where the directory is a file system
-// of its own, which WriteFile writes in). A file younger than a minute may belong
-// to a write still under way, and is left.
+// of its own, which WriteFile writes in). A file whose writer is still
+// running here, or that is younger than a minute and whose writer cannot
+// be told, may belong to a write under way, and is left.
 func RemoveTemporary(dir string) error {
 	var errs []error
-	sweep := func(dir string, ours func(name string) bool) {
+	sweep := func(dir string, ours func(name string) (pid int, ok bool)) {
 		des, err := os.ReadDir(dir)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
@@ -257,10 +258,11 @@ func RemoveTemporary(dir string) error {
 			return
 		}
 		for _, de := range des {
-			if !de.Type().IsRegular() || !ours(de.Name()) {
+			pid, ok := ours(de.Name())
+			if !de.Type().IsRegular() || !ok {
 				continue
 			}
-			if fi, err := de.Info(); err != nil || time.Since(fi.ModTime()) < tempAge {
+			if fi, err := de.Info(); err != nil || time.Since(fi.ModTime()) < tempAge && (pid == 0 || processAlive(pid)) {
 				continue
 			}
 			if err := os.Remove(filepath.Join(dir, de.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -269,35 +271,49 @@ func RemoveTemporary(dir string) error {
 		}
 	}
 	prefix := tempPrefix(dir)
-	sweep(filepath.Dir(dir), func(name string) bool {
-		rest, ok := strings.CutPrefix(name, prefix)
-		return ok && isTempName(rest)
+	sweep(filepath.Dir(dir), func(name string) (int, bool) {
+		if rest, ok := strings.CutPrefix(name, prefix); ok {
+			return tempName(rest)
+		}
+		return 0, false
 	})
-	sweep(dir, func(name string) bool {
-		rest, ok := strings.CutPrefix(name, ".")
-		return ok && isTempName(rest)
+	sweep(dir, func(name string) (int, bool) {
+		if rest, ok := strings.CutPrefix(name, "."); ok {
+			return tempName(rest)
+		}
+		return 0, false
 	})
 	return errors.Join(errs...)
 }
 
-// isTempName reports whether name is <name>.tmp<random>, as WriteFile
-// names a file being written after its prefix.
-func isTempName(name string) bool {
+// tempName reads name as <name>.tmp<pid>-<random>, as WriteFile names a
+// file being written after its prefix (or <name>.tmp<random>, as older
+// releases did): ok says it is one, and pid is its writer's, 0 if unknown.
+func tempName(name string) (pid int, ok bool) {
 	hash, random, ok := strings.Cut(name, ".tmp")
 	if !ok || len(hash) != 16 || random == "" {
-		return false
+		return 0, false
 	}
 	for _, r := range hash {
 		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') {
-			return false
+			return 0, false
 		}
+	}
+	id, rest, hasPID := strings.Cut(random, "-")
+	if hasPID {
+		random = rest
+		n, err := strconv.Atoi(id)
+		if err != nil || n <= 0 {
+			return 0, false
+		}
+		pid = n
 	}
 	for _, r := range random {
 		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'z') {
-			return false
+			return 0, false
 		}
 	}
-	return true
+	return pid, random != ""
 }
 
 // createTemp creates a new file in dir named prefix and a random suffix. Unlike
@@ -305,7 +321,9 @@ func isTempName(name string) bool {
 // toolchain's corpus files are.
 func createTemp(dir, prefix string) (*os.File, error) {
 	for range 100 {
-		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36))
+		// The suffix starts with the writer's process id, which tells
+		// RemoveTemporary that a file is abandoned once the process is gone.
+		name := filepath.Join(dir, prefix+strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(rand.Uint64(), 36))
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
 		if !errors.Is(err, fs.ErrExist) {
 			return f, err

@@ -2,10 +2,13 @@ package corpus
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -250,11 +253,20 @@ func TestRemoveTemporary(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	young := filepath.Join(fuzzDir, ".fuzzmin-FuzzS-1a219a8e2b54873e.tmp99") // a write under way
-	if err := os.WriteFile(young, []byte("x"), 0o666); err != nil {
-		t.Fatal(err)
+	// Young files: of a write under way here, of unknown writer, and of a
+	// writer that is gone.
+	files[filepath.Join(fuzzDir, fmt.Sprintf(".fuzzmin-FuzzS-1a219a8e2b54873e.tmp%d-99", os.Getpid()))] = false
+	files[filepath.Join(fuzzDir, ".fuzzmin-FuzzS-2a219a8e2b54873e.tmp99")] = false
+	if dead := exitedPID(t); dead > 0 {
+		files[filepath.Join(fuzzDir, fmt.Sprintf(".fuzzmin-FuzzS-3a219a8e2b54873e.tmp%d-99", dead))] = true
 	}
-	files[young] = false
+	for path := range files {
+		if _, err := os.Stat(path); err != nil {
+			if err := os.WriteFile(path, []byte("x"), 0o666); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	if err := RemoveTemporary(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -287,4 +299,17 @@ func TestWriteFile_NoTemporaryInside(t *testing.T) {
 	if filepath.Dir(path) != dir {
 		t.Errorf("Write wrote %s, want a file in %s", path, dir)
 	}
+}
+
+// exitedPID returns the process id of a process that has exited, or 0
+// where processes cannot be told apart (not Unix).
+func exitedPID(t *testing.T) int {
+	if runtime.GOOS == "windows" {
+		return 0
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd.Process.Pid
 }

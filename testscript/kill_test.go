@@ -19,7 +19,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 )
 
-var killRuns = flag.Int("kill", 0, "run TestKillSafety with this many interrupted runs (50 is the acceptance run)")
+var killRuns = flag.Int("kill", 0, "run TestKillSafety with this many interrupted runs (60 is the acceptance run)")
 
 // killCommands are the runs the kill test interrupts, in turn: each writes
 // or removes corpus files its own way.
@@ -28,18 +28,21 @@ var killCommands = [][]string{
 	{"import", "-run=FuzzA", "../crash"},
 	{"migrate", "-run=FuzzM", "-arg=@1", `-arg=string("")`},
 	{"cmin", "-fuzzcache=../fc", "-run=FuzzA"},
+	{"check", "-minimal", "./..."},
 }
 
-// TestKillSafety interrupts fuzzmin at random moments with SIGINT, SIGTERM
-// or SIGKILL, in each of its commands that write (minimize, import,
-// migrate, cmin), then lets a normal run of each finish, and checks what
+// TestKillSafety interrupts fuzzmin at random moments with SIGINT, SIGTERM,
+// SIGHUP, SIGQUIT or SIGKILL, in each of its commands that write (minimize,
+// import, migrate, cmin) and in check, then lets a normal run of each
+// finish, and checks what
 // design.md promises: no failing input is lost, every file left in
 // testdata or the fuzz cache is a corpus file, the failing ones fail, the
-// module holds nothing it did not, and no temporary directory of fuzzmin or
-// of the go command is left behind. It is slow (a minute or more), so it
+// module holds nothing it did not (testdata/fuzz holds only the targets'
+// directories, after every run but one SIGKILL ended, and at the end), and
+// no temporary directory of fuzzmin or of the go command is left behind. It is slow (a minute or more), so it
 // runs only when asked:
 //
-//	go test ./testscript -run KillSafety -kill=50
+//	go test ./testscript -run KillSafety -kill=60
 func TestKillSafety(t *testing.T) {
 	if *killRuns == 0 {
 		t.Skip("run with -kill=N")
@@ -59,7 +62,7 @@ func TestKillSafety(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 1))
-	signals := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL}
+	signals := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGKILL}
 	counts := map[string]int{}
 	for i := range *killRuns {
 		restoreOriginals(t, work) // so that every run has work to be interrupted in
@@ -76,7 +79,13 @@ func TestKillSafety(t *testing.T) {
 		cmd.Process.Signal(sig)
 		cmd.Wait()
 		counts[fmt.Sprintf("%s %v", args[0], sig)]++
-		checkCorpus(t, work, fmt.Sprintf("after run %d (fuzzmin %s, %v)", i, strings.Join(args, " "), sig))
+		when := fmt.Sprintf("after run %d (fuzzmin %s, %v)", i, strings.Join(args, " "), sig)
+		checkCorpus(t, work, when)
+		if sig != syscall.SIGKILL {
+			// A run that could clean up did. (What a SIGKILL left, the
+			// next run that writes the corpus removes.)
+			checkNoTemporary(t, mod, when, cmd.Process.Pid)
+		}
 	}
 	t.Logf("interrupted runs: %v", counts)
 	// The normal runs: migrate first, for go test refuses FuzzM's stale
@@ -90,6 +99,7 @@ func TestKillSafety(t *testing.T) {
 		}
 		checkCorpus(t, work, "after the normal run of fuzzmin "+strings.Join(args, " "))
 	}
+	checkNoTemporary(t, mod, "after the normal runs", 0)
 	checkFailing(t, mod, env)
 	strays, _ := os.ReadDir(tmp)
 	for _, de := range strays {
@@ -160,6 +170,23 @@ func checkCorpus(t *testing.T, work, when string) {
 		}
 		return nil
 	})
+}
+
+// checkNoTemporary checks that the module's testdata/fuzz holds nothing
+// but the targets' directories: no file a write left beside them; with a
+// process id, no file that process left (corpus.WriteFile names its
+// temporary files .fuzzmin-<target>-<hash>.tmp<pid>-<random>).
+func checkNoTemporary(t *testing.T, mod, when string, pid int) {
+	t.Helper()
+	des, err := os.ReadDir(filepath.Join(mod, "testdata", "fuzz"))
+	if err != nil {
+		t.Fatalf("%s: %v", when, err)
+	}
+	for _, de := range des {
+		if !de.IsDir() && (pid == 0 || strings.Contains(de.Name(), fmt.Sprintf(".tmp%d-", pid))) {
+			t.Errorf("%s: a stray file in testdata/fuzz: %s", when, de.Name())
+		}
+	}
 }
 
 // checkFailing checks with go test that every entry but "passing" fails
