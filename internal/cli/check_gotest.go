@@ -106,7 +106,7 @@ func (c *command) replayFindings(p *pkg, test string, out testbin.CheckOutput, t
 		}
 		// Go 1.27 frames an error line with control bytes; none is part
 		// of a path or a signature's text.
-		rest = bytes.TrimRight(rest, "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f")
+		rest = bytes.TrimRightFunc(rest, func(r rune) bool { return r < ' ' })
 		path, sig, ok := strings.Cut(string(rest), ": ")
 		if !ok {
 			continue

@@ -146,7 +146,7 @@ func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob) {
 			}
 		default:
 			res = c.minimizeEntry(ctx, j)
-			if name, ok := c.holds(res, e); ok && settled && res.Signature == sig {
+			if name, ok := holds(res, e); ok && settled && res.Signature == sig {
 				kept[sig] = name
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/fuzzmin/fuzzmin/corpus"
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
 // A target's corpus may hold thousands of entries: go test -fuzz run again
@@ -22,13 +23,14 @@ import (
 //     without more runs (a failure that shows only on later runs of an
 //     entry, which the replay of a lone entry would find, is not looked
 //     for among many);
-//   - the entries that failed the same way twice are grouped by identity: the smallest of each
-//     group goes through its replay and its search first, and once its
-//     result is written and checked (or it was minimal already), the rest
-//     of the group are the same bug: each is removed, as the result of a
-//     search would have replaced it, without a search of its own;
-//   - an entry whose two runs disagree, or that the toolchain refused, goes the
-//     way of any entry, which says what is wrong with it.
+//   - the entries that failed the same way twice are grouped by identity:
+//     the smallest of each group goes through its replay and its search
+//     first, and once its result is written and checked (or it was
+//     minimal already), the rest of the group are the same bug: each is
+//     removed, as the result of a search would have replaced it, without a
+//     search of its own;
+//   - an entry whose two runs disagree, or that the toolchain refused,
+//     goes the way of any entry, which says what is wrong with it.
 //
 // Entries a user may have committed (tracked) are never removed this way.
 // Past quietAfter of a kind, the report counts entries rather than showing
@@ -61,7 +63,7 @@ func (c *command) screen(ctx context.Context, tj *targetJob) map[string]signatur
 	if again.err != nil {
 		return nil
 	}
-	for _, r := range append(tj.runners[1:], tj.probe) {
+	for _, r := range slices.Concat(tj.runners[1:], []*testbin.Runner{tj.probe}) {
 		r.Learn(tj.runners[0]) // how long passing entries run: the hang limit
 	}
 	settled := map[string]signature{}
@@ -107,7 +109,7 @@ func screenOrder(entries []corpus.Entry, screened map[string]signature) []corpus
 
 // holds reports whether the result leaves, in the corpus, a verified entry
 // of the failure, as its name: the result written, or the entry itself.
-func (c *command) holds(res result, e corpus.Entry) (string, bool) {
+func holds(res result, e corpus.Entry) (string, bool) {
 	switch res.Status {
 	case statusMinimized, statusDuplicate, statusWould:
 		return filepath.Base(res.Path), true
