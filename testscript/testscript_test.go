@@ -19,14 +19,16 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/fuzzmin/fuzzmin/internal/cli"
+	"github.com/fuzzmin/fuzzmin/internal/vetcheck"
 )
 
 var update = flag.Bool("update", false, "rewrite the scripts' expected files from the actual output")
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"fuzzmin": func() { os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr)) },
-		"withshm": func() { os.Exit(withShm(os.Args[1:])) },
+		"fuzzmin":     func() { os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr)) },
+		"withshm":     func() { os.Exit(withShm(os.Args[1:])) },
+		"fuzzmin-vet": vetcheck.Main,
 	})
 }
 

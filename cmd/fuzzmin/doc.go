@@ -69,9 +69,11 @@ With -fuzz, fuzzmin first runs go test -fuzz on one target (without the
 toolchain's own minimization) and then minimizes the failing entries the
 fuzzer wrote: one step from fuzzing to an entry to commit.
 
-Run by go vet as its -vettool (go vet -vettool=$(command -v fuzzmin)
-./...), fuzzmin runs go vet's own checks (a -vettool replaces them, so it
-carries them) and also checks the fuzz targets that use fuzzshrink: a
+The vet tool is a command of its own, fuzzmin-vet (go install
+github.com/fuzzmin/fuzzmin/cmd/fuzzmin-vet; go vet
+-vettool=$(command -v fuzzmin-vet) ./...): it runs go vet's own checks (a
+-vettool replaces them, so it carries them) and also checks the fuzz
+targets that use fuzzshrink: a
 fuzzshrink.Add whose values do not match the fuzz function, a type
 fuzzshrink.Fuzz cannot decode, fuzzshrink.Add after fuzzshrink.Fuzz or in a
 target of generators, and a Draw given another property's *fuzzshrink.T.

@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
-	"github.com/fuzzmin/fuzzmin/internal/vetcheck"
-	"golang.org/x/tools/go/analysis/unitchecker"
 )
 
 // A subcommand is one of fuzzmin's commands. The table, commands, is the
@@ -51,12 +48,8 @@ func lookup(name string) *subcommand {
 }
 
 // Main runs the fuzzmin command with args (without the program name) and
-// returns its exit code. Run by go vet as its -vettool, it is the vet check
-// of fuzz targets (internal/vetcheck), and exits.
+// returns its exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
-	if vetInvocation(args) {
-		unitchecker.Main(vetcheck.Suite...)
-	}
 	if len(args) > 0 {
 		if args[0] == testbin.ExecArg {
 			return testbin.RunExecWrapper(args[1:], stdout, stderr)
@@ -66,18 +59,6 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return commands[0].run(args, stdout, stderr)
-}
-
-// vetInvocation reports whether go vet runs fuzzmin as its -vettool: it
-// asks the tool for its version (-V=full) and its flags (-flags), then
-// passes the absolute path of each package's configuration, a .cfg file,
-// last.
-func vetInvocation(args []string) bool {
-	if len(args) == 0 {
-		return false
-	}
-	last := args[len(args)-1]
-	return args[0] == "-V=full" || args[0] == "-flags" || strings.HasSuffix(last, ".cfg") && filepath.IsAbs(last)
 }
 
 // modeFlags returns the flags of a mode of the command, for the manual.

@@ -28,7 +28,7 @@
 // work on one target (subcommand.go) share the setup
 // of a run (withPackages) and ask the test binary for the target's
 // argument types (testbin.Runner.ArgTypes). import (import.go) decodes
-// crash files (ossfuzz.go: the OSS-Fuzz builds' decoders), writes them into
+// crash files (the OSS-Fuzz builds' decoders are internal/ossfuzz), writes them into
 // the seed corpus and hands the new entries to the pipeline above
 // (minimizeJobs); migrate (migrate.go, migrate_entries.go) rewrites a
 // target's entries by a mapping (mapping.go) after its arguments changed.

@@ -1,9 +1,11 @@
 // Package vetcheck is the go vet check of fuzz targets that use fuzzshrink,
 // run as
 //
-//	go vet -vettool=$(command -v fuzzmin) ./...
+//	go install github.com/fuzzmin/fuzzmin/cmd/fuzzmin-vet
+//	go vet -vettool=$(command -v fuzzmin-vet) ./...
 //
-// (fuzzmin acts as a vet tool when go vet invokes it). A -vettool replaces
+// (cmd/fuzzmin-vet is [Main]: a command of its own, so that fuzzmin does
+// not carry the analyzers). A -vettool replaces
 // go vet's own analyzers, so the tool runs them too ([Suite]): it reports
 // all that go vet does and, where fuzzshrink would fail only at run time or
 // do something else than meant:

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/analysis/suite/vet"
+	"golang.org/x/tools/go/analysis/unitchecker"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -19,8 +20,12 @@ const fuzzshrinkPath = "github.com/fuzzmin/fuzzmin/fuzzshrink"
 // Suite is what fuzzmin runs as a vet tool: go vet's own analyzers (the
 // suite cmd/vet runs, from the same x/tools), and Analyzer. A -vettool
 // replaces go vet's analyzers rather than adding to them, so the tool
-// carries them: go vet -vettool=fuzzmin reports all that go vet does.
+// carries them: go vet -vettool=fuzzmin-vet reports all that go vet does.
 var Suite = append(vet.Suite[:len(vet.Suite):len(vet.Suite)], Analyzer)
+
+// Main is the vet tool, as go vet runs it (cmd/fuzzmin-vet): it runs
+// Suite on the package go vet names, and exits.
+func Main() { unitchecker.Main(Suite...) }
 
 // Analyzer is the check.
 var Analyzer = &analysis.Analyzer{
