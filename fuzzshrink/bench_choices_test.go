@@ -94,7 +94,7 @@ func BenchmarkShrinkRate(b *testing.B) {
 			runs := 0
 			for b.Loop() {
 				o := &choiceOracle{run: c.replay, want: want}
-				if _, err := Shrink(context.Background(), []any{&shrink.ChoiceSeq{Data: norm, Rec: rec}}, o); err != nil {
+				if _, err := shrink.Shrink(context.Background(), []any{&shrink.ChoiceSeq{Data: norm, Rec: rec}}, o); err != nil {
 					b.Fatal(err)
 				}
 				runs += o.runs

@@ -110,7 +110,7 @@ func BenchmarkRepeat200(b *testing.B) {
 	runs := 0
 	for b.Loop() {
 		o := &choiceOracle{run: c.replay, want: want}
-		r, err := Shrink(context.Background(), []any{&shrink.ChoiceSeq{Data: norm, Rec: rec}}, o)
+		r, err := shrink.Shrink(context.Background(), []any{&shrink.ChoiceSeq{Data: norm, Rec: rec}}, o)
 		if err != nil || len(r.Args[0].(*shrink.ChoiceSeq).Data) != 11 {
 			b.Fatalf("%v, %v", r.Args, err)
 		}

@@ -28,7 +28,7 @@ var (
 	casesFlag = flag.Int("fuzzshrink.cases", 0, "fuzzshrink.Check: generate `n` cases (0: the test's choice, 100 by default)")
 )
 
-// A CheckOption configures [Check].
+// A CheckOption configures [Check], [Find], and (its budgets) [Minimize].
 type CheckOption func(*checkConfig)
 
 type checkConfig struct {
@@ -40,6 +40,10 @@ type checkConfig struct {
 	explain    int // runs to explain a failure with; -1: as many as shrinking took
 	dir        string
 	dirSet     bool
+}
+
+func defaultCheckConfig() checkConfig {
+	return checkConfig{cases: 100, shrinkRuns: 50_000, shrinkTime: time.Minute, explain: -1}
 }
 
 // Cases sets how many cases Check generates (100 by default; the flag
@@ -92,10 +96,10 @@ func CorpusDir(dir string) CheckOption {
 // generates 100 cases from a random seed, the first small, later ones
 // larger. A case fails if prop panics or fails (t.Error, t.Fatal, …); one
 // that calls t.Skip, or that a [Gen.Filter] cannot satisfy, is not a case.
-// The first failure is shrunk at once, in process, by the passes of
-// [Shrink] on its choice sequence; candidates count only if they fail the
-// same way (the same panic or failing call at the same place), and other
-// failures met on the way are mentioned. If no case fails and the property
+// The first failure is shrunk at once, in process, by the passes the
+// package documentation describes, on its choice sequence; candidates
+// count only if they fail the same way (the same panic or failing call at
+// the same place), and other failures met on the way are mentioned. If no case fails and the property
 // calls [Target], Check climbs the scores for a while before it gives up.
 //
 // The report gives the shrunk draws and the original ones, one "label =
@@ -186,7 +190,7 @@ type checkFailure struct {
 	want          failure.Signature
 	orig, last    *T // the original run, and a last run of the shrunk case
 	lastSig       failure.Signature
-	shrink        Stats
+	shrink        shrink.Stats
 	runs          int
 	err           error       // the engine's
 	others        shrink.Pool // of choice sequences
@@ -198,7 +202,7 @@ type checkFailure struct {
 }
 
 func newChecker(tb testing.TB, prop func(*T), opts []CheckOption) *checker {
-	c := &checker{tb: tb, prop: prop, cfg: checkConfig{cases: 100, shrinkRuns: 50_000, shrinkTime: time.Minute, explain: -1}}
+	c := &checker{tb: tb, prop: prop, cfg: defaultCheckConfig()}
 	c.tt, _ = tb.(*testing.T)
 	name := ""
 	if tb != nil {
@@ -315,7 +319,7 @@ func (c *checker) shrink(orig *T, want failure.Signature, origin string) *checkF
 			o.short = true
 		}
 	}
-	r, err := Shrink(context.Background(), []any{start}, o, MaxRuns(c.cfg.shrinkRuns), Timeout(c.cfg.shrinkTime))
+	r, err := shrink.Shrink(context.Background(), []any{start}, o, shrink.MaxRuns(c.cfg.shrinkRuns), shrink.Timeout(c.cfg.shrinkTime))
 	f.best, f.shrink, f.runs, f.err = r.Args[0].(*shrink.ChoiceSeq).Data, r.Stats, o.runs, err
 
 	// A last run of the shrunk case, for its draws and messages.
@@ -455,7 +459,7 @@ func (c *checker) report(f *checkFailure) string {
 		rounds = "round"
 	}
 	fmt.Fprintf(&b, "Shrunk from %s in %d runs, %d accepted, %d %s of passes", f.origin, f.runs, f.shrink.Accepted, f.shrink.Rounds, rounds)
-	if f.shrink.Stop != StopDone {
+	if f.shrink.Stop != shrink.StopDone {
 		fmt.Fprintf(&b, " (stopped: %v)", f.shrink.Stop)
 	}
 	if f.err != nil {

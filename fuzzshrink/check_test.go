@@ -26,8 +26,8 @@ func TestChoiceOracle_Identity(t *testing.T) {
 	o := &choiceOracle{run: c.replay, want: want}
 	for _, tt := range []struct {
 		data []byte
-		want Verdict
-	}{{[]byte{99}, Fail}, {[]byte{85}, OtherFail}, {[]byte{10}, Pass}} {
+		want shrink.Verdict
+	}{{[]byte{99}, shrink.Fail}, {[]byte{85}, shrink.OtherFail}, {[]byte{10}, shrink.Pass}} {
 		if v, _ := o.judge(&shrink.ChoiceSeq{Data: tt.data}); v != tt.want {
 			t.Errorf("%x: %v, want %v", tt.data, v, tt.want)
 		}
@@ -37,7 +37,7 @@ func TestChoiceOracle_Identity(t *testing.T) {
 	}
 	// 50, then past the end 0: the filter rejects the simplest value only
 	// if 0 is rejected, so this one is valid.
-	if v, _ := o.judge(&shrink.ChoiceSeq{Data: []byte{50}}); v != Pass {
+	if v, _ := o.judge(&shrink.ChoiceSeq{Data: []byte{50}}); v != shrink.Pass {
 		t.Errorf("50 then 0: %v", v)
 	}
 	if fmt.Sprint(o.runs) != "4" {

@@ -18,16 +18,16 @@ type choiceOracle struct {
 	short  bool     // the original failed in a Repeat before its minimum of steps
 	runs   int
 
-	before func(data []byte) error           // the session records each candidate first
-	known  func(data []byte) (Verdict, bool) // verdicts learned by earlier sessions
-	others shrink.Pool                       // the candidates that failed another way
+	before func(data []byte) error                  // the session records each candidate first
+	known  func(data []byte) (shrink.Verdict, bool) // verdicts learned by earlier sessions
+	others shrink.Pool                              // the candidates that failed another way
 
 	lastCand, lastNorm *shrink.ChoiceSeq // the last candidate judged Fail, and its normal form
 }
 
-// Run implements [Oracle].
-func (o *choiceOracle) Run(ctx context.Context, batch [][]any) ([]Verdict, error) {
-	vs := make([]Verdict, 0, len(batch))
+// Run implements [shrink.Oracle].
+func (o *choiceOracle) Run(ctx context.Context, batch [][]any) ([]shrink.Verdict, error) {
+	vs := make([]shrink.Verdict, 0, len(batch))
 	for _, args := range batch {
 		if ctx.Err() != nil {
 			break
@@ -36,15 +36,15 @@ func (o *choiceOracle) Run(ctx context.Context, batch [][]any) ([]Verdict, error
 		if err != nil {
 			return vs, err
 		}
-		vs = append(vs, Verdict(v))
-		if v == Fail {
+		vs = append(vs, shrink.Verdict(v))
+		if v == shrink.Fail {
 			break
 		}
 	}
 	return vs, nil
 }
 
-func (o *choiceOracle) judge(seq *shrink.ChoiceSeq) (Verdict, error) {
+func (o *choiceOracle) judge(seq *shrink.ChoiceSeq) (shrink.Verdict, error) {
 	if o.known != nil {
 		if v, ok := o.known(seq.Data); ok {
 			return v, nil // not Same: the session that ran it died
@@ -58,17 +58,17 @@ func (o *choiceOracle) judge(seq *shrink.ChoiceSeq) (Verdict, error) {
 	o.runs++
 	sig, t := o.run(seq.Data)
 	if t.invalid != "" {
-		return Pass, nil
+		return shrink.Pass, nil
 	}
 	v := shrink.Classify(sig, o.want)
 	switch {
-	case v == OtherFail:
+	case v == shrink.OtherFail:
 		o.others.Add(sig, []any{seq})
-	case v == Fail && !o.keepsFrozen(&t.rec):
-		v = Pass // it changed a NoShrink value: not a shrink
-	case v == Fail && t.short != nil && !o.short:
-		v = Pass // it fails before a Repeat ran its minimum of steps: not a shrink
-	case v == Fail:
+	case v == shrink.Fail && !o.keepsFrozen(&t.rec):
+		v = shrink.Pass // it changed a NoShrink value: not a shrink
+	case v == shrink.Fail && t.short != nil && !o.short:
+		v = shrink.Pass // it fails before a Repeat ran its minimum of steps: not a shrink
+	case v == shrink.Fail:
 		data, rec := t.rec.Normalize()
 		o.lastCand, o.lastNorm = seq, &shrink.ChoiceSeq{Data: data, Rec: rec}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fuzzmin/fuzzmin/fuzzshrink"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 type Item struct {
@@ -93,11 +94,11 @@ func TestMinimize_Structs(t *testing.T) {
 // native ones.
 func TestShrink_StructWithNativeArgs(t *testing.T) {
 	t.Parallel()
-	fails := fuzzshrink.Predicate(func(args []any) bool {
+	fails := shrink.Predicate(func(args []any) bool {
 		c, n := args[0].(Config), args[1].(int)
 		return len(c.Items) > 0 && c.Items[0].Name != "" && n > 1000
 	})
-	r, err := fuzzshrink.Shrink(context.Background(), []any{bigConfig(), 98765432, "noise"}, fails)
+	r, err := shrink.Shrink(context.Background(), []any{bigConfig(), 98765432, "noise"}, fails)
 	if err != nil {
 		t.Fatal(err)
 	}

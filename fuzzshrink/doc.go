@@ -106,26 +106,23 @@
 // in go test's output, and in fuzzmin's under the entry. [AddDraws] adds a
 // seed by the names of its steps ([StepsLabel]).
 //
-// [Minimize] shrinks one value against a predicate, without fuzzing:
+// [Minimize] shrinks one value against a predicate, without fuzzing, within
+// the budgets [ShrinkRuns] and [ShrinkTime]:
 //
 //	small := fuzzshrink.Minimize(cfg, func(c Config) bool { return Apply(c) != nil })
 //
-// # The engine
+// # How values shrink
 //
-// [Shrink] minimizes a tuple of arguments against an [Oracle], which tells
-// whether a candidate still fails the same way ([Fail]), passes ([Pass]), or
-// fails differently ([OtherFail], never accepted: another bug). [Predicate]
-// adapts a function to an Oracle. Options set budgets ([MaxRuns],
-// [Deadline], [Timeout]; the context cancels too), the batch size of an
-// oracle with a high cost per call ([BatchSize]), and a [Observe] of the
-// search. [Result] holds the best tuple found and [Stats].
-//
-// The search runs in rounds of passes, structure first (removing records,
-// items, tokens, bytes, elements), then values (integers toward 0, floats
-// toward short integers, characters toward '0'), until a round accepts
-// nothing or a budget runs out. Every accepted candidate is strictly smaller
-// than the best tuple before it in one well-founded order, which [Compare]
-// gives: first the total size, then argument by argument the simpler value.
-// The engine is shared with the fuzzmin command; its package documentation
-// (internal/shrink) describes the order, the passes and the runs in full.
+// Every search here, of a fuzz target's values, of a choice sequence or of
+// a value given to Minimize, runs in rounds of passes, structure first
+// (removing records, items, tokens, bytes, elements), then values
+// (integers toward 0, floats toward short integers, characters toward
+// '0'), until a round accepts nothing or a budget runs out. A candidate
+// counts only if it fails the same way as the original (the same kind of
+// failure at the same place, with the same constant text); one that fails
+// another way is never accepted, but reported: another bug. Every accepted
+// candidate is strictly smaller than the best before it in one
+// well-founded order: first the total size, then argument by argument the
+// simpler value. The engine is shared with the fuzzmin command, and is not
+// part of this package's API.
 package fuzzshrink

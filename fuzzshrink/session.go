@@ -119,15 +119,15 @@ func (s *minimizeSession) minimize(t *testing.T, p *plan, fn reflect.Value, in [
 	}
 	local := funcPackage(fn)
 	var recErr error
-	opts := []Option{Observe(func(ev Event) {
-		if s.cfg.Verbose && ev.Kind != Done {
+	opts := []shrink.Option{shrink.Observe(func(ev shrink.Event) {
+		if s.cfg.Verbose && ev.Kind != shrink.Done {
 			e := session.Event{Action: session.ActionPass, Pass: ev.Pass, Round: ev.Round, Runs: o.runs}
-			if ev.Kind == Accepted {
+			if ev.Kind == shrink.Accepted {
 				e.Action, e.Value = session.ActionAccept, gosyntax.Args(ev.Args, local)
 			}
 			os.Stdout.Write(session.AppendEvent(nil, e))
 		}
-		if ev.Kind == Accepted && recErr == nil {
+		if ev.Kind == shrink.Accepted && recErr == nil {
 			tuple, err := tupleOf(ev.Args)
 			if err == nil {
 				err = best.Write(o.runs, tuple)
@@ -136,13 +136,13 @@ func (s *minimizeSession) minimize(t *testing.T, p *plan, fn reflect.Value, in [
 		}
 	})}
 	if s.cfg.MaxRuns > 0 {
-		opts = append(opts, MaxRuns(max(1, s.cfg.MaxRuns-s.cfg.Runs)))
+		opts = append(opts, shrink.MaxRuns(max(1, s.cfg.MaxRuns-s.cfg.Runs)))
 	}
 	if !s.cfg.Deadline.IsZero() {
-		opts = append(opts, Deadline(s.cfg.Deadline))
+		opts = append(opts, shrink.Deadline(s.cfg.Deadline))
 	}
-	r, err := Shrink(context.Background(), args, o, opts...)
-	searched := err == nil && r.Stats.Stop == StopDone
+	r, err := shrink.Shrink(context.Background(), args, o, opts...)
+	searched := err == nil && r.Stats.Stop == shrink.StopDone
 	res := session.Result{Want: o.want, Accepted: r.Stats.Accepted, Runs: o.runs, Elapsed: r.Stats.Time, Stop: r.Stats.Stop.String(),
 		Value: gosyntax.Args(r.Args, local)}
 	for _, sig := range o.others.Sorted() {
@@ -211,8 +211,8 @@ type inProcess struct {
 	others shrink.Pool // the smallest candidate of each other failure
 }
 
-func (o *inProcess) Run(ctx context.Context, batch [][]any) ([]Verdict, error) {
-	vs := make([]Verdict, 0, len(batch))
+func (o *inProcess) Run(ctx context.Context, batch [][]any) ([]shrink.Verdict, error) {
+	vs := make([]shrink.Verdict, 0, len(batch))
 	for _, args := range batch {
 		if ctx.Err() != nil {
 			break
@@ -229,12 +229,12 @@ func (o *inProcess) Run(ctx context.Context, batch [][]any) ([]Verdict, error) {
 			}
 			sig, msg := o.runOne(args)
 			sig = o.shaped(sig, msg, args)
-			if v = shrink.Classify(sig, o.want); v == OtherFail {
+			if v = shrink.Classify(sig, o.want); v == shrink.OtherFail {
 				o.others.Add(sig, args)
 			}
 		}
-		vs = append(vs, Verdict(v))
-		if v == Fail {
+		vs = append(vs, shrink.Verdict(v))
+		if v == shrink.Fail {
 			break
 		}
 	}

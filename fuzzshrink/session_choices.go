@@ -66,7 +66,7 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 			}
 			return nil
 		},
-		known: func(data []byte) (Verdict, bool) {
+		known: func(data []byte) (shrink.Verdict, bool) {
 			if len(s.cfg.Known) == 0 {
 				return 0, false
 			}
@@ -107,26 +107,26 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 	// form lengthened to the minimum of steps), not than its raw bytes.
 	floor := start.Data
 	var recErr error
-	opts := []Option{Observe(func(ev Event) {
+	opts := []shrink.Option{shrink.Observe(func(ev shrink.Event) {
 		seq := ev.Args[0].(*shrink.ChoiceSeq)
-		if s.cfg.Verbose && ev.Kind != Done {
+		if s.cfg.Verbose && ev.Kind != shrink.Done {
 			e := session.Event{Action: session.ActionPass, Pass: ev.Pass, Round: ev.Round, Runs: runs}
-			if ev.Kind == Accepted {
+			if ev.Kind == shrink.Accepted {
 				e.Action, e.Value = session.ActionAccept, formatDraws(seq.Rec.Draws, local, "; ")
 			}
 			os.Stdout.Write(session.AppendEvent(nil, e))
 		}
-		if ev.Kind == Accepted && recErr == nil {
+		if ev.Kind == shrink.Accepted && recErr == nil {
 			recErr = bestRec.Write(runs, choiceTuple(seq.Data))
 		}
 	})}
 	if s.cfg.MaxRuns > 0 {
-		opts = append(opts, MaxRuns(max(1, s.cfg.MaxRuns-s.cfg.Runs)))
+		opts = append(opts, shrink.MaxRuns(max(1, s.cfg.MaxRuns-s.cfg.Runs)))
 	}
 	if !s.cfg.Deadline.IsZero() {
-		opts = append(opts, Deadline(s.cfg.Deadline))
+		opts = append(opts, shrink.Deadline(s.cfg.Deadline))
 	}
-	r, err := Shrink(context.Background(), []any{start}, o, opts...)
+	r, err := shrink.Shrink(context.Background(), []any{start}, o, opts...)
 	best, accepted := r.Args[0].(*shrink.ChoiceSeq).Data, r.Stats.Accepted
 	if (&shrink.ChoiceSeq{Data: best}).Compare(&shrink.ChoiceSeq{Data: floor}) >= 0 {
 		// Nothing simpler than the entry: keep it as it was (its normal

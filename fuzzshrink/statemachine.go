@@ -637,7 +637,7 @@ func (o *choiceOracle) lengthen(seq *shrink.ChoiceSeq, sf *shortFailure) (*shrin
 		if err != nil {
 			return nil, err
 		}
-		if v == Fail {
+		if v == shrink.Fail {
 			return o.lastNorm, nil
 		}
 	}

@@ -275,8 +275,8 @@ func shrinkSM(t testing.TB, prop func(*T), data []byte) (best []byte, deleteRuns
 	o := &choiceOracle{run: c.replay, want: want}
 	steps := map[*shrink.ChoiceSeq]int{} // the steps of each best sequence
 	var deletes []int                    // the runs of delete spans at each accepted candidate
-	r, err := Shrink(context.Background(), []any{&shrink.ChoiceSeq{Data: norm, Rec: rec}}, o, Observe(func(ev Event) {
-		if ev.Kind == Accepted {
+	r, err := shrink.Shrink(context.Background(), []any{&shrink.ChoiceSeq{Data: norm, Rec: rec}}, o, shrink.Observe(func(ev shrink.Event) {
+		if ev.Kind == shrink.Accepted {
 			seq := ev.Args[0].(*shrink.ChoiceSeq)
 			steps[seq] = countSteps(*seq.Rec)
 			deletes = append(deletes, passRuns(ev.Stats, "delete spans"))
@@ -297,7 +297,7 @@ func shrinkSM(t testing.TB, prop func(*T), data []byte) (best []byte, deleteRuns
 }
 
 // passRuns returns the runs of the pass of that name.
-func passRuns(st Stats, name string) int {
+func passRuns(st shrink.Stats, name string) int {
 	for _, p := range st.Passes {
 		if p.Name == name {
 			return p.Runs

@@ -96,7 +96,7 @@ func (c *cache) write(a any) {
 			return
 		}
 		if !composite(a) {
-			panic("fuzzshrink: unsupported type") // Shrink checks types first
+			panic("shrink: unsupported type") // Shrink checks types first
 		}
 		c.writeComposite(reflect.ValueOf(a))
 	}
@@ -108,7 +108,7 @@ func (c *cache) write(a any) {
 func (c *cache) writeComposite(v reflect.Value) {
 	b, err := structured.Encode(v)
 	if err != nil {
-		panic("fuzzshrink: " + err.Error()) // Shrink checks types first; decoded values have no cycles
+		panic("shrink: " + err.Error()) // Shrink checks types first; decoded values have no cycles
 	}
 	c.header(tagComposite, uint64(len(b)))
 	c.h[0].Write(b)

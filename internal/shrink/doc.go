@@ -59,7 +59,7 @@
 //     first (hierarchical delta debugging): members and elements, lines and
 //     blocks of lines, statements, arguments, attributes;
 //   - hoist: replace a bracket span or a block by a shorter one inside it,
-//     up to 4 levels deeper ({"a":[X]} → X);
+//     up to 4 levels deeper ({"a":[x]} → x);
 //   - spans: remove a span with an adjacent comma, semicolon or space, or
 //     remove only its delimiters;
 //   - tokens: remove blocks of tokens;

@@ -134,9 +134,9 @@ type Event struct {
 
 // Shrink minimizes args against o. The arguments may be of the native fuzz
 // types (string, []byte, bool, int, int8, int16, int32, int64, uint, uint8,
-// uint16, uint32, uint64, float32, float64) or of the types [Fuzz] accepts
-// (structs, slices, arrays, maps, pointers and named types built from them,
-// and [Custom] types). args is the original failing input; Shrink does not
+// uint16, uint32, uint64, float32, float64) or of the types
+// fuzzshrink.Fuzz accepts (structs, slices, arrays, maps, pointers and named
+// types built from them, and fuzzshrink.Custom types). args is the original failing input; Shrink does not
 // run it again. It returns the best (smallest failing) tuple found, never
 // nil, plus statistics. The error is non-nil only if the oracle returned an
 // error or broke its contract; Result is still the best so far. Unsupported
@@ -149,11 +149,11 @@ func Shrink(ctx context.Context, args []any, o Oracle, opts ...Option) (Result, 
 	best := cloneTuple(args)
 	for i, a := range args {
 		if a == nil {
-			return Result{Args: best}, fmt.Errorf("fuzzshrink: argument %d is nil", i)
+			return Result{Args: best}, fmt.Errorf("shrink: argument %d is nil", i)
 		}
 		if !Supported(a) && !isValue(a) {
 			if err := structured.CheckType(reflect.TypeOf(a)); err != nil {
-				return Result{Args: best}, fmt.Errorf("fuzzshrink: argument %d: %w", i, err)
+				return Result{Args: best}, fmt.Errorf("shrink: argument %d: %w", i, err)
 			}
 		}
 	}
@@ -334,11 +334,11 @@ func (e *engine) runBatch(i int) (ok bool, next cursor, stop bool) {
 		if e.interrupted() {
 			return false, cursor{}, true
 		}
-		return false, cursor{}, e.fail(fmt.Errorf("fuzzshrink: oracle: %w", err))
+		return false, cursor{}, e.fail(fmt.Errorf("shrink: oracle: %w", err))
 	}
 	if len(vs) > n {
 		e.discard(0)
-		return false, cursor{}, e.fail(fmt.Errorf("fuzzshrink: oracle returned %d verdicts for %d candidates", len(vs), n))
+		return false, cursor{}, e.fail(fmt.Errorf("shrink: oracle returned %d verdicts for %d candidates", len(vs), n))
 	}
 	first := -1
 	for j, v := range vs {
@@ -352,7 +352,7 @@ func (e *engine) runBatch(i int) (ok bool, next cursor, stop bool) {
 			}
 		default:
 			e.discard(0)
-			return false, cursor{}, e.fail(fmt.Errorf("fuzzshrink: oracle returned invalid verdict %d", int(v)))
+			return false, cursor{}, e.fail(fmt.Errorf("shrink: oracle returned invalid verdict %d", int(v)))
 		}
 	}
 	for _, v := range vs {
@@ -369,14 +369,14 @@ func (e *engine) runBatch(i int) (ok bool, next cursor, stop bool) {
 			if e.interrupted() {
 				return false, cursor{}, true
 			}
-			return false, cursor{}, e.fail(fmt.Errorf("fuzzshrink: oracle returned %d verdicts for %d candidates and no Fail", len(vs), n))
+			return false, cursor{}, e.fail(fmt.Errorf("shrink: oracle returned %d verdicts for %d candidates and no Fail", len(vs), n))
 		}
 		return false, cursor{}, false
 	}
 	cand, k, c := e.batch[first], e.keys[first], e.cursors[first]
 	e.discard(len(vs))
 	if e.cache.key(cand, -1, nil) != k {
-		return false, cursor{}, e.fail(errors.New("fuzzshrink: oracle modified a candidate it was given"))
+		return false, cursor{}, e.fail(errors.New("shrink: oracle modified a candidate it was given"))
 	}
 	if nz, ok := e.oracle.(Normalizer); ok {
 		if n := nz.Normalize(cand); n != nil {

@@ -536,23 +536,23 @@ func TestShrink_OracleErrors(t *testing.T) {
 				return nil, errBroken
 			}
 			return []Verdict{Pass}, nil
-		}, "fuzzshrink: oracle: test binary did not build", 2},
+		}, "shrink: oracle: test binary did not build", 2},
 		{"too many verdicts", func(int, [][]any) ([]Verdict, error) {
 			return []Verdict{Pass, Pass, Pass}, nil
-		}, "fuzzshrink: oracle returned 3 verdicts for 1 candidates", 0},
+		}, "shrink: oracle returned 3 verdicts for 1 candidates", 0},
 		{"invalid verdict", func(call int, _ [][]any) ([]Verdict, error) {
 			return []Verdict{Verdict(call * 7)}, nil
-		}, "fuzzshrink: oracle returned invalid verdict 7", 0},
+		}, "shrink: oracle returned invalid verdict 7", 0},
 		{"too few verdicts", func(int, [][]any) ([]Verdict, error) {
 			return nil, nil
-		}, "fuzzshrink: oracle returned 0 verdicts for 1 candidates and no Fail", 0},
+		}, "shrink: oracle returned 0 verdicts for 1 candidates and no Fail", 0},
 		{"modified candidate", func(_ int, batch [][]any) ([]Verdict, error) {
 			if b := batch[0][0].([]byte); len(b) > 0 {
 				b[0]++ // like a fuzz function decoding in place
 				return []Verdict{Fail}, nil
 			}
 			return []Verdict{Pass}, nil
-		}, "fuzzshrink: oracle modified a candidate it was given", 2},
+		}, "shrink: oracle modified a candidate it was given", 2},
 	} {
 		call := 0
 		var best []any
@@ -602,7 +602,7 @@ func TestShrink_UnsupportedType(t *testing.T) {
 	p := Predicate(func([]any) bool { called = true; return true })
 	args := []any{1, struct{ F func() }{}}
 	r, err := Shrink(context.Background(), args, p)
-	if err == nil || !strings.HasPrefix(err.Error(), "fuzzshrink: argument 1: ") || !strings.Contains(err.Error(), "func()") {
+	if err == nil || !strings.HasPrefix(err.Error(), "shrink: argument 1: ") || !strings.Contains(err.Error(), "func()") {
 		t.Errorf("err = %v, want one naming argument 1 and func()", err)
 	}
 	if called || !reflect.DeepEqual(r.Args, args) {

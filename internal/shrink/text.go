@@ -124,7 +124,7 @@ func removeItems[S byteString](s S, from pos) iter.Seq2[pos, S] {
 }
 
 // Hoisting replaces a span by a smaller span inside it, at most hoistDepth
-// levels deeper: {"a":[X]} → X, a block of lines by one of its lines. It
+// levels deeper: {"a":[x]} → x, a block of lines by one of its lines. It
 // collapses nesting that no removal can, since removing an opening bracket
 // alone breaks the text. Per span it tries at most hoistMax spans, the
 // shortest first: the first that fails is the largest reduction.

@@ -13,7 +13,7 @@ func composite(v any) bool { return v != nil && !Supported(v) && !isValue(v) }
 var BytesType = reflect.TypeFor[[]byte]()
 
 // IsLeaf reports whether values of t are shrunk by the native shrinkers:
-// bools, numbers, strings, []byte, and custom types (see [Custom]), which
+// bools, numbers, strings, []byte, and custom types (fuzzshrink.Custom), which
 // shrink through their encoding.
 func IsLeaf(t reflect.Type) bool {
 	switch t.Kind() {

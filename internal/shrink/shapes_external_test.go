@@ -1,11 +1,10 @@
-package fuzzshrink_test
+package shrink_test
 
 import (
 	"context"
 	"strings"
 	"testing"
 
-	"github.com/fuzzmin/fuzzmin/fuzzshrink"
 	"github.com/fuzzmin/fuzzmin/internal/shapes"
 	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
@@ -18,15 +17,15 @@ type shapeOracle struct {
 	full bool
 }
 
-func (o shapeOracle) Run(ctx context.Context, batch [][]any) ([]fuzzshrink.Verdict, error) {
-	vs := make([]fuzzshrink.Verdict, 0, len(batch))
+func (o shapeOracle) Run(ctx context.Context, batch [][]any) ([]shrink.Verdict, error) {
+	vs := make([]shrink.Verdict, 0, len(batch))
 	for _, args := range batch {
 		if ctx.Err() != nil {
 			break
 		}
 		v := shrink.Classify(o.s.Check(args[0]), o.s.Sig)
 		vs = append(vs, v)
-		if v == fuzzshrink.Fail && !o.full {
+		if v == shrink.Fail && !o.full {
 			break
 		}
 	}
@@ -74,7 +73,7 @@ func TestShrink_Shapes(t *testing.T) {
 	for _, s := range shapes.All() {
 		t.Run(s.Name, func(t *testing.T) {
 			t.Parallel()
-			r, err := fuzzshrink.Shrink(context.Background(), []any{s.Input}, shapeOracle{s: s})
+			r, err := shrink.Shrink(context.Background(), []any{s.Input}, shapeOracle{s: s})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,8 +83,8 @@ func TestShrink_Shapes(t *testing.T) {
 			if sig := s.Check(r.Args[0]); sig != s.Sig {
 				t.Errorf("the result fails with %v, the input with %v", sig, s.Sig)
 			}
-			if r.Stats.Stop != fuzzshrink.StopDone {
-				t.Errorf("Stop = %v, want %v", r.Stats.Stop, fuzzshrink.StopDone)
+			if r.Stats.Stop != shrink.StopDone {
+				t.Errorf("Stop = %v, want %v", r.Stats.Stop, shrink.StopDone)
 			}
 			t.Logf("%d → %d bytes in %d runs (%d other failures)", size(s.Input), size(r.Args[0]), r.Stats.Runs, r.Stats.OtherFails)
 		})
@@ -97,9 +96,9 @@ func TestShrink_Shapes(t *testing.T) {
 func TestShrink_ShapesBatchSize(t *testing.T) {
 	t.Parallel()
 	for _, s := range shapes.All() {
-		want, _ := fuzzshrink.Shrink(context.Background(), []any{s.Input}, shapeOracle{s: s})
+		want, _ := shrink.Shrink(context.Background(), []any{s.Input}, shapeOracle{s: s})
 		for _, batch := range []int{3, 16} {
-			r, err := fuzzshrink.Shrink(context.Background(), []any{s.Input}, shapeOracle{s: s, full: true}, fuzzshrink.BatchSize(batch))
+			r, err := shrink.Shrink(context.Background(), []any{s.Input}, shapeOracle{s: s, full: true}, shrink.BatchSize(batch))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package fuzzshrink_test
+package shrink_test
 
 import (
 	"bytes"
@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fuzzmin/fuzzmin/fuzzshrink"
 	"github.com/fuzzmin/fuzzmin/internal/shapes"
+
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // The benchmarks report runs/op, the number of candidates the oracle ran:
@@ -26,7 +27,7 @@ func BenchmarkQuality(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			var runs int
 			for b.Loop() {
-				r, _ := fuzzshrink.Shrink(context.Background(), tc.args, fuzzshrink.Predicate(tc.fails))
+				r, _ := shrink.Shrink(context.Background(), tc.args, shrink.Predicate(tc.fails))
 				runs = r.Stats.Runs
 			}
 			b.ReportMetric(float64(runs), "runs/op")
@@ -40,7 +41,7 @@ func BenchmarkNeedle64K(b *testing.B) {
 	fails := func(a []any) bool { return bytes.Contains(a[0].([]byte), needle) }
 	var runs int
 	for b.Loop() {
-		r, _ := fuzzshrink.Shrink(context.Background(), []any{in}, fuzzshrink.Predicate(fails))
+		r, _ := shrink.Shrink(context.Background(), []any{in}, shrink.Predicate(fails))
 		if !bytes.Equal(r.Args[0].([]byte), needle) {
 			b.Fatalf("result %q", r.Args[0])
 		}
@@ -63,11 +64,11 @@ func BenchmarkOverhead(b *testing.B) {
 		fails bool
 	}{{"pass", false}, {"fail", true}} {
 		b.Run(bc.name, func(b *testing.B) {
-			p := fuzzshrink.Predicate(func([]any) bool { return bc.fails })
+			p := shrink.Predicate(func([]any) bool { return bc.fails })
 			runs := 0
 			b.ReportAllocs()
 			for b.Loop() {
-				r, _ := fuzzshrink.Shrink(context.Background(), args, p)
+				r, _ := shrink.Shrink(context.Background(), args, p)
 				runs += r.Stats.Runs
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(runs), "ns/candidate")
@@ -100,7 +101,7 @@ func BenchmarkShrink1MiB(b *testing.B) {
 			b.ReportAllocs()
 			runtime.ReadMemStats(&before)
 			for b.Loop() {
-				r, _ := fuzzshrink.Shrink(context.Background(), []any{in}, fuzzshrink.Predicate(fails))
+				r, _ := shrink.Shrink(context.Background(), []any{in}, shrink.Predicate(fails))
 				runs = r.Stats.Runs
 			}
 			runtime.ReadMemStats(&after)
@@ -126,9 +127,9 @@ func sizeName(n int) string {
 func BenchmarkShapes(b *testing.B) {
 	for _, s := range shapes.All() {
 		b.Run(s.Name, func(b *testing.B) {
-			var r fuzzshrink.Result
+			var r shrink.Result
 			for b.Loop() {
-				r, _ = fuzzshrink.Shrink(context.Background(), []any{s.Input}, shapeOracle{s: s})
+				r, _ = shrink.Shrink(context.Background(), []any{s.Input}, shapeOracle{s: s})
 			}
 			runs, n := r.Stats.Runs, size(r.Args[0])
 			b.ReportMetric(float64(runs), "runs/op")

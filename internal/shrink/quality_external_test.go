@@ -1,4 +1,4 @@
-package fuzzshrink_test
+package shrink_test
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/fuzzmin/fuzzmin/fuzzshrink"
+	"github.com/fuzzmin/fuzzmin/internal/shrink"
 )
 
 // A qualityCase pins the exact minimum the engine reaches from args for a
@@ -277,7 +277,7 @@ func TestShrink_Quality(t *testing.T) {
 	for _, tc := range qualityCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r, err := fuzzshrink.Shrink(context.Background(), tc.args, fuzzshrink.Predicate(tc.fails), fuzzshrink.MaxRuns(5000))
+			r, err := shrink.Shrink(context.Background(), tc.args, shrink.Predicate(tc.fails), shrink.MaxRuns(5000))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -285,8 +285,8 @@ func TestShrink_Quality(t *testing.T) {
 				t.Errorf("Shrink = %#v, want %#v", r.Args, tc.want)
 			}
 			t.Logf("%d runs, %d cache hits, %d rounds", r.Stats.Runs, r.Stats.CacheHits, r.Stats.Rounds)
-			if r.Stats.Stop != fuzzshrink.StopDone {
-				t.Errorf("Stop = %v after %d runs, want %v", r.Stats.Stop, r.Stats.Runs, fuzzshrink.StopDone)
+			if r.Stats.Stop != shrink.StopDone {
+				t.Errorf("Stop = %v after %d runs, want %v", r.Stats.Stop, r.Stats.Runs, shrink.StopDone)
 			}
 		})
 	}
@@ -298,7 +298,7 @@ func TestShrink_QualityRepeated(t *testing.T) {
 	t.Parallel()
 	for range 3 {
 		for _, tc := range qualityCases()[:6] {
-			r, _ := fuzzshrink.Shrink(context.Background(), tc.args, fuzzshrink.Predicate(tc.fails))
+			r, _ := shrink.Shrink(context.Background(), tc.args, shrink.Predicate(tc.fails))
 			if !equalArgs(r.Args, tc.want) {
 				t.Errorf("%s: Shrink = %#v, want %#v", tc.name, r.Args, tc.want)
 			}
@@ -308,16 +308,16 @@ func TestShrink_QualityRepeated(t *testing.T) {
 
 func TestMinimize(t *testing.T) {
 	t.Parallel()
-	if got := fuzzshrink.Minimize(1000000000, func(v int) bool { return v > 1000000 }); got != 1000001 {
+	if got := shrink.Minimize(1000000000, func(v int) bool { return v > 1000000 }); got != 1000001 {
 		t.Errorf("Minimize(int) = %d, want 1000001", got)
 	}
-	if got := fuzzshrink.Minimize("a quick brown fox", func(s string) bool { return strings.Count(s, "o") >= 2 }); got != "oo" {
+	if got := shrink.Minimize("a quick brown fox", func(s string) bool { return strings.Count(s, "o") >= 2 }); got != "oo" {
 		t.Errorf("Minimize(string) = %q, want %q", got, "oo")
 	}
-	if got := fuzzshrink.Minimize([]byte{9, 8, 7}, func(b []byte) bool { return len(b) >= 2 }); string(got) != "00" {
+	if got := shrink.Minimize([]byte{9, 8, 7}, func(b []byte) bool { return len(b) >= 2 }); string(got) != "00" {
 		t.Errorf("Minimize([]byte) = %q, want \"00\"", got)
 	}
-	if got := fuzzshrink.Minimize(math.Pi, func(f float64) bool { return f > 3 }); got != 4 {
+	if got := shrink.Minimize(math.Pi, func(f float64) bool { return f > 3 }); got != 4 {
 		t.Errorf("Minimize(float64) = %v, want 4", got)
 	}
 }
@@ -325,7 +325,7 @@ func TestMinimize(t *testing.T) {
 func TestMinimize_NamedType(t *testing.T) {
 	t.Parallel()
 	type myInt int
-	if got := fuzzshrink.Minimize(myInt(98765432), func(n myInt) bool { return n > 1000 }); got != 1001 {
+	if got := shrink.Minimize(myInt(98765432), func(n myInt) bool { return n > 1000 }); got != 1001 {
 		t.Errorf("Minimize(myInt) = %v, want 1001", got)
 	}
 }
@@ -338,7 +338,7 @@ func TestMinimize_UnsupportedTypePanics(t *testing.T) {
 			t.Errorf("recover() = %v, want an unsupported type error naming chan int", r)
 		}
 	}()
-	fuzzshrink.Minimize(make(chan int), func(chan int) bool { return true })
+	shrink.Minimize(make(chan int), func(chan int) bool { return true })
 }
 
 // needle is the 4-byte cause hidden in needleInput.
