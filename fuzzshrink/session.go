@@ -93,21 +93,32 @@ func (s *minimizeSession) writeResult(res session.Result) error {
 	return os.Rename(tmp, path)
 }
 
+// recorders opens the session's records of the candidate being run and of
+// the best so far, which the command reads if the session dies; done
+// closes them.
+func (s *minimizeSession) recorders() (cur, best *session.Recorder, done func(), err error) {
+	cur, err = session.NewRecorder(filepath.Join(s.dir, session.CurrentFile))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	best, err = session.NewRecorder(filepath.Join(s.dir, session.BestFile))
+	if err != nil {
+		cur.Close()
+		return nil, nil, nil, err
+	}
+	return cur, best, func() { cur.Close(); best.Close() }, nil
+}
+
 func (s *minimizeSession) minimize(t *testing.T, p *plan, fn reflect.Value, in []reflect.Value) session.Result {
 	args := make([]any, len(p.user))
 	for i, v := range p.toUser(in)[1:] {
 		args[i] = v.Interface()
 	}
-	cur, err := session.NewRecorder(filepath.Join(s.dir, session.CurrentFile))
+	cur, best, closeRecorders, err := s.recorders()
 	if err != nil {
 		return session.Result{Error: err.Error()}
 	}
-	defer cur.Close()
-	best, err := session.NewRecorder(filepath.Join(s.dir, session.BestFile))
-	if err != nil {
-		return session.Result{Error: err.Error()}
-	}
-	defer best.Close()
+	defer closeRecorders()
 	o := &inProcess{s: s, t: t, fn: fn, cur: cur, runs: s.cfg.Runs}
 	if s.cfg.Want != nil {
 		o.want = *s.cfg.Want

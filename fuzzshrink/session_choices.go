@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -40,16 +39,11 @@ func (s *minimizeSession) runChoices(f *testing.F, prop func(*T)) {
 }
 
 func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []byte) session.Result {
-	cur, err := session.NewRecorder(filepath.Join(s.dir, session.CurrentFile))
+	cur, bestRec, closeRecorders, err := s.recorders()
 	if err != nil {
 		return session.Result{Error: err.Error()}
 	}
-	defer cur.Close()
-	bestRec, err := session.NewRecorder(filepath.Join(s.dir, session.BestFile))
-	if err != nil {
-		return session.Result{Error: err.Error()}
-	}
-	defer bestRec.Close()
+	defer closeRecorders()
 	local := funcPackage(reflect.ValueOf(prop))
 	runs := s.cfg.Runs
 	var spare shrink.Record // the memory of the last candidate's record, as in Check

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/corpus"
-	"github.com/rogpeppe/go-internal/txtar"
+	"golang.org/x/tools/txtar"
 )
 
 // BenchmarkVersusStateMachine compares fuzzmin with the toolchain's

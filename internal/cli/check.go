@@ -41,11 +41,7 @@ func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
 	if len(jobs) == 0 && len(others) == 0 {
 		return
 	}
-	var targets []string
-	for _, tj := range jobs {
-		targets = append(targets, tj.target.Name)
-	}
-	b, ok := c.build(ctx, p, tmp, targets)
+	b, ok := c.build(ctx, p, tmp, targetNames(jobs))
 	if !ok {
 		return
 	}
@@ -239,23 +235,23 @@ func (c *command) couldShrink(ctx context.Context, j *entryJob) string {
 
 // A replay is how the entries of a target ran.
 type replay struct {
-	sigs  map[string]signature // by entry name: how it fails
-	msgs  map[string]string    // by entry name: its failure's message as it was, not masked
-	stale map[string]string    // by entry name: why the toolchain refused it
+	sigs  map[string]failure.Signature // by entry name: how it fails
+	msgs  map[string]string            // by entry name: its failure's message as it was, not masked
+	stale map[string]string            // by entry name: why the toolchain refused it
 	err   error
 }
 
 // replayAll runs the entries in as few processes as crashes allow, giving
 // their failures identities by shaper, one for the target's entries.
 func (c *command) replayAll(ctx context.Context, r *testbin.Runner, entries []corpus.Entry, shaper *failure.Shaper) replay {
-	sigs, msgs, stale := map[string]signature{}, map[string]string{}, map[string]string{}
+	sigs, msgs, stale := map[string]failure.Signature{}, map[string]string{}, map[string]string{}
 	todo := entries
 	for len(todo) > 0 {
 		files := make([][]byte, len(todo))
 		for i, e := range todo {
 			files[i] = e.Data
 		}
-		shape := func(i int, sig signature, msg string) string {
+		shape := func(i int, sig failure.Signature, msg string) string {
 			msgs[todo[i].Name] = msg
 			return shaper.Shape(sig, msg, todo[i].Values)
 		}

@@ -215,7 +215,7 @@ func (c *command) measure(ctx context.Context, target string, bin *testbin.Binar
 
 // measureOne runs e and records the blocks it covered.
 func measureOne(ctx context.Context, r *testbin.Runner, e *cminEntry, intern func(string) int) error {
-	shape := func(_ int, _ signature, msg string) string { return failure.Shape(msg, nil) }
+	shape := func(_ int, _ failure.Signature, msg string) string { return failure.Shape(msg, nil) }
 	res, blocks, err := r.Cover(ctx, e.Data, shape)
 	switch {
 	case err != nil:

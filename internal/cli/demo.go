@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"golang.org/x/tools/txtar"
 )
 
 //go:embed demo.txtar

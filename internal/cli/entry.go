@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/corpus"
+	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
 	"github.com/fuzzmin/fuzzmin/internal/shrink"
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
@@ -28,15 +29,15 @@ type entryJob struct {
 	probe   *testbin.Runner   // the zero input runs there (see replay)
 	// found is the failure of an entry made of another failure met while
 	// shrinking (see others.go): it has no file yet.
-	found signature
+	found failure.Signature
 	// budget is the time the search may take: -timeout for an entry,
 	// what the target's entries left of theirs for another failure.
 	budget time.Duration
 
-	want      signature // how the original fails
-	flaky     string    // if it does not fail so every time: how often it does
-	zero      bool      // the zero input fails the same way
-	passing   []byte    // the zero input, if it passes
+	want      failure.Signature // how the original fails
+	flaky     string            // if it does not fail so every time: how often it does
+	zero      bool              // the zero input fails the same way
+	passing   []byte            // the zero input, if it passes
 	start     time.Time
 	runs      atomic.Int64 // candidates run so far, for the progress line
 	progress  *progressLine
@@ -172,7 +173,7 @@ func (c *command) workerAgrees(ctx context.Context, j *entryJob) (bool, string) 
 		c.note("fuzzmin: " + why + "; candidates run in processes")
 		return false, why
 	}
-	shape := func(sig signature, msg string) string { return j.tj.shaper.Shape(sig, msg, j.entry.Values) }
+	shape := func(sig failure.Signature, msg string) string { return j.tj.shaper.Shape(sig, msg, j.entry.Values) }
 	return j.runner.WorkerAgrees(ctx, j.entry.Data, j.want, shape, j.passing)
 }
 

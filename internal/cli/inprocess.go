@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
 	"github.com/fuzzmin/fuzzmin/internal/session"
 	"github.com/fuzzmin/fuzzmin/internal/shrink"
@@ -139,7 +140,7 @@ func tupleFile(tuple []byte) ([]byte, []any, error) {
 // the caller shapes, knowing the candidate.
 type sessionEnd struct {
 	res   *session.Result
-	crash signature
+	crash failure.Signature
 	msg   string
 }
 
@@ -216,9 +217,9 @@ func (sd sessionDir) run(ctx context.Context, r *testbin.Runner, cfg session.Con
 	}
 	switch {
 	case timedOut:
-		return sessionEnd{crash: signature{Kind: kindTimeout}}, nil
+		return sessionEnd{crash: failure.Signature{Kind: failure.Timeout}}, nil
 	case end.Crash.Failed():
 		return sessionEnd{crash: end.Crash, msg: end.Msg}, nil
 	}
-	return sessionEnd{crash: signature{Kind: kindExit, Text: fmt.Sprintf("exit status %d", end.Exit)}}, nil
+	return sessionEnd{crash: failure.Signature{Kind: failure.Exit, Text: fmt.Sprintf("exit status %d", end.Exit)}}, nil
 }

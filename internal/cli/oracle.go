@@ -18,7 +18,7 @@ import (
 // by the test binary, on the target's runners at once, and explains its
 // result.
 func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker bool) (shrinkOutcome, error) {
-	if j.want.Kind != kindTimeout {
+	if j.want.Kind != failure.Timeout {
 		out, explain, err := c.search(ctx, j, inWorker)
 		if explain != nil {
 			out.explanation = explain()
@@ -53,7 +53,7 @@ func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker 
 		if err != nil {
 			return out, err
 		}
-		sig, err := j.runner.ReplayOne(ctx, out.data, func(sig signature, msg string) string { return j.tj.shaper.Shape(sig, msg, vals) })
+		sig, err := j.runner.ReplayOne(ctx, out.data, func(sig failure.Signature, msg string) string { return j.tj.shaper.Shape(sig, msg, vals) })
 		if err != nil || sig == j.want {
 			if err == nil && explain != nil {
 				setSearchLimit(j, short)
@@ -186,7 +186,7 @@ type oracle struct {
 	// costs more than running them at once saves, and so do the candidates
 	// run past the first that fails.
 	parallelFrom time.Duration
-	want         signature
+	want         failure.Signature
 	shaper       *failure.Shaper
 	runs         *atomic.Int64  // for the progress line
 	met          map[string]int // distinct failures met, and how many candidates showed each, for the report
@@ -202,7 +202,7 @@ func (o *oracle) Run(ctx context.Context, batch [][]any) ([]shrink.Verdict, erro
 		}
 		files[i] = b
 	}
-	dl := &dealing{files: files, batch: batch, sigs: make([]signature, len(batch)), judged: make([]bool, len(batch)), w: 1}
+	dl := &dealing{files: files, batch: batch, sigs: make([]failure.Signature, len(batch)), judged: make([]bool, len(batch)), w: 1}
 	dl.first.Store(int64(len(batch)))
 	if len(batch) >= 4*len(o.runners) && o.inputCost() >= o.parallelFrom {
 		dl.w = len(o.runners)
@@ -255,7 +255,7 @@ type dealing struct {
 	files  [][]byte // the candidates' corpus files
 	batch  [][]any  // and values
 	w      int      // runners
-	sigs   []signature
+	sigs   []failure.Signature
 	judged []bool
 	first  atomic.Int64 // the first index that fails as the original does, or len(batch)
 }
@@ -274,8 +274,8 @@ func (o *oracle) deal(ctx context.Context, r *testbin.Runner, k int, dl *dealing
 		for i, g := range mine {
 			in[i] = files[g]
 		}
-		shape := func(i int, sig signature, msg string) string { return o.shaper.Shape(sig, msg, batch[mine[i]]) }
-		stop := func(i int, sig signature) bool {
+		shape := func(i int, sig failure.Signature, msg string) string { return o.shaper.Shape(sig, msg, batch[mine[i]]) }
+		stop := func(i int, sig failure.Signature) bool {
 			g := mine[i]
 			if sig == o.want {
 				lower(first, int64(g))

@@ -51,7 +51,7 @@ func buildMixed(t testing.TB) (dir, bin string) {
 func TestOracle_IndependentOfProcs(t *testing.T) {
 	dir, bin := buildMixed(t)
 	orig := []any{"xzazqaqzbzaqqza", 123456}
-	want := signature{Kind: kindFail, Text: "three a's", Pos: "mixed_test.go:14"}
+	want := failure.Signature{Kind: failure.Fail, Text: "three a's", Pos: "mixed_test.go:14"}
 	var first string
 	for _, procs := range []int{1, 2, 3} {
 		var runners []*testbin.Runner

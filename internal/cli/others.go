@@ -7,6 +7,7 @@ import (
 
 	"github.com/fuzzmin/fuzzmin/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
 	"github.com/fuzzmin/fuzzmin/internal/session"
 	"github.com/fuzzmin/fuzzmin/internal/shrink"
@@ -25,7 +26,7 @@ import (
 const maxOthers = 8
 
 // addTuple adds to p a candidate a session recorded as a tuple.
-func addTuple(p *shrink.Pool, sig signature, tuple []byte) {
+func addTuple(p *shrink.Pool, sig failure.Signature, tuple []byte) {
 	if vals, err := session.ParseTuple(tuple); err == nil {
 		p.Add(sig, vals)
 	}
@@ -84,11 +85,11 @@ const minOtherTime = time.Second
 // next returns the other failure to minimize next: one that no entry of the
 // target has, the simplest candidate first, so that the order does not
 // depend on the order the failures were met in.
-func (tj *targetJob) next() (signature, []any, bool) {
+func (tj *targetJob) next() (failure.Signature, []any, bool) {
 	for _, sig := range tj.others.Sorted() {
 		if !tj.seen[sig] {
 			return sig, tj.others.Args(sig), true
 		}
 	}
-	return signature{}, nil, false
+	return failure.Signature{}, nil, false
 }

@@ -33,7 +33,7 @@ type targetJob struct {
 	// others holds the other failures met while shrinking, each with the
 	// smallest candidate that showed it; seen, the failures of the entries.
 	others shrink.Pool
-	seen   map[signature]bool
+	seen   map[failure.Signature]bool
 	// shaper gives the target's failures their identity texts: one for
 	// the replays, the searches and go test's checks of all its entries.
 	shaper failure.Shaper
@@ -45,7 +45,7 @@ type targetJob struct {
 }
 
 func newTargetJob(p *pkg, t *target) *targetJob {
-	return &targetJob{target: t, dir: corpus.SeedCorpus(p.Dir, t.Name), root: p.ModuleDir, seen: map[signature]bool{}}
+	return &targetJob{target: t, dir: corpus.SeedCorpus(p.Dir, t.Name), root: p.ModuleDir, seen: map[failure.Signature]bool{}}
 }
 
 // minimizePackage builds the package's test binary once and minimizes the
@@ -59,11 +59,7 @@ func (c *command) minimizePackage(ctx context.Context, p *pkg, tmp string) {
 		}
 		return
 	}
-	var targets []string
-	for _, tj := range jobs {
-		targets = append(targets, tj.target.Name)
-	}
-	b, ok := c.build(ctx, p, tmp, targets)
+	b, ok := c.build(ctx, p, tmp, targetNames(jobs))
 	if !ok {
 		return
 	}
@@ -120,7 +116,7 @@ func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob) {
 		}
 	}
 	screened := c.screen(ctx, tj)
-	kept := map[signature]string{} // the entry of each failure the run has kept
+	kept := map[failure.Signature]string{} // the entry of each failure the run has kept
 	// Past quietAfter of each, passing entries, and those of each failure
 	// removed for its kept entry, are counted rather than shown.
 	shownPasses, shownSame := 0, map[string]int{}
@@ -315,6 +311,15 @@ type built struct {
 	s   *testbin.Build
 	bin *testbin.Binary
 	dir string // for the files of the package's run, which the caller removes
+}
+
+// targetNames returns the names of the jobs' targets.
+func targetNames(jobs []*targetJob) []string {
+	names := make([]string, len(jobs))
+	for i, tj := range jobs {
+		names[i] = tj.target.Name
+	}
+	return names
 }
 
 // build has go test build the package's test binary, with dir for its

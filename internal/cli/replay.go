@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
 	"github.com/fuzzmin/fuzzmin/internal/shrink"
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
@@ -38,10 +39,10 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 		return statusFailed, err
 	}
 	isZero := bytes.Equal(zero, j.entry.Data)
-	var zeroSig signature
+	var zeroSig failure.Signature
 	var zeroMsg string // shaped once the original's message decides how
 	if !isZero {
-		out, err := j.probe.Run(ctx, [][]byte{zero}, func(_ int, _ signature, msg string) string { zeroMsg = msg; return msg }, testbin.Never)
+		out, err := j.probe.Run(ctx, [][]byte{zero}, func(_ int, _ failure.Signature, msg string) string { zeroMsg = msg; return msg }, testbin.Never)
 		if err != nil {
 			return statusFailed, err
 		}
@@ -52,8 +53,10 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 			r.Learn(j.probe)
 		}
 	}
-	var sigs []signature
-	shape := func(_ int, sig signature, msg string) string { return j.tj.shaper.Shape(sig, msg, j.entry.Values) }
+	var sigs []failure.Signature
+	shape := func(_ int, sig failure.Signature, msg string) string {
+		return j.tj.shaper.Shape(sig, msg, j.entry.Values)
+	}
 	for procs := 0; procs < 3 && len(sigs) < 1+againRuns; procs++ {
 		n := 1 // the first run alone, in a fresh process
 		if len(sigs) > 0 {
@@ -72,7 +75,7 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 		sigs = append(sigs, out.Outcomes...)
 	}
 	j.want = sigs[0]
-	if i := slices.IndexFunc(sigs, func(s signature) bool { return s != sigs[0] }); i > 0 {
+	if i := slices.IndexFunc(sigs, func(s failure.Signature) bool { return s != sigs[0] }); i > 0 {
 		if !j.want.Failed() {
 			j.want = sigs[i]
 		}
@@ -121,7 +124,7 @@ func zeroOutcome(vals []any) shrinkOutcome {
 }
 
 // describe says how an input fared, for messages.
-func describe(sig signature) string {
+func describe(sig failure.Signature) string {
 	if !sig.Failed() {
 		return "passes"
 	}

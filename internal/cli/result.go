@@ -8,17 +8,6 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/failure"
 )
 
-// signature is how an input fails; see package failure.
-type signature = failure.Signature
-
-const (
-	kindPanic   = failure.Panic
-	kindFatal   = failure.Fatal
-	kindFail    = failure.Fail
-	kindExit    = failure.Exit
-	kindTimeout = failure.Timeout
-)
-
 // status is the outcome of one entry.
 type status string
 
@@ -55,20 +44,20 @@ type result struct {
 	Package   string
 	Test      string // Target/entry
 	Status    status
-	Signature signature `json:"-"`          // how the entry fails; -json spells it as a string
-	Before    int       `json:",omitempty"` // file size in bytes
-	After     int       `json:",omitempty"`
-	Runs      int       `json:",omitempty"`
-	Elapsed   float64   `json:",omitempty"` // seconds
-	Stop      string    `json:",omitempty"` // why the search stopped
-	Value     string    `json:",omitempty"` // the result as a line of Go: f.Add(...)
-	Draws     string    `json:",omitempty"` // for a target of generators, what the result draws: label = value lines
-	Path      string    `json:",omitempty"` // the file written
-	Removed   string    `json:",omitempty"`
-	Others    []met     `json:",omitempty"` // distinct failures met on the way
-	Note      string    `json:",omitempty"` // something the user should know of a result
-	Error     string    `json:",omitempty"` // why the entry could not be minimized
-	Rerun     string    `json:",omitempty"` // how to run the entry with go test
+	Signature failure.Signature `json:"-"`          // how the entry fails; -json spells it as a string
+	Before    int               `json:",omitempty"` // file size in bytes
+	After     int               `json:",omitempty"`
+	Runs      int               `json:",omitempty"`
+	Elapsed   float64           `json:",omitempty"` // seconds
+	Stop      string            `json:",omitempty"` // why the search stopped
+	Value     string            `json:",omitempty"` // the result as a line of Go: f.Add(...)
+	Draws     string            `json:",omitempty"` // for a target of generators, what the result draws: label = value lines
+	Path      string            `json:",omitempty"` // the file written
+	Removed   string            `json:",omitempty"`
+	Others    []met             `json:",omitempty"` // distinct failures met on the way
+	Note      string            `json:",omitempty"` // something the user should know of a result
+	Error     string            `json:",omitempty"` // why the entry could not be minimized
+	Rerun     string            `json:",omitempty"` // how to run the entry with go test
 	// Explanation says which parts of Value matter.
 	Explanation *explanation `json:",omitempty"`
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/fuzzmin/fuzzmin/corpus"
+	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
@@ -44,7 +45,7 @@ const quietAfter = 3
 // how each that settled fails (the zero signature if it passes); it
 // returns nil if the replays went wrong, and each entry then goes its own
 // way.
-func (c *command) screen(ctx context.Context, tj *targetJob) map[string]signature {
+func (c *command) screen(ctx context.Context, tj *targetJob) map[string]failure.Signature {
 	valid := validEntries(tj.entries)
 	if len(valid) < 2 {
 		return nil // nothing to gain
@@ -66,7 +67,7 @@ func (c *command) screen(ctx context.Context, tj *targetJob) map[string]signatur
 	for _, r := range slices.Concat(tj.runners[1:], []*testbin.Runner{tj.probe}) {
 		r.Learn(tj.runners[0]) // how long passing entries run: the hang limit
 	}
-	settled := map[string]signature{}
+	settled := map[string]failure.Signature{}
 	for _, e := range valid {
 		sig, ok := first.sigs[e.Name]
 		if !ok {
@@ -83,8 +84,8 @@ func (c *command) screen(ctx context.Context, tj *targetJob) map[string]signatur
 // screenOrder orders the entries for minimizeTarget: by name, but each
 // group of entries failing the same way (by screened) starts with its
 // smallest, where the group is first met.
-func screenOrder(entries []corpus.Entry, screened map[string]signature) []corpus.Entry {
-	lead := map[signature]int{}
+func screenOrder(entries []corpus.Entry, screened map[string]failure.Signature) []corpus.Entry {
+	lead := map[failure.Signature]int{}
 	for i, e := range entries {
 		if sig, ok := screened[e.Name]; ok && sig.Failed() {
 			if k, seen := lead[sig]; !seen || len(e.Data) < len(entries[k].Data) {
@@ -122,7 +123,7 @@ func holds(res result, e corpus.Entry) (string, bool) {
 // sameFailure is the result of an entry that fails as the entry keptName
 // of the target, which the run has kept, does: it is removed, unless -keep
 // or -n say not to.
-func (c *command) sameFailure(j *entryJob, sig signature, keptName string) result {
+func (c *command) sameFailure(j *entryJob, sig failure.Signature, keptName string) result {
 	res := newResult(j)
 	res.Status, res.Signature, res.Path = statusSame, sig, j.target.Name+"/"+keptName
 	switch {

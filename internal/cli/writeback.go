@@ -11,6 +11,7 @@ import (
 
 	"github.com/fuzzmin/fuzzmin/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
@@ -85,18 +86,18 @@ func (c *command) writeBack(ctx context.Context, j *entryJob, data []byte, res r
 // written with data, and returns how it fails. go test runs no entry of a
 // target while another file of its corpus is malformed or stale; the same
 // test binary, given the new entry alone, does, and the note says so.
-func (c *command) checkWritten(ctx context.Context, j *entryJob, name string, data []byte) (signature, string, error) {
+func (c *command) checkWritten(ctx context.Context, j *entryJob, name string, data []byte) (failure.Signature, string, error) {
 	vals, err := encoding.Unmarshal(data)
 	if err != nil {
-		return signature{}, "", err
+		return failure.Signature{}, "", err
 	}
-	shape := func(sig signature, msg string) string { return j.tj.shaper.Shape(sig, msg, vals) }
+	shape := func(sig failure.Signature, msg string) string { return j.tj.shaper.Shape(sig, msg, vals) }
 	check := testbin.Check{Target: j.target.Name, Names: []string{name}, Timeout: c.checkTimeout(j), MemLimit: int64(c.opts.memLimit)}
 	outs, err := j.tj.build.Check(ctx, []testbin.Check{check})
 	if err != nil {
-		return signature{}, "", err
+		return failure.Signature{}, "", err
 	}
-	got, err := testbin.ParseCheck(outs[0], check.Target, check.Names, j.runner.Toolchain, map[string]func(signature, string) string{name: shape})
+	got, err := testbin.ParseCheck(outs[0], check.Target, check.Names, j.runner.Toolchain, map[string]func(failure.Signature, string) string{name: shape})
 	if bad := (*testbin.BadCorpusError)(nil); errors.As(err, &bad) {
 		note := fmt.Sprintf("go test refuses %s while it holds an entry it cannot read (%s); the minimized entry was checked with the package's test binary alone",
 			c.rel(j.tj.dir), bad.Msg)
@@ -104,7 +105,7 @@ func (c *command) checkWritten(ctx context.Context, j *entryJob, name string, da
 		return sig, note, err
 	}
 	if err != nil {
-		return signature{}, "", err
+		return failure.Signature{}, "", err
 	}
 	return got[name], "", nil
 }
@@ -114,7 +115,7 @@ func (c *command) checkWritten(ctx context.Context, j *entryJob, name string, da
 // follows from the passing inputs, up to -exec-timeout); generous
 // otherwise.
 func (c *command) checkTimeout(j *entryJob) time.Duration {
-	if j.want.Kind == kindTimeout {
+	if j.want.Kind == failure.Timeout {
 		return j.runner.Limit()
 	}
 	return 2*c.opts.execTimeout + 30*time.Second
@@ -123,7 +124,7 @@ func (c *command) checkTimeout(j *entryJob) time.Duration {
 // A mismatchError says that go test does not reproduce the failure with
 // the minimized entry: it reports another.
 type mismatchError struct {
-	got, want signature
+	got, want failure.Signature
 	original  string // the original's path, which is unchanged
 }
 

@@ -355,6 +355,23 @@ func (e *encoder) nilPart() {
 	}
 }
 
+// beginCollection starts the encoding of a slice or map: nothing but the
+// nil part if it is empty, else its length, once the encoder has entered
+// it. ok says that its elements follow, and the caller leaves it after
+// them.
+func (e *encoder) beginCollection(v reflect.Value) (n int, ok bool) {
+	n = v.Len()
+	if n == 0 {
+		e.nilPart()
+		return 0, false
+	}
+	if !e.enter(v) {
+		return 0, false
+	}
+	e.uvarint(uint64(n))
+	return n, true
+}
+
 // element marks the start of a slice or map element: the data must not end
 // before it, or the decoder would end the slice or map there.
 func (e *encoder) element() int {
@@ -541,15 +558,10 @@ func sliceCodec(c *codec, elem *codec) {
 		d.depth--
 	}
 	c.enc = func(e *encoder, v reflect.Value) {
-		n := v.Len()
-		if n == 0 {
-			e.nilPart()
+		n, ok := e.beginCollection(v)
+		if !ok {
 			return
 		}
-		if !e.enter(v) {
-			return
-		}
-		e.uvarint(uint64(n))
 		for i := range n {
 			start := e.element()
 			elem.enc(e, v.Index(i))
@@ -657,15 +669,10 @@ func mapCodec(c *codec, t reflect.Type, key, elem *codec) {
 		v.Set(m)
 	}
 	c.enc = func(e *encoder, v reflect.Value) {
-		n := v.Len()
-		if n == 0 {
-			e.nilPart()
+		n, ok := e.beginCollection(v)
+		if !ok {
 			return
 		}
-		if !e.enter(v) {
-			return
-		}
-		e.uvarint(uint64(n))
 		// Encode the entries one after the other, then sort them by their
 		// encodings, so that equal maps encode alike whatever their
 		// iteration order. minLen is kept per entry, relative to its start,
