@@ -255,7 +255,7 @@ func (c *command) replayAll(ctx context.Context, r *testbin.Runner, entries []co
 			msgs[todo[i].Name] = msg
 			return shaper.Shape(sig, msg, todo[i].Values)
 		}
-		res, err := r.Run(ctx, files, shape, testbin.Never)
+		res, err := r.Run(ctx, files, testbin.Judge{Shape: shape})
 		if err != nil {
 			return replay{err: err}
 		}

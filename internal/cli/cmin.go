@@ -216,7 +216,7 @@ func (c *command) measure(ctx context.Context, target string, bin *testbin.Binar
 // measureOne runs e and records the blocks it covered.
 func measureOne(ctx context.Context, r *testbin.Runner, e *cminEntry, intern func(string) int) error {
 	shape := func(_ int, _ failure.Signature, msg string) string { return failure.Shape(msg, nil) }
-	res, blocks, err := r.Cover(ctx, e.Data, shape)
+	res, blocks, err := r.Cover(ctx, e.Data, testbin.Judge{Shape: shape})
 	switch {
 	case err != nil:
 		return err

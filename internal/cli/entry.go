@@ -173,11 +173,21 @@ func (c *command) workerAgrees(ctx context.Context, j *entryJob) (bool, string) 
 		c.note("fuzzmin: " + why + "; candidates run in processes")
 		return false, why
 	}
-	shape := func(sig failure.Signature, msg string) string { return j.tj.shaper.Shape(sig, msg, j.entry.Values) }
-	return j.runner.WorkerAgrees(ctx, j.entry.Data, j.want, shape, j.passing)
+	return j.runner.WorkerAgrees(ctx, j.entry.Data, j.want, j.judge(), j.passing)
 }
 
 func (j *entryJob) isFound() bool { return j.found.Failed() }
+
+// judge judges runs of the entry itself (judgeOf).
+func (j *entryJob) judge() testbin.Judge { return j.tj.judgeOf(j.entry.Values) }
+
+// judgeOf judges runs of one input, of values vals: its failures take the
+// identity the target's shaper gives them, with vals as the input.
+func (tj *targetJob) judgeOf(vals []any) testbin.Judge {
+	return testbin.Judge{Shape: func(_ int, sig failure.Signature, msg string) string {
+		return tj.shaper.Shape(sig, msg, vals)
+	}}
+}
 
 // join joins notes.
 func join(a, b string) string {

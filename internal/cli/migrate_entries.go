@@ -14,6 +14,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/gosyntax"
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
 // What migrate does with each entry of the target, once the mapping is
@@ -125,7 +126,7 @@ func (c *command) checkMigrated(ctx context.Context, b *built, m *migration) boo
 	}
 	// The testing package reads every file before it runs one: once an
 	// entry has run, all were read.
-	out, err := r.Run(ctx, inputs, func(int, failure.Signature, string) string { return "" }, func(int, failure.Signature) bool { return true })
+	out, err := r.Run(ctx, inputs, testbin.Judge{Stop: func(int, failure.Signature) bool { return true }})
 	switch {
 	case err != nil:
 		c.rep.errorf("checking the migrated entries: %v; nothing was migrated", err)

@@ -19,7 +19,7 @@ import (
 // result.
 func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker bool) (shrinkOutcome, error) {
 	if j.want.Kind != failure.Timeout {
-		out, explain, err := c.search(ctx, j, inWorker)
+		out, explain, err := c.search(ctx, j, inWorker, 0)
 		if explain != nil {
 			out.explanation = explain()
 		}
@@ -35,16 +35,14 @@ func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker 
 	for k := 0; ; k++ {
 		short := j.runner.ShortLimit()
 		if k == shortSearches || short == j.runner.Limit() {
-			out, explain, err := c.search(ctx, j, inWorker)
+			out, explain, err := c.search(ctx, j, inWorker, 0)
 			if explain != nil {
 				out.explanation = explain()
 			}
 			out.runs += runs
 			return out, err
 		}
-		setSearchLimit(j, short)
-		out, explain, err := c.search(ctx, j, inWorker)
-		setSearchLimit(j, 0)
+		out, explain, err := c.search(ctx, j, inWorker, short)
 		out.runs += runs
 		if err != nil || !out.accepted || ctx.Err() != nil {
 			return out, err // an interrupted search's result is checked as it is written
@@ -53,26 +51,16 @@ func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker 
 		if err != nil {
 			return out, err
 		}
-		sig, err := j.runner.ReplayOne(ctx, out.data, func(sig failure.Signature, msg string) string { return j.tj.shaper.Shape(sig, msg, vals) })
+		sig, err := j.runner.ReplayOne(ctx, out.data, j.tj.judgeOf(vals))
 		if err != nil || sig == j.want {
 			if err == nil && explain != nil {
-				setSearchLimit(j, short)
-				out.explanation = explain()
-				setSearchLimit(j, 0)
+				out.explanation = explain() // with the search's limit
 			}
 			return out, err
 		}
 		runs = out.runs + 1
 		c.rep.verbosef("  the result of the search with a %v limit %s with the full %v limit: searched again",
 			short.Round(time.Millisecond), describe(sig), j.runner.Limit().Round(time.Millisecond))
-	}
-}
-
-// setSearchLimit sets the limit the target's runners judge a candidate
-// hung by; 0 is the full limit.
-func setSearchLimit(j *entryJob, d time.Duration) {
-	for _, r := range j.runners {
-		r.SearchLimit = d
 	}
 }
 
@@ -83,8 +71,8 @@ const shortSearches = 3
 // search shrinks the entry with candidates run through the test binary.
 // When the search finished, explain explains its result with candidates
 // judged as the search's were; it is nil otherwise.
-func (c *command) search(ctx context.Context, j *entryJob, inWorker bool) (out shrinkOutcome, explain func() *explanation, err error) {
-	o := &oracle{runners: j.runners, inWorker: inWorker, parallelFrom: parallelFrom, want: j.want, shaper: &j.tj.shaper, runs: &j.runs, met: map[string]int{}, pool: &j.tj.others}
+func (c *command) search(ctx context.Context, j *entryJob, inWorker bool, limit time.Duration) (out shrinkOutcome, explain func() *explanation, err error) {
+	o := &oracle{runners: j.runners, inWorker: inWorker, limit: limit, parallelFrom: parallelFrom, want: j.want, shaper: &j.tj.shaper, runs: &j.runs, met: map[string]int{}, pool: &j.tj.others}
 	opts := []shrink.Option{
 		shrink.Timeout(c.budget(j)),
 		shrink.BatchSize(batchSize(len(j.entry.Data))),
@@ -180,6 +168,9 @@ func batchSize(size int) int {
 type oracle struct {
 	runners  []*testbin.Runner
 	inWorker bool // run candidates in the runners' fuzz workers (testbin.Runner.RunInWorker)
+	// limit is how long a candidate may run before it counts as hanging;
+	// 0 is the runners' own limit (testbin.Judge).
+	limit time.Duration
 	// A batch is dealt out to the runners only if it has several
 	// candidates for each, and the passing inputs have run parallelFrom or
 	// more each on average: below that, passing inputs between processes
@@ -287,7 +278,7 @@ func (o *oracle) deal(ctx context.Context, r *testbin.Runner, k int, dl *dealing
 		if o.inWorker {
 			run = r.RunInWorker
 		}
-		res, err := run(ctx, in, shape, stop)
+		res, err := run(ctx, in, testbin.Judge{Shape: shape, Stop: stop, Limit: o.limit})
 		if err != nil {
 			return err
 		}

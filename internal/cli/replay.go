@@ -42,7 +42,7 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 	var zeroSig failure.Signature
 	var zeroMsg string // shaped once the original's message decides how
 	if !isZero {
-		out, err := j.probe.Run(ctx, [][]byte{zero}, func(_ int, _ failure.Signature, msg string) string { zeroMsg = msg; return msg }, testbin.Never)
+		out, err := j.probe.Run(ctx, [][]byte{zero}, testbin.Judge{Shape: func(_ int, _ failure.Signature, msg string) string { zeroMsg = msg; return msg }})
 		if err != nil {
 			return statusFailed, err
 		}
@@ -54,15 +54,12 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 		}
 	}
 	var sigs []failure.Signature
-	shape := func(_ int, sig failure.Signature, msg string) string {
-		return j.tj.shaper.Shape(sig, msg, j.entry.Values)
-	}
 	for procs := 0; procs < 3 && len(sigs) < 1+againRuns; procs++ {
 		n := 1 // the first run alone, in a fresh process
 		if len(sigs) > 0 {
 			n = 1 + againRuns - len(sigs)
 		}
-		out, err := j.runner.Run(ctx, slices.Repeat([][]byte{j.entry.Data}, n), shape, testbin.Never)
+		out, err := j.runner.Run(ctx, slices.Repeat([][]byte{j.entry.Data}, n), j.judge())
 		switch {
 		case err != nil:
 			return statusFailed, err

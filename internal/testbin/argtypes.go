@@ -47,7 +47,7 @@ func (r *Runner) ArgTypes(ctx context.Context) ([]reflect.Type, error) {
 		if err != nil {
 			return nil, err
 		}
-		out, err := r.Run(ctx, [][]byte{a, b}, func(int, failure.Signature, string) string { return "" }, func(int, failure.Signature) bool { return true })
+		out, err := r.Run(ctx, [][]byte{a, b}, Judge{Stop: func(int, failure.Signature) bool { return true }})
 		if err != nil {
 			return nil, err
 		}

@@ -37,7 +37,7 @@ func BenchmarkOutOfProcess(b *testing.B) {
 				run = r.RunInWorker
 			}
 			for b.Loop() {
-				res, err := run(context.Background(), inputs, shape, testbin.Never)
+				res, err := run(context.Background(), inputs, testbin.Judge{Shape: shape})
 				if err != nil || len(res.Outcomes) != len(inputs) {
 					b.Fatalf("ran %d of %d: %v", len(res.Outcomes), len(inputs), err)
 				}

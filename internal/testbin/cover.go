@@ -28,13 +28,13 @@ func BuildCover(goCmd func(args ...string) *exec.Cmd, path string, coverpkg, fla
 // and returns what the run made of it and the blocks it covered, as the
 // coverage profile names them ("file.go:12.2,14.16"). The blocks are nil if
 // the binary wrote no profile.
-func (r *Runner) Cover(ctx context.Context, input []byte, shape Shape) (Result, []string, error) {
+func (r *Runner) Cover(ctx context.Context, input []byte, j Judge) (Result, []string, error) {
 	profile := r.private + ".cover"
 	os.Remove(profile)
 	defer os.Remove(profile)
 	saved := r.Extra
 	r.Extra = append(r.Extra[:len(r.Extra):len(r.Extra)], "-test.coverprofile="+profile)
-	res, err := r.Run(ctx, [][]byte{input}, shape, Never)
+	res, err := r.Run(ctx, [][]byte{input}, j)
 	r.Extra = saved
 	if err != nil {
 		return res, nil, err

@@ -48,7 +48,7 @@ type outputParser struct {
 	framed bool                          // errors are marked (Go 1.27)
 	// shape turns the message of a failure of input i (a t.Error, or a
 	// panic of the user's value) into its signature's Text; nil: "".
-	shape Shape
+	shape func(i int, sig failure.Signature, msg string) string
 
 	current  int               // index of the input running, or -1
 	name     string            // and its name, as the testing package gives it

@@ -71,9 +71,6 @@ type Runner struct {
 	slowest time.Duration
 	passed  int
 	spent   time.Duration
-	// SearchLimit, if not 0, is the limit inputs are judged by while a
-	// search looks for a smaller input that hangs (see ShortLimit).
-	SearchLimit time.Duration
 }
 
 // How long an input may run before it counts as hanging, once inputs have
@@ -94,10 +91,7 @@ const (
 
 // Limit is the time an input may run before it counts as hanging.
 func (r *Runner) Limit() time.Duration {
-	switch {
-	case r.SearchLimit > 0:
-		return r.SearchLimit
-	case r.slowest == 0:
+	if r.slowest == 0 {
 		return r.Timeout
 	}
 	return min(r.Timeout, max(hangFloor, hangFactor*r.slowest))
@@ -232,16 +226,51 @@ func (r *Runner) inputIndex(name string) (int, bool) {
 	return i, err == nil
 }
 
-// A Shape turns the message of a failure of input i, written by the
-// user's code (a t.Error's, or a panic's of a string or an error), into the
-// Text of its signature sig, which has its Kind and Pos.
-type Shape func(i int, sig failure.Signature, msg string) string
+// A Judge says how a run judges its inputs. It travels with each call, as
+// the toolchain's coordinator passes a fuzz worker its limits with each
+// call: runs with different limits may share a runner.
+type Judge struct {
+	// Shape turns the message of a failure of input i, written by the
+	// user's code (a t.Error's, or a panic's of a string or an error),
+	// into the Text of its signature sig, which has its Kind and Pos; nil
+	// leaves the Text empty.
+	Shape func(i int, sig failure.Signature, msg string) string
+	// Stop says, given the outcome of input i, whether to run no more; nil
+	// runs all the inputs.
+	Stop func(i int, sig failure.Signature) bool
+	// Limit is the time an input may run before it counts as hanging; 0
+	// is the runner's Limit.
+	Limit time.Duration
+}
 
-// A Stop says, given the outcome of input i, whether to run no more.
-type Stop func(i int, sig failure.Signature) bool
+func (j Judge) shape(i int, sig failure.Signature, msg string) string {
+	if j.Shape == nil {
+		return ""
+	}
+	return j.Shape(i, sig, msg)
+}
 
-// Never is the Stop of a run that runs all its inputs.
-func Never(int, failure.Signature) bool { return false }
+func (j Judge) stop(i int, sig failure.Signature) bool { return j.Stop != nil && j.Stop(i, sig) }
+
+func (j Judge) limit(r *Runner) time.Duration {
+	if j.Limit > 0 {
+		return j.Limit
+	}
+	return r.Limit()
+}
+
+// from returns the judge of the inputs from the k-th on, as the inputs of
+// a run of their own.
+func (j Judge) from(k int) Judge {
+	out := j
+	if j.Shape != nil {
+		out.Shape = func(i int, sig failure.Signature, msg string) string { return j.Shape(k+i, sig, msg) }
+	}
+	if j.Stop != nil {
+		out.Stop = func(i int, sig failure.Signature) bool { return j.Stop(k+i, sig) }
+	}
+	return out
+}
 
 // A Result is what one process made of a list of inputs.
 type Result struct {
@@ -254,11 +283,12 @@ type Result struct {
 }
 
 // Run runs inputs (encoded corpus files) in order in one process and
-// returns the outcome of each input that ran. A failure with a message the
-// user's code wrote gets shape(i, message) as its Text. It stops the
-// process at the first outcome for which stop returns true, and at a crash
-// or timeout (the input that crashed or hung is the last outcome).
-func (r *Runner) Run(ctx context.Context, inputs [][]byte, shape Shape, stop Stop) (Result, error) {
+// returns the outcome of each input that ran, as j judges them: a failure
+// with a message the user's code wrote gets j.Shape(i, message) as its
+// Text, an input that runs longer than j's limit hangs. It stops the
+// process at the first outcome for which j.Stop returns true, and at a
+// crash or timeout (the input that crashed or hung is the last outcome).
+func (r *Runner) Run(ctx context.Context, inputs [][]byte, j Judge) (Result, error) {
 	if err := r.writeInputs(inputs); err != nil {
 		return Result{}, err
 	}
@@ -278,7 +308,7 @@ func (r *Runner) Run(ctx context.Context, inputs [][]byte, shape Shape, stop Sto
 	res.Msgs = map[int]string{}
 	p.shape = func(i int, sig failure.Signature, msg string) string {
 		res.Msgs[i] = msg
-		return shape(i, sig, msg)
+		return j.shape(i, sig, msg)
 	}
 	mu.Lock() // proc is set before a line can stop it
 	proc, err := r.startTest(append([]string{"-test.run=^" + r.Target + "$/^c[0-9]+$", "-test.v=test2json", "-test.paniconexit0"}, r.Extra...),
@@ -300,7 +330,7 @@ func (r *Runner) Run(ctx context.Context, inputs [][]byte, shape Shape, stop Sto
 				// inputs after one run in a process of their own, and
 				// what this one says of them does not count.
 				raced = sig.Kind == failure.Race
-				if !stopping && (stop(i, sig) || raced) {
+				if !stopping && (j.stop(i, sig) || raced) {
 					stopping = true
 					proc.kill()
 				}
@@ -313,7 +343,7 @@ func (r *Runner) Run(ctx context.Context, inputs [][]byte, shape Shape, stop Sto
 	if err != nil {
 		return Result{}, err
 	}
-	limit := r.Limit()
+	limit := j.limit(r)
 	interval := limit/20 + time.Millisecond
 	if r.MemLimit > 0 {
 		interval = min(interval, memPoll)
@@ -351,10 +381,10 @@ func (r *Runner) Run(ctx context.Context, inputs [][]byte, shape Shape, stop Sto
 	return res, nil
 }
 
-// ReplayOne runs one input in a fresh process and returns how it fails,
-// shaping a message with shape.
-func (r *Runner) ReplayOne(ctx context.Context, input []byte, shape func(sig failure.Signature, msg string) string) (failure.Signature, error) {
-	out, err := r.Run(ctx, [][]byte{input}, func(_ int, sig failure.Signature, msg string) string { return shape(sig, msg) }, Never)
+// ReplayOne runs one input in a fresh process and returns how it fails, as
+// j judges it.
+func (r *Runner) ReplayOne(ctx context.Context, input []byte, j Judge) (failure.Signature, error) {
+	out, err := r.Run(ctx, [][]byte{input}, j)
 	if err != nil {
 		return failure.Signature{}, err
 	}

@@ -133,7 +133,7 @@ func TestRunner_Outcomes(t *testing.T) {
 	} {
 		t.Run(fmt.Sprint(tt.n), func(t *testing.T) {
 			shape := func(_ int, _ failure.Signature, msg string) string { return failure.Shape(msg, nil) }
-			res, err := r.Run(context.Background(), [][]byte{probeInput(0), probeInput(tt.n), probeInput(0)}, shape, testbin.Never)
+			res, err := r.Run(context.Background(), [][]byte{probeInput(0), probeInput(tt.n), probeInput(0)}, testbin.Judge{Shape: shape})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -166,14 +166,14 @@ func TestRunner_AdaptiveLimit(t *testing.T) {
 		t.Fatalf("limit before any input passed = %v, want the full minute", r.Limit())
 	}
 	shape := func(_ int, _ failure.Signature, msg string) string { return msg }
-	if _, err := r.Run(context.Background(), [][]byte{probeInput(0)}, shape, testbin.Never); err != nil {
+	if _, err := r.Run(context.Background(), [][]byte{probeInput(0)}, testbin.Judge{Shape: shape}); err != nil {
 		t.Fatal(err)
 	}
 	if slowest := testbin.Slowest(r); slowest == 0 || r.Limit() != max(testbin.HangFloor, testbin.HangFactor*slowest) {
 		t.Fatalf("after a passing input: slowest %v, limit %v", slowest, r.Limit())
 	}
 	start := time.Now()
-	res, err := r.Run(context.Background(), [][]byte{probeInput(7)}, shape, testbin.Never)
+	res, err := r.Run(context.Background(), [][]byte{probeInput(7)}, testbin.Judge{Shape: shape})
 	if err != nil || len(res.Outcomes) != 1 || res.Outcomes[0].Kind != failure.Timeout {
 		t.Fatalf("a hanging input: %v, %v", res.Outcomes, err)
 	}
@@ -201,11 +201,11 @@ func TestWorker_Outcomes(t *testing.T) {
 	for n := range 13 {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			inputs := [][]byte{probeInput(0), probeInput(n), probeInput(0)}
-			want, err := r.Run(context.Background(), inputs, shape, testbin.Never)
+			want, err := r.Run(context.Background(), inputs, testbin.Judge{Shape: shape})
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := r.RunInWorker(context.Background(), inputs, shape, testbin.Never)
+			got, err := r.RunInWorker(context.Background(), inputs, testbin.Judge{Shape: shape})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -235,8 +235,7 @@ func TestWorker_Outcomes(t *testing.T) {
 			if (sig == want.Outcomes[1]) == differs {
 				t.Errorf("the worker's own judgment: %v, the process's %v", sig, want.Outcomes[1])
 			}
-			shape1 := func(sig failure.Signature, msg string) string { return shape(0, sig, msg) }
-			agrees, why := r.WorkerAgrees(context.Background(), probeInput(n), want.Outcomes[1], shape1, probeInput(0))
+			agrees, why := r.WorkerAgrees(context.Background(), probeInput(n), want.Outcomes[1], testbin.Judge{Shape: shape}, probeInput(0))
 			if agrees == differs {
 				t.Errorf("WorkerAgrees = %v (%s), want %v", agrees, why, !differs)
 			}
@@ -249,13 +248,13 @@ func TestWorker_Outcomes(t *testing.T) {
 func TestWorkerAgrees_Passing(t *testing.T) {
 	dir, bin := buildProbe(t)
 	r := testbintest.Runner(t, bin, dir, "FuzzProbe", 2*time.Second)
-	shape := func(_ failure.Signature, msg string) string { return failure.Shape(msg, nil) }
+	shape := func(_ int, _ failure.Signature, msg string) string { return failure.Shape(msg, nil) }
 	want := failure.Signature{Kind: failure.Fail, Text: "fatal …", Pos: "probe_test.go:16"}
-	if ok, why := r.WorkerAgrees(context.Background(), probeInput(1), want, shape, probeInput(0)); !ok {
+	if ok, why := r.WorkerAgrees(context.Background(), probeInput(1), want, testbin.Judge{Shape: shape}, probeInput(0)); !ok {
 		t.Fatalf("WorkerAgrees with a passing input that passes: %s", why)
 	}
 	// An input said to pass that fails in the worker.
-	ok, why := r.WorkerAgrees(context.Background(), probeInput(1), want, shape, probeInput(2))
+	ok, why := r.WorkerAgrees(context.Background(), probeInput(1), want, testbin.Judge{Shape: shape}, probeInput(2))
 	if ok || !strings.Contains(why, "an input that passes in a process fails with fail at probe_test.go:18") {
 		t.Errorf("WorkerAgrees with a passing input that fails = %v, %q", ok, why)
 	}
@@ -273,9 +272,9 @@ func TestRunner_MemoryLimit(t *testing.T) {
 	inputs := [][]byte{probeInput(100), probeInput(13), probeInput(100)}
 	for _, run := range []struct {
 		name string
-		f    func(context.Context, [][]byte, testbin.Shape, testbin.Stop) (testbin.Result, error)
+		f    func(context.Context, [][]byte, testbin.Judge) (testbin.Result, error)
 	}{{"process", r.Run}, {"worker", r.RunInWorker}} {
-		res, err := run.f(context.Background(), inputs, shape, testbin.Never)
+		res, err := run.f(context.Background(), inputs, testbin.Judge{Shape: shape})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -284,7 +283,7 @@ func TestRunner_MemoryLimit(t *testing.T) {
 		}
 	}
 	r.MemLimit = 0
-	res, err := r.Run(context.Background(), [][]byte{probeInput(14)}, shape, testbin.Never)
+	res, err := r.Run(context.Background(), [][]byte{probeInput(14)}, testbin.Judge{Shape: shape})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -235,29 +235,29 @@ const workerGrace = 10 * time.Second
 // worker, starting one if needed. An input the worker cannot judge, and
 // those after it, run in a process (Run), which judges them; so do all
 // inputs if no worker starts.
-func (r *Runner) RunInWorker(ctx context.Context, inputs [][]byte, shape Shape, stop Stop) (Result, error) {
+func (r *Runner) RunInWorker(ctx context.Context, inputs [][]byte, j Judge) (Result, error) {
 	res := Result{Msgs: map[int]string{}}
 	for i, in := range inputs {
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}
 		start := time.Now()
-		sig, msg, err := r.judgeInWorker(ctx, in, r.Limit())
+		sig, msg, err := r.judgeInWorker(ctx, in, j.limit(r))
 		if err == context.Canceled || err == context.DeadlineExceeded {
 			return res, err
 		}
 		if err != nil {
-			return r.runRest(ctx, res, inputs, shape, stop)
+			return r.runRest(ctx, res, inputs, j)
 		}
 		if sig.Kind == failure.Fail || msg != "" {
 			res.Msgs[i] = msg
-			sig.Text = shape(i, sig, msg)
+			sig.Text = j.shape(i, sig, msg)
 		}
 		if !sig.Failed() {
 			r.ran(time.Since(start))
 		}
 		res.Outcomes = append(res.Outcomes, sig)
-		if stop(i, sig) {
+		if j.stop(i, sig) {
 			break
 		}
 	}
@@ -307,9 +307,9 @@ func (r *Runner) judgeInWorker(ctx context.Context, in []byte, limit time.Durati
 // WorkerAgrees reports whether the candidates of an entry may run in the
 // runner's fuzz worker: the toolchain's protocol was verified, and the
 // worker judges the failing original as a process of its own did (want,
-// its message shaped by shape) and, if passing is not nil, a passing input
-// as passing, each as one input run. If not, it says why.
-func (r *Runner) WorkerAgrees(ctx context.Context, original []byte, want failure.Signature, shape func(sig failure.Signature, msg string) string, passing []byte) (bool, string) {
+// its message shaped by j) and, if passing is not nil, a passing input as
+// passing, each as one input run. If not, it says why.
+func (r *Runner) WorkerAgrees(ctx context.Context, original []byte, want failure.Signature, j Judge, passing []byte) (bool, string) {
 	if ok, why := r.Toolchain.Worker(); !ok {
 		return false, why
 	}
@@ -327,7 +327,7 @@ func (r *Runner) WorkerAgrees(ctx context.Context, original []byte, want failure
 		return false, fmt.Sprintf("the fuzz worker did not run the entry: %v", err)
 	}
 	if sig.Kind == failure.Fail || msg != "" {
-		sig.Text = shape(sig, msg)
+		sig.Text = j.shape(0, sig, msg)
 	}
 	if sig != want {
 		return false, fmt.Sprintf("in the fuzz worker the entry fails with %v, in a process with %v", sig, want)
@@ -337,11 +337,9 @@ func (r *Runner) WorkerAgrees(ctx context.Context, original []byte, want failure
 
 // runRest runs the inputs after those res has the outcomes of in a
 // process, and adds what it made of them to res.
-func (r *Runner) runRest(ctx context.Context, res Result, inputs [][]byte, shape Shape, stop Stop) (Result, error) {
+func (r *Runner) runRest(ctx context.Context, res Result, inputs [][]byte, j Judge) (Result, error) {
 	i := len(res.Outcomes)
-	rest, err := r.Run(ctx, inputs[i:],
-		func(k int, sig failure.Signature, msg string) string { return shape(i+k, sig, msg) },
-		func(k int, sig failure.Signature) bool { return stop(i+k, sig) })
+	rest, err := r.Run(ctx, inputs[i:], j.from(i))
 	for k, msg := range rest.Msgs {
 		res.Msgs[i+k] = msg
 	}
