@@ -1,7 +1,6 @@
 package fuzzshrink
 
 import (
-	"context"
 	crand "crypto/rand"
 	"encoding/binary"
 	"flag"
@@ -307,34 +306,16 @@ func (c *checker) run() *checkFailure {
 // the failure.
 func (c *checker) shrink(orig *T, want failure.Signature, origin string) *checkFailure {
 	f := &checkFailure{origin: origin, want: want, orig: orig}
-	data, rec := orig.rec.Normalize()
-	start := &shrink.ChoiceSeq{Data: data, Rec: rec}
-	o := &choiceOracle{run: c.replay, want: want, frozen: shrink.FrozenTokens(rec)}
-	defer func() { f.others = o.others }()
-	if orig.short != nil {
-		// It fails in a Repeat before the minimum of steps (statemachine.go).
-		if long, _ := o.lengthen(start, orig.short); long != nil {
-			start = long
-		} else {
-			o.short = true
-		}
-	}
-	r, err := shrink.Shrink(context.Background(), []any{start}, o, shrink.MaxRuns(c.cfg.shrinkRuns), shrink.Timeout(c.cfg.shrinkTime))
-	f.best, f.shrink, f.runs, f.err = r.Args[0].(*shrink.ChoiceSeq).Data, r.Stats, o.runs, err
-
-	// A last run of the shrunk case, for its draws and messages.
-	f.last = c.newT(f.best, nil, true)
-	f.lastSig = runCaptured(f.last, c.prop)
-	if budget := shrink.ExplainBudget(c.cfg.explain, f.runs); f.lastSig == want && budget != 0 {
-		f.free, f.explainRuns = explainDraws(c.replay, f.best, f.last, want, budget, c.cfg.seed)
-		if f.explainRuns > 0 {
-			// The explanation ran alternatives: the property runs once
-			// more on the shrunk case, so that its logs, its side effects
-			// and a debugger see that case last.
-			f.last = c.newT(f.best, nil, true)
-			f.lastSig = runCaptured(f.last, c.prop)
-		}
-	}
+	o := &choiceOracle{run: c.replay, want: want}
+	s := &choiceSearch{o: o, opts: []shrink.Option{shrink.MaxRuns(c.cfg.shrinkRuns), shrink.Timeout(c.cfg.shrinkTime)},
+		fresh: func(data []byte) (failure.Signature, *T) {
+			t := c.newT(data, nil, true)
+			return runCaptured(t, c.prop), t
+		},
+		explain: c.cfg.explain, seed: c.cfg.seed}
+	r := s.search(orig, nil)
+	f.best, f.shrink, f.runs, f.err, f.others = r.best, r.stats, o.runs, r.err, o.others
+	f.last, f.lastSig, f.free, f.explainRuns = r.last, r.lastSig, r.free, r.explainRuns
 	if c.cfg.dir != "" {
 		f.persisted, f.persistErr = writeCorpus(c.cfg.dir, f.best)
 	}

@@ -1,7 +1,6 @@
 package fuzzshrink
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"reflect"
@@ -46,16 +45,88 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 	defer closeRecorders()
 	local := funcPackage(reflect.ValueOf(prop))
 	runs := s.cfg.Runs
+	o := s.choiceOracle(t, prop, cur, &runs)
+
+	var orig *T // the original's run; nil if it crashes the process
+	if s.cfg.Want != nil {
+		// The original crashes the process: its record cannot be had by
+		// running it. Shrink on its tokens, whatever choices read them.
+		o.want = *s.cfg.Want
+	} else {
+		orig = runChoices(t, prop, data, true, nil)
+		if !orig.sig.Failed() || orig.invalid != "" {
+			return session.Result{Error: "the entry does not fail when run in the session"}
+		}
+		o.want = orig.sig
+	}
+	var recErr error
+	opts := s.choiceOptions(local, bestRec, &runs, &recErr)
+	res := session.Result{Want: o.want, Runs: runs}
+	var lines []string // the result's draws
+	search := &choiceSearch{o: o, opts: opts,
+		fresh: func(d []byte) (failure.Signature, *T) {
+			tt := runChoices(t, prop, d, true, nil)
+			return tt.sig, tt
+		},
+		explain: s.cfg.Explain, seed: 1,
+		explaining: func(r *choiceResult) bool {
+			accepted := 0
+			if r.simpler {
+				accepted = r.stats.Accepted
+			}
+			lines = drawLines(r.last, orig, accepted, r.lastSig.Failed(), local)
+			return s.explaining(withDraws(res, lines))
+		}}
+	r := search.search(orig, data)
+	// The result must be simpler than the original's normal form (or the
+	// form lengthened to the minimum of steps), not than its raw bytes:
+	// if it is not, the entry stays as it was (its normal form can be
+	// longer, as a boundary token of the fuzzer takes one byte).
+	best := data
+	if r.simpler {
+		best, res.Accepted = r.best, r.stats.Accepted
+	}
+	res.Runs, res.Elapsed, res.Stop, res.Value = runs, r.stats.Time, r.stats.Stop.String(), gosyntax.Value(best, "")
+	res.Add = "f.Add(" + res.Value + ")"
+	for _, sig := range o.others.Sorted() {
+		res.Others = append(res.Others, session.Other{Want: sig, Tuple: choiceTuple(o.others.Args(sig)[0].(*shrink.ChoiceSeq).Data), Count: o.others.Count(sig)})
+	}
+	switch {
+	case r.err != nil:
+		res.Error = r.err.Error()
+	case recErr != nil:
+		res.Error = fmt.Sprintf("recording the best candidate: %v", recErr)
+	}
+	if res.Best, err = encoding.Marshal(best); err != nil {
+		res.Error = err.Error()
+	}
+	if r.last != nil {
+		// The draws of the result, from its last run (not after a crash).
+		if lines == nil {
+			lines = drawLines(r.last, orig, res.Accepted, r.lastSig.Failed(), local)
+		}
+		if len(r.free) > 0 {
+			lines = append(lines, freeLine(r.free, r.explainRuns))
+		}
+		res.Draws = strings.Join(lines, "\n")
+	}
+	return res
+}
+
+// choiceOracle is the oracle of the session's search: candidates replay
+// in t, each recorded in cur first and counted in runs; those earlier
+// sessions ran are judged as they were.
+func (s *minimizeSession) choiceOracle(t *testing.T, prop func(*T), cur *session.Recorder, runs *int) *choiceOracle {
 	var spare shrink.Record // the memory of the last candidate's record, as in Check
-	o := &choiceOracle{
+	return &choiceOracle{
 		run: func(data []byte) (failure.Signature, *T) {
 			tt := runChoices(t, prop, data, s.cfg.Verbose, &spare)
 			spare = tt.rec
 			return tt.sig, tt
 		},
 		before: func(data []byte) error {
-			runs++
-			if err := cur.Write(runs, choiceTuple(data)); err != nil {
+			*runs++
+			if err := cur.Write(*runs, choiceTuple(data)); err != nil {
 				return fmt.Errorf("recording a candidate: %w", err)
 			}
 			return nil
@@ -68,50 +139,23 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 			return v, ok
 		},
 	}
+}
 
-	var start *shrink.ChoiceSeq
-	var orig *T // the original's run
-	if s.cfg.Want != nil {
-		// The original crashes the process: its record cannot be had by
-		// running it. Shrink on its tokens, whatever choices read them.
-		o.want, start = *s.cfg.Want, shrink.TokenSeq(data)
-	} else {
-		orig = runChoices(t, prop, data, true, nil)
-		tt := orig
-		if !tt.sig.Failed() || tt.invalid != "" {
-			return session.Result{Error: "the entry does not fail when run in the session"}
-		}
-		o.want, o.frozen = tt.sig, shrink.FrozenTokens(&tt.rec)
-		norm, rec := tt.rec.Normalize()
-		start = &shrink.ChoiceSeq{Data: norm, Rec: rec}
-		if tt.short != nil {
-			// It fails in a Repeat before the minimum of steps (statemachine.go).
-			long, err := o.lengthen(start, tt.short)
-			switch {
-			case err != nil:
-				return session.Result{Error: err.Error()}
-			case long != nil:
-				start = long
-			default:
-				o.short = true
-			}
-		}
-	}
-	// The result must be simpler than the original's normal form (or the
-	// form lengthened to the minimum of steps), not than its raw bytes.
-	floor := start.Data
-	var recErr error
+// choiceOptions are the session search's budgets and its observer, which
+// prints each pass and accepted candidate under -v and records each best
+// in best (the first error in recErr).
+func (s *minimizeSession) choiceOptions(local string, best *session.Recorder, runs *int, recErr *error) []shrink.Option {
 	opts := []shrink.Option{shrink.Observe(func(ev shrink.Event) {
 		seq := ev.Args[0].(*shrink.ChoiceSeq)
 		if s.cfg.Verbose && ev.Kind != shrink.Done {
-			e := session.Event{Action: session.ActionPass, Pass: ev.Pass, Round: ev.Round, Runs: runs}
+			e := session.Event{Action: session.ActionPass, Pass: ev.Pass, Round: ev.Round, Runs: *runs}
 			if ev.Kind == shrink.Accepted {
 				e.Action, e.Value = session.ActionAccept, formatDraws(seq.Rec.Draws, local, "; ")
 			}
 			os.Stdout.Write(session.AppendEvent(nil, e))
 		}
-		if ev.Kind == shrink.Accepted && recErr == nil {
-			recErr = bestRec.Write(runs, choiceTuple(seq.Data))
+		if ev.Kind == shrink.Accepted && *recErr == nil {
+			*recErr = best.Write(*runs, choiceTuple(seq.Data))
 		}
 	})}
 	if s.cfg.MaxRuns > 0 {
@@ -120,48 +164,7 @@ func (s *minimizeSession) minimizeChoices(t *testing.T, prop func(*T), data []by
 	if !s.cfg.Deadline.IsZero() {
 		opts = append(opts, shrink.Deadline(s.cfg.Deadline))
 	}
-	r, err := shrink.Shrink(context.Background(), []any{start}, o, opts...)
-	best, accepted := r.Args[0].(*shrink.ChoiceSeq).Data, r.Stats.Accepted
-	if (&shrink.ChoiceSeq{Data: best}).Compare(&shrink.ChoiceSeq{Data: floor}) >= 0 {
-		// Nothing simpler than the entry: keep it as it was (its normal
-		// form can be longer, as a boundary token of the fuzzer takes one
-		// byte). A simpler result is kept even if its bytes are more.
-		best, accepted = data, 0
-	}
-	res := session.Result{Want: o.want, Accepted: accepted, Runs: runs, Elapsed: r.Stats.Time, Stop: r.Stats.Stop.String(),
-		Value: gosyntax.Value(best, "")}
-	res.Add = "f.Add(" + res.Value + ")"
-	for _, sig := range o.others.Sorted() {
-		res.Others = append(res.Others, session.Other{Want: sig, Tuple: choiceTuple(o.others.Args(sig)[0].(*shrink.ChoiceSeq).Data), Count: o.others.Count(sig)})
-	}
-	switch {
-	case err != nil:
-		res.Error = err.Error()
-	case recErr != nil:
-		res.Error = fmt.Sprintf("recording the best candidate: %v", recErr)
-	}
-	if res.Best, err = encoding.Marshal(best); err != nil {
-		res.Error = err.Error()
-	}
-	if s.cfg.Want == nil || accepted == 0 {
-		// The draws of the result, from a last run (not of a crashing one).
-		if s.cfg.Want == nil {
-			last := runChoices(t, prop, best, true, nil)
-			lines := drawLines(last, orig, accepted, last.sig.Failed(), local)
-			if last.sig == o.want && s.cfg.Explain != 0 && s.explaining(withDraws(res, lines)) {
-				budget := shrink.ExplainBudget(s.cfg.Explain, runs)
-				replay := func(d []byte) (failure.Signature, *T) {
-					tt := runChoices(t, prop, d, false, nil)
-					return tt.sig, tt
-				}
-				if free, n := explainDraws(replay, best, last, o.want, budget, 1); len(free) > 0 {
-					lines = append(lines, freeLine(free, n))
-				}
-			}
-			res.Draws = strings.Join(lines, "\n")
-		}
-	}
-	return res
+	return opts
 }
 
 // choiceTuple is the session tuple of a choice sequence: one []byte.
