@@ -34,19 +34,17 @@ type command struct {
 	// then results are verified and written, the smallest value of an
 	// interrupted search too. Nil is never done.
 	finishing context.Context
-	saved     string   // what an interrupted search's value, written, became; "" if none
-	fuzzFound []string // -fuzz: the failing entries go test -fuzz wrote
 }
 
 // holding returns the files that hold the failures go test -fuzz found,
 // relative, in order: the results written and the fuzzer's own entries
 // that are still there (already minimal, or not minimized).
-func (c *command) holding() []string {
+func (c *command) holding(fuzzFound []string) []string {
 	var ps []string
 	for p := range c.written {
 		ps = append(ps, c.rel(p))
 	}
-	for _, p := range c.fuzzFound {
+	for _, p := range fuzzFound {
 		if _, err := os.Lstat(p); err == nil {
 			ps = append(ps, c.rel(p))
 		}
@@ -58,13 +56,14 @@ func (c *command) holding() []string {
 	return slices.Compact(ps)
 }
 
-// interrupted says what an interrupt left of the entry being minimized.
-func (c *command) interrupted() {
+// interrupted says what an interrupt left of the entry being minimized:
+// saved, if the result of the entry it came during was written.
+func (c *command) interrupted(saved string) {
 	switch {
 	case c.finishContext().Err() != nil:
 		c.rep.errorf("interrupted twice; the entry being minimized was left as it was")
-	case c.saved != "":
-		c.rep.errorf("interrupted; %s", c.saved)
+	case saved != "":
+		c.rep.errorf("interrupted; %s", saved)
 	default:
 		c.rep.errorf("interrupted; the entry being minimized was left as it was")
 	}
@@ -87,8 +86,10 @@ func (c *command) fail(code int) {
 
 func (c *command) main(ctx context.Context, patterns []string) int {
 	return c.withPackages(ctx, patterns, func(pkgs []*pkg) {
+		var fuzzFound []string // -fuzz: the failing entries go test -fuzz wrote
 		if c.opts.fuzz != "" {
-			more, err := c.fuzzFirst(ctx, pkgs)
+			var err error
+			fuzzFound, err = c.fuzzFirst(ctx, pkgs)
 			if err != nil {
 				c.rep.errorf("%v", err)
 				if _, ok := err.(usageError); ok {
@@ -98,10 +99,11 @@ func (c *command) main(ctx context.Context, patterns []string) int {
 				}
 				return
 			}
-			if !more {
+			if len(fuzzFound) == 0 {
 				return
 			}
 		}
+		saved := "" // what an interrupted entry's result became
 		for i, p := range pkgs {
 			if ctx.Err() != nil {
 				break
@@ -113,15 +115,15 @@ func (c *command) main(ctx context.Context, patterns []string) int {
 			case modeCmin:
 				c.cminPackage(ctx, p, tmp)
 			default:
-				c.minimizePackage(ctx, p, tmp)
+				saved = c.minimizePackage(ctx, p, tmp)
 			}
 		}
 		if ctx.Err() != nil {
-			c.interrupted()
-		} else if len(c.fuzzFound) > 0 {
+			c.interrupted(saved)
+		} else if len(fuzzFound) > 0 {
 			// A new failure is a failure of the run, as it is for go
 			// test -fuzz: the job goes red, with the entries to commit.
-			c.rep.errorf("go test -fuzz found %s; the entries to commit: %s", plural(len(c.fuzzFound), "new failure", "new failures"), strings.Join(c.holding(), ", "))
+			c.rep.errorf("go test -fuzz found %s; the entries to commit: %s", plural(len(fuzzFound), "new failure", "new failures"), strings.Join(c.holding(fuzzFound), ", "))
 			c.fail(exitFailure)
 		} else if c.matched == 0 && c.opts.run != "" && c.exit == exitOK {
 			c.rep.infof("fuzzmin: no fuzz target or corpus entry matches -run=%s", c.opts.run)

@@ -104,31 +104,50 @@ func (c *command) minimizeEntry(ctx context.Context, j *entryJob) result {
 		}
 		res.Note = join(res.Note, fmt.Sprintf("under go test the zero input fails with %v; the entry was shrunk instead", mm.got))
 	}
-
 	// The race detector's reports reach only the command: with -race, a
 	// wrapped target's values shrink as encoded bytes, from outside.
 	if j.target.Wrapped && !c.opts.race {
-		out, err := c.shrinkInProcess(ctx, j)
-		if err == nil {
-			var final result
-			final, err = c.finish(ctx, j, out, res)
-			var mm *mismatchError
-			if !errors.As(err, &mm) {
-				return final
-			}
-			// The session reads a failure from the test's log, which on
-			// Go 1.26 cannot tell a t.Log after the error from it: where
-			// it kept a candidate that go test tells apart, go test is
-			// right.
-			err = fmt.Errorf("under go test its result fails with %v", mm.got)
+		final, done := c.minimizeInProcess(ctx, j, res)
+		if done {
+			return final
 		}
-		if ctx.Err() != nil {
-			return res
-		}
-		// Shrink the encoded arguments from outside instead, as for any
-		// target.
-		res.Note = join(res.Note, fmt.Sprintf("the in-process search gave no usable result (%v); the arguments were shrunk as encoded bytes instead", err))
+		res = final
 	}
+	return c.minimizeOutOfProcess(ctx, j, res)
+}
+
+// minimizeInProcess minimizes the entry of a wrapped target in its test
+// binary (shrinkInProcess), and finishes its result, which it returns with
+// done true; or, if the session gave no usable result, it returns res
+// with a note of why, for the search from outside.
+func (c *command) minimizeInProcess(ctx context.Context, j *entryJob, res result) (result, bool) {
+	out, err := c.shrinkInProcess(ctx, j)
+	if err == nil {
+		var final result
+		final, err = c.finish(ctx, j, out, res)
+		var mm *mismatchError
+		if !errors.As(err, &mm) {
+			return final, true
+		}
+		// The session reads a failure from the test's log, which on Go
+		// 1.26 cannot tell a t.Log after the error from it: where it kept
+		// a candidate that go test tells apart, go test is right.
+		err = fmt.Errorf("under go test its result fails with %v", mm.got)
+	}
+	if ctx.Err() != nil {
+		return res, true
+	}
+	// Shrink the encoded arguments from outside instead, as for any
+	// target.
+	res.Note = join(res.Note, fmt.Sprintf("the in-process search gave no usable result (%v); the arguments were shrunk as encoded bytes instead", err))
+	return res, false
+}
+
+// minimizeOutOfProcess minimizes the entry with candidates run through the
+// test binary, in its fuzz worker if the worker agrees, and finishes its
+// result; a result the worker found that go test does not reproduce is
+// searched again in processes.
+func (c *command) minimizeOutOfProcess(ctx context.Context, j *entryJob, res result) result {
 	inWorker, why := c.workerAgrees(ctx, j)
 	if inWorker {
 		c.rep.verbosef("  candidates run in a fuzz worker")
@@ -255,9 +274,9 @@ func (c *command) finish(ctx context.Context, j *entryJob, out shrinkOutcome, re
 			what = "its result, verified by go test"
 		}
 		if j.isFound() {
-			c.saved = fmt.Sprintf("the other failure being minimized was written as %s: %s", what, res.Path)
+			res.saved = fmt.Sprintf("the other failure being minimized was written as %s: %s", what, res.Path)
 		} else {
-			c.saved = fmt.Sprintf("%s was replaced by %s: %s", c.rel(j.entry.Path), what, res.Path)
+			res.saved = fmt.Sprintf("%s was replaced by %s: %s", c.rel(j.entry.Path), what, res.Path)
 		}
 	}
 	return res, err

@@ -16,14 +16,12 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
-// fuzzFirst is -fuzz: it runs go test -fuzz on the one target the flag
-// names, without the toolchain's own minimization (fuzzmin minimizes
-// better), and narrows the work to the failing entries the fuzzer writes.
-// It reports false when there is nothing more to do.
-func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) (bool, error) {
-	re, err := regexp.Compile(c.opts.fuzz)
+// fuzzTarget returns the one fuzz target of pkgs that the regexp -fuzz
+// matches.
+func fuzzTarget(pkgs []*pkg, pattern string) (*pkg, *target, error) {
+	re, err := regexp.Compile(pattern)
 	if err != nil {
-		return false, usageError{fmt.Errorf("-fuzz: %w", err)}
+		return nil, nil, usageError{fmt.Errorf("-fuzz: %w", err)}
 	}
 	var p *pkg
 	var t *target
@@ -31,19 +29,31 @@ func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) (bool, error) {
 		for _, u := range q.Targets {
 			if re.MatchString(u.Name) {
 				if p != nil {
-					return false, usageError{fmt.Errorf("-fuzz %s matches more than one fuzz target (%s %s, %s %s): go test -fuzz takes one", c.opts.fuzz, p.ImportPath, t.Name, q.ImportPath, u.Name)}
+					return nil, nil, usageError{fmt.Errorf("-fuzz %s matches more than one fuzz target (%s %s, %s %s): go test -fuzz takes one", pattern, p.ImportPath, t.Name, q.ImportPath, u.Name)}
 				}
 				p, t = q, u
 			}
 		}
 	}
 	if p == nil {
-		return false, usageError{fmt.Errorf("-fuzz %s matches no fuzz target", c.opts.fuzz)}
+		return nil, nil, usageError{fmt.Errorf("-fuzz %s matches no fuzz target", pattern)}
+	}
+	return p, t, nil
+}
+
+// fuzzFirst is -fuzz: it runs go test -fuzz on the one target the flag
+// names, without the toolchain's own minimization (fuzzmin minimizes
+// better), and narrows the work to the failing entries the fuzzer writes.
+// It returns their paths, none when there is nothing more to do.
+func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) ([]string, error) {
+	p, t, err := fuzzTarget(pkgs, c.opts.fuzz)
+	if err != nil {
+		return nil, err
 	}
 	dir := corpus.SeedCorpus(p.Dir, t.Name)
 	before, err := entryNames(dir)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	args := []string{"test", "-run=^$", "-fuzz=^" + t.Name + "$", "-fuzztime=" + c.opts.fuzztime, "-fuzzminimizetime=0"}
 	args = append(append(args, c.buildFlags()...), p.Args...)
@@ -51,7 +61,7 @@ func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) (bool, error) {
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	if err := cmd.Start(); err != nil {
-		return false, err
+		return nil, err
 	}
 	done := make(chan struct{})
 	go func() {
@@ -66,7 +76,7 @@ func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) (bool, error) {
 	<-done
 	after, lerr := entryNames(dir)
 	if lerr != nil {
-		return false, lerr
+		return nil, lerr
 	}
 	var found, names []string
 	for name := range after {
@@ -76,7 +86,7 @@ func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) (bool, error) {
 	}
 	if ctx.Err() != nil {
 		if len(names) == 0 {
-			return false, fmt.Errorf("interrupted while go test -fuzz=%s ran; it wrote no entry, and nothing was changed", t.Name)
+			return nil, fmt.Errorf("interrupted while go test -fuzz=%s ran; it wrote no entry, and nothing was changed", t.Name)
 		}
 		sort.Strings(names)
 		var paths []string
@@ -87,21 +97,22 @@ func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) (bool, error) {
 		if len(names) == 1 {
 			run = runFlag(t.Name, names[0])
 		}
-		return false, fmt.Errorf("interrupted while go test -fuzz=%s ran; it wrote %s, kept as it wrote it: fuzzmin %s %s minimizes it",
+		return nil, fmt.Errorf("interrupted while go test -fuzz=%s ran; it wrote %s, kept as it wrote it: fuzzmin %s %s minimizes it",
 			t.Name, strings.Join(paths, ", "), run, shellWords(p.Args))
 	}
 	if len(found) == 0 {
 		if err != nil {
-			return false, fmt.Errorf("go test -fuzz failed and wrote no entry: %w", err)
+			return nil, fmt.Errorf("go test -fuzz failed and wrote no entry: %w", err)
 		}
 		c.rep.infof("%s %s: go test -fuzz found no failure in %s", p.ImportPath, t.Name, c.opts.fuzztime)
-		return false, nil
+		return nil, nil
 	}
 	c.match = &matcher{target: regexp.MustCompile("^" + regexp.QuoteMeta(t.Name) + "$"), entry: regexp.MustCompile("^(" + strings.Join(found, "|") + ")$")}
+	var paths []string
 	for _, n := range names {
-		c.fuzzFound = append(c.fuzzFound, filepath.Join(dir, n))
+		paths = append(paths, filepath.Join(dir, n))
 	}
-	return true, nil
+	return paths, nil
 }
 
 // entryNames returns the names of the files of a corpus directory.

@@ -159,7 +159,7 @@ func (c *command) importFiles(ctx context.Context, pkgs []*pkg, o *importOptions
 	if len(ij.tj.entries) > 0 {
 		jobs = append(jobs, ij.tj)
 	}
-	c.minimizeJobs(ctx, p, b, jobs, func(res result) {
+	saved := c.minimizeJobs(ctx, p, b, jobs, func(res result) {
 		if res.Status == statusPasses && !res.found {
 			// A crash that does not crash here: fixed already, or read
 			// as another build reads it.
@@ -169,7 +169,7 @@ func (c *command) importFiles(ctx context.Context, pkgs []*pkg, o *importOptions
 		c.report(res)
 	})
 	if ctx.Err() != nil {
-		c.interrupted()
+		c.interrupted(saved)
 	}
 	c.rep.summary()
 }

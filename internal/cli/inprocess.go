@@ -69,33 +69,15 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 				others[o.Want.String()] += max(o.Count, 1)
 				addTuple(&j.tj.others, o.Want, o.Tuple)
 			}
-			out := outcome(shrinkOutcome{data: res.Best, value: res.Add, draws: res.Draws, accepted: res.Accepted > 0, runs: res.Runs, stop: res.Stop})
-			if res.Explained != "" {
-				out.explanation = &explanation{Summary: res.Explained}
-			}
-			if res.Error != "" {
-				return out, fmt.Errorf("in the test process: %s", res.Error)
-			}
-			return out, nil
+			return sessionOutcome(outcome, res)
 		}
 		// The session died: learn what it left.
-		crash := end.crash
-		if tuple, _, err := session.ReadRecord(filepath.Join(dir, session.BestFile)); err == nil {
-			if b, _, err := tupleFile(tuple); err == nil {
-				best, accepted = b, true
-			}
+		if b, ok := readBest(dir); ok {
+			best, accepted = b, true
 		}
-		tuple, n, err := session.ReadRecord(filepath.Join(dir, session.CurrentFile))
-		if err != nil {
-			return shrinkOutcome{}, fmt.Errorf("the test process died before running a candidate: %v", crash)
-		}
-
-		cand, vals, err := tupleFile(tuple)
+		crash, cand, tuple, n, err := j.died(dir, end)
 		if err != nil {
 			return shrinkOutcome{}, err
-		}
-		if end.msg != "" {
-			crash.Text = j.tj.shaper.Shape(crash, end.msg, vals)
 		}
 		cfg.Runs = n
 		switch {
@@ -147,6 +129,47 @@ type sessionEnd struct {
 // A sessionDir is the directory of the files of in-process sessions
 // (package session).
 type sessionDir string
+
+// sessionOutcome is the outcome of a session that ended with its result.
+func sessionOutcome(outcome func(shrinkOutcome) shrinkOutcome, res *session.Result) (shrinkOutcome, error) {
+	out := outcome(shrinkOutcome{data: res.Best, value: res.Add, draws: res.Draws, accepted: res.Accepted > 0, runs: res.Runs, stop: res.Stop})
+	if res.Explained != "" {
+		out.explanation = &explanation{Summary: res.Explained}
+	}
+	if res.Error != "" {
+		return out, fmt.Errorf("in the test process: %s", res.Error)
+	}
+	return out, nil
+}
+
+// readBest reads the best candidate a session that died recorded, if any.
+func readBest(dir string) ([]byte, bool) {
+	tuple, _, err := session.ReadRecord(filepath.Join(dir, session.BestFile))
+	if err != nil {
+		return nil, false
+	}
+	b, _, err := tupleFile(tuple)
+	return b, err == nil
+}
+
+// died reads what a session that died left in dir: the candidate it was
+// running (as a corpus file and as the session's tuple), how it died, its
+// message shaped, and the runs it had made.
+func (j *entryJob) died(dir string, end sessionEnd) (crash failure.Signature, cand, tuple []byte, runs int, err error) {
+	crash = end.crash
+	tuple, runs, err = session.ReadRecord(filepath.Join(dir, session.CurrentFile))
+	if err != nil {
+		return crash, nil, nil, 0, fmt.Errorf("the test process died before running a candidate: %v", crash)
+	}
+	cand, vals, err := tupleFile(tuple)
+	if err != nil {
+		return crash, nil, nil, 0, err
+	}
+	if end.msg != "" {
+		crash.Text = j.tj.shaper.Shape(crash, end.msg, vals)
+	}
+	return crash, cand, tuple, runs, nil
+}
 
 // run runs one in-process session of r's target from best in the
 // directory, passing its events to event, and tells how it ended.

@@ -122,41 +122,7 @@ func loadPackages(dir string, env []string, tags string, patterns []string) ([]*
 		if lp.Module != nil && lp.Module.Dir != "" {
 			p.ModuleDir = lp.Module.Dir
 		}
-		// The package's test files are compiled with its other files; the
-		// external test files (package p_test) are a package of their own.
-		internal := slices.Concat(lp.GoFiles, lp.CgoFiles, lp.TestGoFiles)
-		for _, files := range [][]string{internal, lp.XTestGoFiles} {
-			syntax := parseFiles(fset, lp.Dir, files)
-			wrapped := wrappedTargets(syntax)
-			for i, f := range syntax {
-				if !strings.HasSuffix(files[i], "_test.go") {
-					continue
-				}
-				for _, fn := range fuzzTargets(f) {
-					if name := fn.Name.Name; p.target(name) == nil {
-						pos := fset.Position(fn.Pos())
-						p.Targets = append(p.Targets, &target{Name: name, File: pos.Filename, Line: pos.Line, Wrapped: wrapped[name]})
-					}
-				}
-			}
-		}
-		var ignoredTests []string
-		for _, name := range lp.IgnoredGoFiles {
-			if strings.HasSuffix(name, "_test.go") {
-				ignoredTests = append(ignoredTests, name)
-			}
-		}
-		for i, f := range parseFiles(fset, lp.Dir, ignoredTests) {
-			for _, fn := range fuzzTargets(f) {
-				if p.target(fn.Name.Name) == nil {
-					if p.Unbuilt == nil {
-						p.Unbuilt = map[string]string{}
-					}
-					p.Unbuilt[fn.Name.Name] = ignoredTests[i]
-				}
-			}
-		}
-		slices.SortFunc(p.Targets, func(a, b *target) int { return strings.Compare(a.Name, b.Name) })
+		p.findTargets(fset, &lp)
 		pkgs = append(pkgs, p)
 	}
 	if len(errs) > 0 {
@@ -164,6 +130,46 @@ func loadPackages(dir string, env []string, tags string, patterns []string) ([]*
 		return nil, fmt.Errorf("%s", strings.Join(dedupe(errs), "\n"))
 	}
 	return pkgs, nil
+}
+
+// findTargets finds the fuzz targets in the test files go list named, and
+// those of the test files the build constraints leave out (Unbuilt).
+func (p *pkg) findTargets(fset *token.FileSet, lp *listed) {
+	// The package's test files are compiled with its other files; the
+	// external test files (package p_test) are a package of their own.
+	internal := slices.Concat(lp.GoFiles, lp.CgoFiles, lp.TestGoFiles)
+	for _, files := range [][]string{internal, lp.XTestGoFiles} {
+		syntax := parseFiles(fset, lp.Dir, files)
+		wrapped := wrappedTargets(syntax)
+		for i, f := range syntax {
+			if !strings.HasSuffix(files[i], "_test.go") {
+				continue
+			}
+			for _, fn := range fuzzTargets(f) {
+				if name := fn.Name.Name; p.target(name) == nil {
+					pos := fset.Position(fn.Pos())
+					p.Targets = append(p.Targets, &target{Name: name, File: pos.Filename, Line: pos.Line, Wrapped: wrapped[name]})
+				}
+			}
+		}
+	}
+	slices.SortFunc(p.Targets, func(a, b *target) int { return strings.Compare(a.Name, b.Name) })
+	var ignoredTests []string
+	for _, name := range lp.IgnoredGoFiles {
+		if strings.HasSuffix(name, "_test.go") {
+			ignoredTests = append(ignoredTests, name)
+		}
+	}
+	for i, f := range parseFiles(fset, lp.Dir, ignoredTests) {
+		for _, fn := range fuzzTargets(f) {
+			if p.target(fn.Name.Name) == nil {
+				if p.Unbuilt == nil {
+					p.Unbuilt = map[string]string{}
+				}
+				p.Unbuilt[fn.Name.Name] = ignoredTests[i]
+			}
+		}
+	}
 }
 
 // parseFiles parses the files of a package in dir. A file with syntax

@@ -34,7 +34,7 @@ func addTuple(p *shrink.Pool, sig failure.Signature, tuple []byte) {
 
 // minimizeOthers minimizes, checks and writes the other failures met
 // while minimizing the entries of tj.
-func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob) {
+func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob) (saved string) {
 	done, over, overRuns, late, lateRuns := 0, 0, 0, 0, 0
 	defer func() {
 		if over > 0 {
@@ -73,10 +73,11 @@ func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob) {
 		e := corpus.Entry{Name: corpus.Name(data), Path: filepath.Join(tj.dir, corpus.Name(data)), Data: data, Values: vals}
 		j := tj.job(p, e)
 		j.found, j.budget = sig, left
-		if !tj.done(ctx, c.minimizeEntry(ctx, j)) {
-			return
+		if res := c.minimizeEntry(ctx, j); !tj.done(ctx, res) {
+			return res.saved
 		}
 	}
+	return ""
 }
 
 // minOtherTime is the least time worth minimizing another failure in.

@@ -51,7 +51,7 @@ func newTargetJob(p *pkg, t *target) *targetJob {
 // minimizePackage builds the package's test binary once and minimizes the
 // selected failing entries of its targets. tmp is a directory for its
 // files, which the caller removes.
-func (c *command) minimizePackage(ctx context.Context, p *pkg, tmp string) {
+func (c *command) minimizePackage(ctx context.Context, p *pkg, tmp string) (saved string) {
 	jobs := c.selectEntries(ctx, p)
 	if len(jobs) == 0 {
 		if len(p.Targets) == 0 {
@@ -63,14 +63,14 @@ func (c *command) minimizePackage(ctx context.Context, p *pkg, tmp string) {
 	if !ok {
 		return
 	}
-	c.minimizeJobs(ctx, p, b, jobs, c.report)
+	return c.minimizeJobs(ctx, p, b, jobs, c.report)
 }
 
 // minimizeJobs minimizes the entries of jobs, targets of p, with the test
 // binary b, and passes what became of each entry to report as soon as it
 // is final: written and checked by go test, or not (nothing for the entry
 // an interrupt stopped). It ends b's go test run.
-func (c *command) minimizeJobs(ctx context.Context, p *pkg, b *built, jobs []*targetJob, report func(result)) {
+func (c *command) minimizeJobs(ctx context.Context, p *pkg, b *built, jobs []*targetJob, report func(result)) (saved string) {
 	defer b.s.Finish(ctx)
 	for i, tj := range jobs {
 		if ctx.Err() != nil {
@@ -89,11 +89,12 @@ func (c *command) minimizeJobs(ctx context.Context, p *pkg, b *built, jobs []*ta
 			break
 		}
 		tj.runners, tj.probe, tj.build, tj.report = runners[:c.opts.procs], runners[c.opts.procs], b.s, report
-		c.minimizeTarget(ctx, p, tj)
+		saved = c.minimizeTarget(ctx, p, tj)
 		for _, r := range runners {
 			r.Close()
 		}
 	}
+	return saved
 }
 
 // minimizeTarget minimizes the entries of one target, then the other
@@ -101,7 +102,7 @@ func (c *command) minimizeJobs(ctx context.Context, p *pkg, b *built, jobs []*ta
 // holds the directory's lock from the first replay until the last
 // original is removed (or the run is abandoned), and reports each entry
 // as it is done.
-func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob) {
+func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob) (saved string) {
 	unlock, err := lockDir(tj.dir)
 	if err != nil {
 		c.rep.errorf("%s: %v; its entries were left alone", c.rel(tj.dir), err)
@@ -147,10 +148,10 @@ func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob) {
 			}
 		}
 		if !tj.done(ctx, res) {
-			return
+			return res.saved
 		}
 	}
-	c.minimizeOthers(ctx, p, tj)
+	return c.minimizeOthers(ctx, p, tj)
 }
 
 // job is the entry e of the target on its way through the pipeline.

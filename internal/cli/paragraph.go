@@ -15,49 +15,7 @@ func paragraph(res result) string {
 	elapsed := time.Duration(res.Elapsed * float64(time.Second)).Round(time.Millisecond)
 	switch res.Status {
 	case statusMinimized, statusWould, statusMinimal, statusDuplicate, statusFound:
-		verb := "minimized"
-		switch {
-		case res.Status == statusMinimal:
-			verb = "already minimal"
-		case res.Status == statusWould:
-			verb = "would minimize"
-		case res.After > res.Before:
-			verb += " to simpler values,"
-		}
-		if res.found {
-			fmt.Fprintf(&b, "also found: %s: %d bytes, %d runs, %v: %v\n", res.Test, res.After, res.Runs, elapsed, res.Signature)
-		} else {
-			fmt.Fprintf(&b, "%s: %s %d → %d bytes, %d runs, %v: %v\n", res.Test, verb, res.Before, res.After, res.Runs, elapsed, res.Signature)
-		}
-		for _, d := range strings.Split(res.Draws, "\n") {
-			if d != "" {
-				fmt.Fprintf(&b, "\t%s\n", d)
-			}
-		}
-		fmt.Fprintf(&b, "\t%s\n", res.Value)
-		if res.Explanation != nil {
-			for _, l := range res.Explanation.lines() {
-				fmt.Fprintf(&b, "\t%s\n", l)
-			}
-		}
-		if res.Stop != "" && res.Stop != shrink.StopDone.String() {
-			fmt.Fprintf(&b, "\tsearch stopped early (%s): the result may not be minimal\n", res.Stop)
-		}
-		writeOthers(&b, res.Others)
-		switch res.Status {
-		case statusMinimized, statusFound:
-			fmt.Fprintf(&b, "\twrote %s", res.Path)
-		case statusDuplicate:
-			fmt.Fprintf(&b, "\tkept %s", res.Path)
-		case statusWould:
-			fmt.Fprintf(&b, "\twould write %s (-n: nothing written)", res.Path)
-		}
-		if res.Removed != "" {
-			fmt.Fprintf(&b, ", removed %s", res.Removed)
-		}
-		if res.Path != "" {
-			b.WriteString("\n")
-		}
+		writeResult(&b, res, elapsed)
 	case statusPasses:
 		fmt.Fprintf(&b, "%s: passes; left alone\n", res.Test)
 	case statusSame:
@@ -175,5 +133,54 @@ func writeOthers(b *strings.Builder, others []met) {
 			return
 		}
 		fmt.Fprintf(b, "\tother failure met on the way, not accepted (%s): %s\n", plural(o.Count, "candidate", "candidates"), o.Signature)
+	}
+}
+
+// writeResult writes the paragraph of an entry that has a result: the
+// value found, its explanation, how the search ended, the failures met on
+// the way, and what was written.
+func writeResult(b *strings.Builder, res result, elapsed time.Duration) {
+	verb := "minimized"
+	switch {
+	case res.Status == statusMinimal:
+		verb = "already minimal"
+	case res.Status == statusWould:
+		verb = "would minimize"
+	case res.After > res.Before:
+		verb += " to simpler values,"
+	}
+	if res.found {
+		fmt.Fprintf(b, "also found: %s: %d bytes, %d runs, %v: %v\n", res.Test, res.After, res.Runs, elapsed, res.Signature)
+	} else {
+		fmt.Fprintf(b, "%s: %s %d → %d bytes, %d runs, %v: %v\n", res.Test, verb, res.Before, res.After, res.Runs, elapsed, res.Signature)
+	}
+	for _, d := range strings.Split(res.Draws, "\n") {
+		if d != "" {
+			fmt.Fprintf(b, "\t%s\n", d)
+		}
+	}
+	fmt.Fprintf(b, "\t%s\n", res.Value)
+	if res.Explanation != nil {
+		for _, l := range res.Explanation.lines() {
+			fmt.Fprintf(b, "\t%s\n", l)
+		}
+	}
+	if res.Stop != "" && res.Stop != shrink.StopDone.String() {
+		fmt.Fprintf(b, "\tsearch stopped early (%s): the result may not be minimal\n", res.Stop)
+	}
+	writeOthers(b, res.Others)
+	switch res.Status {
+	case statusMinimized, statusFound:
+		fmt.Fprintf(b, "\twrote %s", res.Path)
+	case statusDuplicate:
+		fmt.Fprintf(b, "\tkept %s", res.Path)
+	case statusWould:
+		fmt.Fprintf(b, "\twould write %s (-n: nothing written)", res.Path)
+	}
+	if res.Removed != "" {
+		fmt.Fprintf(b, ", removed %s", res.Removed)
+	}
+	if res.Path != "" {
+		b.WriteString("\n")
 	}
 }

@@ -64,6 +64,8 @@ type result struct {
 	found        bool // another failure met while shrinking, not an entry of the corpus
 	maybeTracked bool // a regression because nobody can tell whether it is committed
 	quiet        bool // one of many alike: counted, not shown (see screen.go)
+	// saved says, of a result an interrupt came during, what is on disk.
+	saved string
 }
 
 func newResult(j *entryJob) result {
