@@ -35,7 +35,7 @@ type finding struct {
 // checkPackage builds p's test binary and checks the selected entries of
 // its targets.
 func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
-	jobs := c.selectEntries(ctx, p)
+	jobs := c.selectEntries(ctx, p, forCheck)
 	c.orphanFindings(p)
 	others := c.goTestChecks(p)
 	if len(jobs) == 0 && len(others) == 0 {

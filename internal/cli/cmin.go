@@ -39,7 +39,7 @@ type cminEntry struct {
 
 // cminPackage distills the corpora of the selected targets of p.
 func (c *command) cminPackage(ctx context.Context, p *pkg, tmp string) {
-	jobs := c.selectEntries(ctx, p)
+	jobs := c.selectEntries(ctx, p, forCmin)
 	if len(jobs) == 0 {
 		return
 	}

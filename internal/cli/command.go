@@ -84,8 +84,10 @@ func (c *command) fail(code int) {
 	c.exit = max(c.exit, code)
 }
 
-func (c *command) main(ctx context.Context, patterns []string) int {
-	return c.withPackages(ctx, patterns, func(pkgs []*pkg) {
+// minimize is the command itself: it minimizes the failing entries of the
+// packages' targets, after -fuzz's run of go test -fuzz if asked.
+func (c *command) minimize(ctx context.Context, patterns []string) int {
+	return c.withPackages(ctx, patterns, writesSeeds|suggests, func(pkgs []*pkg) {
 		var fuzzFound []string // -fuzz: the failing entries go test -fuzz wrote
 		if c.opts.fuzz != "" {
 			var err error
@@ -103,46 +105,91 @@ func (c *command) main(ctx context.Context, patterns []string) int {
 				return
 			}
 		}
-		saved := "" // what an interrupted entry's result became
-		for i, p := range pkgs {
-			if ctx.Err() != nil {
-				break
-			}
-			tmp := filepath.Join(c.disk.path, fmt.Sprint(i))
-			switch c.opts.mode {
-			case modeCheck:
-				c.checkPackage(ctx, p, tmp)
-			case modeCmin:
-				c.cminPackage(ctx, p, tmp)
-			default:
-				saved = c.minimizePackage(ctx, p, tmp)
-			}
-		}
-		if ctx.Err() != nil {
+		saved := c.eachPackage(ctx, pkgs, c.minimizePackage)
+		switch {
+		case ctx.Err() != nil:
 			c.interrupted(saved)
-		} else if len(fuzzFound) > 0 {
-			// A new failure is a failure of the run, as it is for go
-			// test -fuzz: the job goes red, with the entries to commit.
+		case len(fuzzFound) > 0:
+			// A new failure is a failure of the run, as it is for go test
+			// -fuzz: the job goes red, with the entries to commit.
 			c.rep.errorf("go test -fuzz found %s; the entries to commit: %s", plural(len(fuzzFound), "new failure", "new failures"), strings.Join(c.holding(fuzzFound), ", "))
 			c.fail(exitFailure)
-		} else if c.matched == 0 && c.opts.run != "" && c.exit == exitOK {
-			c.rep.infof("fuzzmin: no fuzz target or corpus entry matches -run=%s", c.opts.run)
+		default:
+			c.nothingMatched()
 		}
-		switch c.opts.mode {
-		case modeCheck:
-			c.rep.checkSummary(c.matched)
-		case modeMinimize:
-			c.rep.summary()
+		c.rep.summary()
+	})
+}
+
+// check is fuzzmin check: it replays the packages' seed corpora and what
+// else go test replays, and reports what it finds (check.go).
+func (c *command) check(ctx context.Context, patterns []string) int {
+	return c.withPackages(ctx, patterns, 0, func(pkgs []*pkg) {
+		c.eachPackage(ctx, pkgs, func(ctx context.Context, p *pkg, tmp string) string {
+			c.checkPackage(ctx, p, tmp)
+			return ""
+		})
+		if ctx.Err() != nil {
+			c.interrupted("")
+		} else {
+			c.nothingMatched()
+		}
+		c.rep.checkSummary(c.matched)
+	})
+}
+
+// cmin is fuzzmin cmin: it distills the packages' generated corpora
+// (cmin.go).
+func (c *command) cmin(ctx context.Context, patterns []string) int {
+	return c.withPackages(ctx, patterns, writesSeeds|writesCache, func(pkgs []*pkg) {
+		c.eachPackage(ctx, pkgs, func(ctx context.Context, p *pkg, tmp string) string {
+			c.cminPackage(ctx, p, tmp)
+			return ""
+		})
+		if ctx.Err() != nil {
+			c.interrupted("")
+		} else {
+			c.nothingMatched()
 		}
 	})
 }
+
+// eachPackage does work on each package in turn, with a directory of its
+// own for its files, until an interrupt, and returns what the work said
+// of the entry an interrupt came during.
+func (c *command) eachPackage(ctx context.Context, pkgs []*pkg, work func(ctx context.Context, p *pkg, tmp string) string) (saved string) {
+	for i, p := range pkgs {
+		if ctx.Err() != nil {
+			break
+		}
+		saved = work(ctx, p, filepath.Join(c.disk.path, fmt.Sprint(i)))
+	}
+	return saved
+}
+
+// nothingMatched says that -run selected nothing, if it did not and all
+// went well.
+func (c *command) nothingMatched() {
+	if c.matched == 0 && c.opts.run != "" && c.exit == exitOK {
+		c.rep.infof("fuzzmin: no fuzz target or corpus entry matches -run=%s", c.opts.run)
+	}
+}
+
+// What a command touches, which withPackages checks before any work.
+type touches int
+
+const (
+	writesSeeds touches = 1 << iota // the seed corpora: they must be the main module's, and not lead out of it
+	writesCache                     // the generated corpora: they must not lead out of the fuzz cache
+	suggests                        // a word that is no package may be a mistyped command
+)
 
 // withPackages does what every run of the command does around its work
 // (the subcommands' too): it makes the scratch directories, loads the
 // packages matching patterns while it asks the go command for its
 // directories, refuses packages that are not fuzzmin's to write, and then
 // calls work with the packages. It returns the exit code.
-func (c *command) withPackages(ctx context.Context, patterns []string, work func(pkgs []*pkg)) int {
+func (c *command) withPackages(ctx context.Context, patterns []string, t touches, work func(pkgs []*pkg)) int {
 	c.written = map[string]string{}
 	if err := c.makeScratch(envValue(c.env, "GOTMPDIR")); err != nil {
 		c.rep.errorf("%v", err)
@@ -163,7 +210,7 @@ func (c *command) withPackages(ctx context.Context, patterns []string, work func
 		return exitFailure
 	}
 	if err != nil {
-		if msg := notACommand(patterns[0]); msg != "" && c.opts.mode == modeMinimize {
+		if msg := notACommand(patterns[0]); msg != "" && t&suggests != 0 {
 			c.rep.errorf("%s", msg)
 		} else {
 			c.rep.errorf("%v", err)
@@ -172,7 +219,7 @@ func (c *command) withPackages(ctx context.Context, patterns []string, work func
 	}
 	vars := append(strings.SplitN(goEnv, "\n", 5), "", "", "", "") // one line each, empty ones too
 	c.goroot, c.gomodcache, c.gocache, c.goversion = vars[0], vars[1], vars[2], vars[3]
-	if c.refuse(pkgs) || c.refuseLinks(pkgs) {
+	if t&writesSeeds != 0 && (c.refuse(pkgs) || c.refuseLinks(pkgs, t&writesCache != 0)) {
 		return exitUsage
 	}
 	work(pkgs)
@@ -229,9 +276,6 @@ func (c *command) removeScratch() {
 // fuzzmin's to write: outside the main module, in the module cache, or in
 // GOROOT, however they were named. Nothing is done if any is refused.
 func (c *command) refuse(pkgs []*pkg) bool {
-	if c.opts.mode == modeCheck {
-		return false // check writes nothing: any package will do
-	}
 	refused := false
 	for _, p := range pkgs {
 		if len(p.Targets) == 0 {

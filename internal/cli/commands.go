@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -27,9 +28,9 @@ var commands []subcommand
 
 func init() {
 	commands = []subcommand{
-		{name: "", flags: modeFlags(modeMinimize), run: runMode(modeMinimize)},
-		{name: "check", section: "# Check", flags: modeFlags(modeCheck), run: runMode(modeCheck)},
-		{name: "cmin", section: "# Cmin", flags: modeFlags(modeCmin), run: runMode(modeCmin)},
+		{name: "", flags: flagsOf(defaultOptions, minimizeFlags), run: runPipeline("", defaultOptions, minimizeFlags, (*command).minimize)},
+		{name: "check", section: "# Check", flags: flagsOf(checkDefaults, checkFlags), run: runPipeline("check", checkDefaults, checkFlags, (*command).check)},
+		{name: "cmin", section: "# Cmin", flags: flagsOf(defaultOptions, cminFlags), run: runPipeline("cmin", defaultOptions, cminFlags, (*command).cmin)},
 		{name: "import", section: "# Importing crashes", flags: importFlags, run: runImport},
 		{name: "migrate", section: "# Migrating entries", flags: migrateFlags, run: runMigrate},
 		{name: "demo", section: "# Demo", run: runDemo},
@@ -61,20 +62,22 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	return commands[0].run(args, stdout, stderr)
 }
 
-// modeFlags returns the flags of a mode of the command, for the manual.
-func modeFlags(m mode) func() *flag.FlagSet {
+// flagsOf returns the flags of a command, with their defaults, for the
+// manual.
+func flagsOf(defaults func() options, flags func(*options) *flag.FlagSet) func() *flag.FlagSet {
 	return func() *flag.FlagSet {
-		o := defaultOptions(m)
-		return o.flagSet()
+		o := defaults()
+		return flags(&o)
 	}
 }
 
-// runMode runs the command in mode m: minimize, check or cmin.
-func runMode(m mode) func(args []string, stdout, stderr io.Writer) int {
+// runPipeline runs a command that works on the entries of packages
+// (minimize, check, cmin): its flags, with their defaults, and main, its
+// work on the packages the arguments name.
+func runPipeline(name string, defaults func() options, flags func(*options) *flag.FlagSet, main func(c *command, ctx context.Context, patterns []string) int) func(args []string, stdout, stderr io.Writer) int {
 	return func(args []string, stdout, stderr io.Writer) int {
-		name := string(m)
-		o := defaultOptions(m)
-		fs := o.flagSet()
+		o := defaults()
+		fs := flags(&o)
 		if code, ok := parseFlags(fs, name, args, stdout, stderr); !ok {
 			return code
 		}
@@ -102,7 +105,7 @@ func runMode(m mode) func(args []string, stdout, stderr io.Writer) int {
 		ctx, finish, stop := interruptible()
 		defer stop()
 		c := &command{opts: o, match: match, rep: newReporter(stdout, stderr, o.json, o.verbose), env: os.Environ(), finishing: finish}
-		return c.rep.end(c.main(ctx, patterns))
+		return c.rep.end(main(c, ctx, patterns))
 	}
 }
 

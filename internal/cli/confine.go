@@ -41,13 +41,10 @@ func removeEntry(root, path string) error {
 
 // refuseLinks reports each corpus directory of the targets of pkgs, and
 // each entry in it, that leads out of its package's module through a
-// symbolic link, and with cmin each generated corpus directory that leads
-// out of the fuzz cache. It reports whether it found one: then nothing is
-// done.
-func (c *command) refuseLinks(pkgs []*pkg) bool {
-	if c.opts.mode == modeCheck {
-		return false // check writes nothing
-	}
+// symbolic link, and with cache each generated corpus directory that
+// leads out of the fuzz cache. It reports whether it found one: then
+// nothing is done.
+func (c *command) refuseLinks(pkgs []*pkg, cache bool) bool {
 	refused := false
 	for _, p := range pkgs {
 		for _, t := range p.Targets {
@@ -58,7 +55,7 @@ func (c *command) refuseLinks(pkgs []*pkg) bool {
 				c.rep.errorf("%s", c.linkMessage(err, "the main module"))
 				refused = true
 			}
-			if c.opts.mode != modeCmin {
+			if !cache {
 				continue
 			}
 			if err := confinedCorpus(c.cacheCorpus(p, t.Name), c.cacheRoot()); err != nil {

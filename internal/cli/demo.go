@@ -55,7 +55,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	ctx, finish, stop := interruptible()
 	defer stop()
 	start := time.Now()
-	o := defaultOptions(modeMinimize)
+	o := defaultOptions()
 	o.dir = dir
 	c := &command{
 		opts:      o,
@@ -65,7 +65,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		finishing: finish,
 	}
 	c.rep.noRerun = true // the copy is removed at the end
-	code := c.main(ctx, []string{"./..."})
+	code := c.minimize(ctx, []string{"./..."})
 	if code != exitOK {
 		return code
 	}

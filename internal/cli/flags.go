@@ -11,8 +11,12 @@ import (
 	"time"
 )
 
-// options are the command line's flags. Their defaults are set in one
-// place, defaultOptions; the manual and -help show them from there.
+// options are the command line's flags, of all the commands that run the
+// pipeline (minimize, check, cmin, import, migrate): each command adds the
+// groups of flags it takes to its flag set (the add…Flags functions, as
+// cmd/go's work.AddBuildFlags adds the build flags to each command that
+// builds), and its constructor sets their defaults, which the manual and
+// -help show.
 type options struct {
 	run         string
 	tags        string
@@ -40,17 +44,7 @@ type options struct {
 	seed        bool   // cmin -seed
 	fuzzcache   string // cmin -fuzzcache: instead of $GOCACHE/fuzz
 	worker      bool   // run candidates in fuzz workers (testbin.Runner.RunInWorker)
-	mode        mode
 }
-
-// A mode is what a run of the command does: minimize (the default) or check.
-type mode string
-
-const (
-	modeMinimize mode = ""
-	modeCheck    mode = "check"
-	modeCmin     mode = "cmin"
-)
 
 // The values of -others.
 const (
@@ -58,8 +52,10 @@ const (
 	othersReport = "report"
 )
 
-func defaultOptions(m mode) options {
-	o := options{
+// defaultOptions are the defaults of the commands that minimize (the
+// command itself, import, migrate).
+func defaultOptions() options {
+	return options{
 		timeout:     2 * time.Minute,
 		maxRuns:     100000,
 		explain:     -1,
@@ -70,62 +66,113 @@ func defaultOptions(m mode) options {
 		fuzztime:    "1m",
 		shard:       shard{1, 1},
 		worker:      true,
-		mode:        m,
 	}
-	if m == modeCheck {
-		// check -minimal runs a bounded search: it only says whether one
-		// would find something.
-		o.timeout, o.maxRuns, o.explain = 30*time.Second, 1000, 0
-	}
+}
+
+// checkDefaults are check's: -minimal runs a bounded search, which only
+// says whether one would find something.
+func checkDefaults() options {
+	o := defaultOptions()
+	o.timeout, o.maxRuns, o.explain = 30*time.Second, 1000, 0
 	return o
 }
 
-// flagSet returns the flags of mode o.mode, bound to o, whose values are
-// o's when it is called: the defaults.
-func (o *options) flagSet() *flag.FlagSet {
-	check := o.mode == modeCheck
-	fs := flag.NewFlagSet(strings.TrimSpace("fuzzmin "+string(o.mode)), flag.ContinueOnError)
-	verb := map[mode]string{modeMinimize: "Minimize", modeCheck: "Check", modeCmin: "Distill"}[o.mode]
-	fs.StringVar(&o.run, "run", o.run, verb+" only the targets and entries matching `regexp`, as go test -run selects tests and subtests: FuzzParse, or FuzzParse/9e16f0a1 for one entry.")
+// addBuildFlags adds the flags of the go command's runs: -C, -tags.
+func (o *options) addBuildFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.tags, "tags", o.tags, "Build tags, a comma-separated `list` as for go test.")
-	fs.BoolVar(&o.race, "race", o.race, "Build the test binary with the race detector, as go test -race. A data race is a failure of its own kind, known by where its first two accesses are in your code; each candidate that races runs in a process of its own (the detector reports a race once a process), and a target wrapped by fuzzshrink shrinks its encoded arguments from outside.")
 	fs.StringVar(&o.dir, "C", o.dir, "Change to `dir` before doing anything.")
+}
+
+// addSelectFlags adds the flags that select the work: -run, which verb
+// says what is done to what it selects, and -shard.
+func (o *options) addSelectFlags(fs *flag.FlagSet, verb string) {
+	fs.StringVar(&o.run, "run", o.run, verb+" only the targets and entries matching `regexp`, as go test -run selects tests and subtests: FuzzParse, or FuzzParse/9e16f0a1 for one entry.")
 	fs.Var(&o.shard, "shard", "Do only shard `i/n` of the work: the entries are split into n shards by a hash of package, target and entry, so that n jobs of a CI matrix, given 1/n to n/n, do each entry exactly once.")
-	fs.BoolVar(&o.json, "json", o.json, "Print one JSON object per event, as go test -json does (see Output).")
+}
+
+// addRunFlags adds the flags of the runs of test binaries: -exec-timeout,
+// -memory-limit, -p (procs says what the processes do), and with race
+// -race.
+func (o *options) addRunFlags(fs *flag.FlagSet, procs string, race bool) {
+	if race {
+		fs.BoolVar(&o.race, "race", o.race, "Build the test binary with the race detector, as go test -race. A data race is a failure of its own kind, known by where its first two accesses are in your code; each candidate that races runs in a process of its own (the detector reports a race once a process), and a target wrapped by fuzzshrink shrinks its encoded arguments from outside.")
+	}
 	fs.DurationVar(&o.execTimeout, "exec-timeout", o.execTimeout, "The most one input may run before it counts as hanging. Once inputs have passed, an input hangs after 20 times the slowest of them (at least 1s); a search for a smaller input that hangs judges candidates by 4 times (at least 50ms), and confirms its result with the longer limit.")
 	fs.Var(&o.memLimit, "memory-limit", "The most resident memory a test process may reach, in `bytes` (a number, or with a suffix KiB, MiB or GiB; 0: no limit). A process that grows past it is killed and the input it ran fails as out of memory, a failure of its own kind, as does one the runtime reports out of memory; the kind alone is its identity. Linux only.")
-	procs := map[mode]string{
-		modeMinimize: "the candidates of a batch are dealt out to them once inputs are seen to take 0.5 ms or more to run (below that, one process is faster). The result does not depend on n.",
-		modeCheck:    "one target's entries each.",
-		modeCmin:     "each measuring one entry at a time.",
-	}[o.mode]
 	fs.IntVar(&o.procs, "p", o.procs, "Run up to `n` test processes at once, as go test -p: "+procs)
-	if o.mode == modeCmin {
-		fs.BoolVar(&o.dryRun, "n", o.dryRun, "Measure and choose, but remove nothing: show what would be removed.")
-		fs.BoolVar(&o.seed, "seed", o.seed, "Distill the seed corpus too: its passing entries that git does not track may go; the committed ones stay.")
-		fs.StringVar(&o.fuzzcache, "fuzzcache", o.fuzzcache, "Distill the generated corpora under `dir` (as <import path>/<Target>) instead of $GOCACHE/fuzz: a fuzz cache kept by CI, say.")
-		return fs
+}
+
+// addOutputFlags adds -json and, with verbose, -v.
+func (o *options) addOutputFlags(fs *flag.FlagSet, verbose bool) {
+	fs.BoolVar(&o.json, "json", o.json, "Print one JSON object per event, as go test -json does (see Output).")
+	if verbose {
+		fs.BoolVar(&o.verbose, "v", o.verbose, "Show the search: the build, each pass and each accepted candidate.")
 	}
-	if check {
-		fs.BoolVar(&o.minimal, "minimal", o.minimal, "Also run a bounded search on each failing entry, and report those it can shrink. Nothing is written.")
-		fs.BoolVar(&o.github, "github", o.github, "Also print each finding as a GitHub Actions annotation (::error or ::warning), as when GITHUB_ACTIONS is true.")
-		fs.DurationVar(&o.timeout, "timeout", o.timeout, "With -minimal, the time budget of the search of an entry.")
-		fs.IntVar(&o.maxRuns, "max-runs", o.maxRuns, "With -minimal, stop the search of an entry after `n` candidates.")
-		return fs
-	}
+}
+
+// addWriteFlags adds -n and -keep, of the commands that write results.
+func (o *options) addWriteFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.dryRun, "n", o.dryRun, "Minimize, but write nothing: show what would change.")
 	fs.BoolVar(&o.keep, "keep", o.keep, "Keep the original entry beside the minimized one.")
-	fs.BoolVar(&o.verbose, "v", o.verbose, "Show the search: the build, each pass and each accepted candidate.")
+}
+
+// addSearchFlags adds the flags of the search of an entry: its budgets,
+// and with shrink -flaky and -others.
+func (o *options) addSearchFlags(fs *flag.FlagSet, shrink bool) {
 	fs.DurationVar(&o.timeout, "timeout", o.timeout, "Time budget per entry. The best input found by then is verified and written. The other failures the entries of a target meet share what the entries left of their time; an explanation takes at most a quarter of a search's budget; go test's check of a result, and the end of each go test run, are bounded too, so that a run on n entries ends after about n times this.")
 	fs.IntVar(&o.maxRuns, "max-runs", o.maxRuns, "Stop the search of an entry after `n` candidates; 0 means no limit.")
+	if shrink {
+		fs.BoolVar(&o.flaky, "flaky", o.flaky, "Minimize an entry even if its failure is not the same on every replay, against the first failure seen; the report says how often it fails, gives no explanation and notes that the result may not fail every time.")
+		fs.StringVar(&o.others, "others", o.others, "What to do with the other failures met while shrinking, each kept with the smallest input that showed it: `write` minimizes each against its own failure and writes it as an entry of its own; report only reports them.")
+	}
+}
+
+// minimizeProcs says what -p's processes do for a command that minimizes.
+const minimizeProcs = "the candidates of a batch are dealt out to them once inputs are seen to take 0.5 ms or more to run (below that, one process is faster). The result does not depend on n."
+
+// minimizeFlags returns the flags of the command itself, which minimizes,
+// bound to o.
+func minimizeFlags(o *options) *flag.FlagSet {
+	fs := flag.NewFlagSet("fuzzmin", flag.ContinueOnError)
+	o.addBuildFlags(fs)
+	o.addSelectFlags(fs, "Minimize")
+	o.addRunFlags(fs, minimizeProcs, true)
+	o.addOutputFlags(fs, true)
+	o.addWriteFlags(fs)
+	o.addSearchFlags(fs, true)
 	fs.IntVar(&o.explain, "explain", o.explain, "Explain each result with at most `n` runs: which arguments, and which characters of strings and byte slices, matter. -1 allows as many runs as the search took; 0 turns it off.")
-	fs.BoolVar(&o.flaky, "flaky", o.flaky, "Minimize an entry even if its failure is not the same on every replay, against the first failure seen; the report says how often it fails, gives no explanation and notes that the result may not fail every time.")
 	fs.BoolVar(&o.tracked, "tracked", o.tracked, "Minimize the entries that git tracks too. By default a committed entry is a regression test somebody chose to keep: it is replayed, and if it fails it is reported as a regression and left alone.")
-	fs.StringVar(&o.others, "others", o.others, "What to do with the other failures met while shrinking, each kept with the smallest input that showed it: `write` minimizes each against its own failure and writes it as an entry of its own; report only reports them.")
 	fs.StringVar(&o.fuzz, "fuzz", o.fuzz, "First fuzz the target matching `regexp` with go test -fuzz (one package), then minimize the failing entries it wrote.")
 	fs.StringVar(&o.fuzztime, "fuzztime", o.fuzztime, "With -fuzz, how long to fuzz: a `duration` or a number of runs (100x), as for go test -fuzztime.")
 	fs.BoolVar(&o.worker, "worker", o.worker, "Run the candidates of an entry inside a test process that stays up, in the test binary's fuzz worker mode (as go test -fuzz runs inputs), when the original fails there exactly as in a process of its own; -worker=false runs every batch of candidates in a fresh process.")
 	fs.BoolVar(&o.version, "version", o.version, "Print fuzzmin's version and exit.")
+	return fs
+}
+
+// checkFlags returns check's flags, bound to o.
+func checkFlags(o *options) *flag.FlagSet {
+	fs := flag.NewFlagSet("fuzzmin check", flag.ContinueOnError)
+	o.addBuildFlags(fs)
+	o.addSelectFlags(fs, "Check")
+	o.addRunFlags(fs, "one target's entries each.", true)
+	o.addOutputFlags(fs, false)
+	fs.BoolVar(&o.minimal, "minimal", o.minimal, "Also run a bounded search on each failing entry, and report those it can shrink. Nothing is written.")
+	fs.BoolVar(&o.github, "github", o.github, "Also print each finding as a GitHub Actions annotation (::error or ::warning), as when GITHUB_ACTIONS is true.")
+	fs.DurationVar(&o.timeout, "timeout", o.timeout, "With -minimal, the time budget of the search of an entry.")
+	fs.IntVar(&o.maxRuns, "max-runs", o.maxRuns, "With -minimal, stop the search of an entry after `n` candidates.")
+	return fs
+}
+
+// cminFlags returns cmin's flags, bound to o.
+func cminFlags(o *options) *flag.FlagSet {
+	fs := flag.NewFlagSet("fuzzmin cmin", flag.ContinueOnError)
+	o.addBuildFlags(fs)
+	o.addSelectFlags(fs, "Distill")
+	o.addRunFlags(fs, "each measuring one entry at a time.", true)
+	o.addOutputFlags(fs, false)
+	fs.BoolVar(&o.dryRun, "n", o.dryRun, "Measure and choose, but remove nothing: show what would be removed.")
+	fs.BoolVar(&o.seed, "seed", o.seed, "Distill the seed corpus too: its passing entries that git does not track may go; the committed ones stay.")
+	fs.StringVar(&o.fuzzcache, "fuzzcache", o.fuzzcache, "Distill the generated corpora under `dir` (as <import path>/<Target>) instead of $GOCACHE/fuzz: a fuzz cache kept by CI, say.")
 	return fs
 }
 

@@ -51,7 +51,7 @@ const defaultMaxSize = 16 << 20
 var importShared = []string{"C", "tags", "n", "keep", "json", "v", "timeout", "max-runs", "exec-timeout", "memory-limit", "flaky", "p", "others"}
 
 func defaultImportOptions() importOptions {
-	return importOptions{options: defaultOptions(modeMinimize), pkg: ".", format: formatGofuzz, maxSize: defaultMaxSize}
+	return importOptions{options: defaultOptions(), pkg: ".", format: formatGofuzz, maxSize: defaultMaxSize}
 }
 
 // ownFlags adds import's own flags to fs; the manual lists them.
@@ -62,10 +62,16 @@ func (o *importOptions) ownFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.format, "format", o.format, "How to read each file: `gofuzz`, a go test fuzz v1 file, as go test, CI artifacts and bug reports hold them; v1 or v2, a raw libFuzzer testcase of an OSS-Fuzz or ClusterFuzzLite build made with compile_native_go_fuzzer (v1) or compile_native_go_fuzzer_v2 (v2); raw, the bytes as the value of the target's one []byte or string argument. Nothing in a raw testcase tells which build made it, so fuzzmin never guesses: a file that is not a go test fuzz v1 file needs -format.")
 }
 
+// flagSet returns import's flags: its own and the command's groups it
+// takes (importShared), with the meaning they have for the command.
 func (o *importOptions) flagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("fuzzmin import", flag.ContinueOnError)
 	o.ownFlags(fs)
-	o.shareFlags(fs, importShared...)
+	o.addBuildFlags(fs)
+	o.addRunFlags(fs, minimizeProcs, false)
+	o.addOutputFlags(fs, true)
+	o.addWriteFlags(fs)
+	o.addSearchFlags(fs, true)
 	return fs
 }
 
@@ -100,7 +106,7 @@ func runImport(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	c := &command{opts: o.options, match: &matcher{}, rep: newReporter(stdout, stderr, o.json, o.verbose), env: os.Environ(), finishing: finish}
 	c.rep.noRerun = o.dryRun // what -n would write cannot be run
-	return c.rep.end(c.withPackages(ctx, []string{o.pkg}, func(pkgs []*pkg) {
+	return c.rep.end(c.withPackages(ctx, []string{o.pkg}, writesSeeds, func(pkgs []*pkg) {
 		c.importFiles(ctx, pkgs, &o, fs.Args())
 	}))
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -133,15 +134,39 @@ func checkManual(t *testing.T, m string, fs *flag.FlagSet) {
 	})
 }
 
-// TestSubcommands_SharedFlags checks that the flags a subcommand shares with
-// the command are flags of the command, so that "which mean what they mean
-// above" holds.
+// TestSubcommands_SharedFlags checks that the flags import and migrate
+// take besides their own are the ones their manual sections name as the
+// command's (importShared, migrateShared), and flags of the command, so
+// that "which mean what they mean above" holds.
 func TestSubcommands_SharedFlags(t *testing.T) {
-	o := defaultOptions(modeMinimize)
-	all := o.flagSet()
-	for _, name := range append(append([]string{}, importShared...), migrateShared...) {
-		if all.Lookup(name) == nil {
-			t.Errorf("-%s is shared, but the command has no such flag", name)
+	o := defaultOptions()
+	all := minimizeFlags(&o)
+	io, mo := defaultImportOptions(), defaultMigrateOptions()
+	for _, sc := range []struct {
+		name   string
+		fs     *flag.FlagSet
+		own    func(*flag.FlagSet)
+		shared []string
+	}{
+		{"import", io.flagSet(), io.ownFlags, importShared},
+		{"migrate", mo.flagSet(), mo.ownFlags, migrateShared},
+	} {
+		own := flag.NewFlagSet("own", flag.ContinueOnError)
+		sc.own(own)
+		var got []string
+		sc.fs.VisitAll(func(f *flag.Flag) {
+			if own.Lookup(f.Name) == nil {
+				got = append(got, f.Name)
+			}
+		})
+		want := slices.Sorted(slices.Values(sc.shared))
+		if !slices.Equal(got, want) {
+			t.Errorf("%s takes the command's flags %v, its manual section names %v", sc.name, got, want)
+		}
+		for _, name := range got {
+			if all.Lookup(name) == nil {
+				t.Errorf("%s's -%s is shared, but the command has no such flag", sc.name, name)
+			}
 		}
 	}
 	for _, m := range []string{"import", "migrate"} {

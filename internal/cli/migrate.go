@@ -39,7 +39,7 @@ func (a *argList) Set(s string) error { *a = append(*a, s); return nil }
 var migrateShared = []string{"C", "tags", "n"}
 
 func defaultMigrateOptions() migrateOptions {
-	return migrateOptions{options: defaultOptions(modeMinimize)}
+	return migrateOptions{options: defaultOptions()}
 }
 
 // ownFlags adds migrate's own flags to fs; the manual lists them.
@@ -49,10 +49,13 @@ func (o *migrateOptions) ownFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.from, "from", o.from, "The old signature, Go `types` separated by commas, as string,int. Without it the old signature is that of the target's stale entries, if they all have one.")
 }
 
+// flagSet returns migrate's flags: its own and the command's it takes
+// (migrateShared).
 func (o *migrateOptions) flagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("fuzzmin migrate", flag.ContinueOnError)
 	o.ownFlags(fs)
-	o.shareFlags(fs, migrateShared...)
+	o.addBuildFlags(fs)
+	fs.BoolVar(&o.dryRun, "n", o.dryRun, "Migrate, but write nothing: show what would change.")
 	return fs
 }
 
@@ -100,7 +103,7 @@ func runMigrate(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	c := &command{opts: o.options, match: &matcher{}, rep: newReporter(stdout, stderr, false, false), env: os.Environ()}
-	return c.withPackages(ctx, patterns, func(pkgs []*pkg) {
+	return c.withPackages(ctx, patterns, writesSeeds, func(pkgs []*pkg) {
 		m := &migration{srcs: srcs, from: from}
 		if m.p, m.t, err = findTarget(pkgs, o.run); err != nil {
 			c.rep.errorf("%v", err)

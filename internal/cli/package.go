@@ -52,7 +52,7 @@ func newTargetJob(p *pkg, t *target) *targetJob {
 // selected failing entries of its targets. tmp is a directory for its
 // files, which the caller removes.
 func (c *command) minimizePackage(ctx context.Context, p *pkg, tmp string) (saved string) {
-	jobs := c.selectEntries(ctx, p)
+	jobs := c.selectEntries(ctx, p, forMinimize)
 	if len(jobs) == 0 {
 		if len(p.Targets) == 0 {
 			c.rep.infof("?   \t%s\t[no fuzz targets]", p.ImportPath)
@@ -205,17 +205,26 @@ func lockDir(dir string) (unlock func(), err error) {
 	return func() { f.Close() }, nil
 }
 
+// What a command selects entries for (selectEntries).
+type selecting int
+
+const (
+	forMinimize selecting = iota // to minimize: orphans are noted, what killed runs left is removed
+	forCheck                     // to replay: orphans are findings (check.go), nothing is written
+	forCmin                      // the generated corpora: a job per target, the seed corpus only with -seed
+)
+
 // selectEntries returns the targets of p that -run selects, each with its
 // selected entries, and reports seed corpora without a target and targets
 // without entries.
-func (c *command) selectEntries(ctx context.Context, p *pkg) []*targetJob {
+func (c *command) selectEntries(ctx context.Context, p *pkg, sel selecting) []*targetJob {
 	orphans, err := c.orphans(p)
 	if err != nil {
 		c.rep.errorf("%s: %v", p.ImportPath, err)
 		c.fail(exitFailure)
 		return nil
 	}
-	if c.opts.mode != modeCheck { // check reports them as findings
+	if sel != forCheck { // check reports them as findings
 		for _, t := range orphans {
 			c.rep.infof("%s: %s has no fuzz target %s; left alone", p.ImportPath, c.rel(corpus.SeedCorpus(p.Dir, t)), t)
 		}
@@ -226,20 +235,20 @@ func (c *command) selectEntries(ctx context.Context, p *pkg) []*targetJob {
 		if !c.match.matchTarget(t.Name) {
 			continue
 		}
-		if c.opts.mode == modeCmin && !c.opts.seed {
+		if sel == forCmin && !c.opts.seed {
 			// The generated corpus only: the seed corpus is not read.
 			jobs = append(jobs, newTargetJob(p, t))
 			continue
 		}
 		tj := newTargetJob(p, t)
-		if c.opts.mode != modeCheck && !c.opts.dryRun {
+		if sel != forCheck && !c.opts.dryRun {
 			// What a killed run of fuzzmin left is not an entry.
 			if err := corpus.RemoveTemporary(tj.dir); err != nil {
 				c.rep.verbosef("%s: removing temporary files: %v", c.rel(tj.dir), err)
 			}
 		}
 		all, err := corpus.Read(tj.dir)
-		if err == nil && len(all) > 0 && !c.opts.tracked && (c.opts.mode != modeCheck || c.opts.minimal) {
+		if err == nil && len(all) > 0 && !c.opts.tracked && (sel != forCheck || c.opts.minimal) {
 			tj.tracked = c.trackedFiles(ctx, tj.dir)
 		}
 		if err != nil {
@@ -258,7 +267,7 @@ func (c *command) selectEntries(ctx context.Context, p *pkg) []*targetJob {
 		}
 		c.matched += len(tj.entries)
 		switch {
-		case len(tj.entries) > 0 || c.opts.mode == modeCmin:
+		case len(tj.entries) > 0 || sel == forCmin:
 			jobs = append(jobs, tj)
 		case len(all) > 0 && c.opts.shard.n > 1:
 			// Another shard's work.

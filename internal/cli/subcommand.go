@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -10,17 +9,7 @@ import (
 )
 
 // What the subcommands that work on one fuzz target (import, migrate)
-// share: their flags, and finding, building and asking the target.
-
-// shareFlags adds to fs the command's flags of those names, bound to o: a
-// subcommand takes them with the meaning they have for the command.
-func (o *options) shareFlags(fs *flag.FlagSet, names ...string) {
-	all := o.flagSet()
-	for _, name := range names {
-		f := all.Lookup(name)
-		fs.Var(f.Value, f.Name, f.Usage)
-	}
-}
+// share: finding, building and asking the target.
 
 // checkTargetName checks the -run of a subcommand: the name of one fuzz
 // target, not a pattern.
