@@ -106,16 +106,13 @@ func (c *command) minimize(ctx context.Context, patterns []string) int {
 			}
 		}
 		saved := c.eachPackage(ctx, pkgs, c.minimizePackage)
-		switch {
-		case ctx.Err() != nil:
-			c.interrupted(saved)
-		case len(fuzzFound) > 0:
+		if ctx.Err() == nil && len(fuzzFound) > 0 {
 			// A new failure is a failure of the run, as it is for go test
 			// -fuzz: the job goes red, with the entries to commit.
 			c.rep.errorf("go test -fuzz found %s; the entries to commit: %s", plural(len(fuzzFound), "new failure", "new failures"), strings.Join(c.holding(fuzzFound), ", "))
 			c.fail(exitFailure)
-		default:
-			c.nothingMatched()
+		} else {
+			c.ended(ctx, saved)
 		}
 		c.rep.summary()
 	})
@@ -125,15 +122,7 @@ func (c *command) minimize(ctx context.Context, patterns []string) int {
 // else go test replays, and reports what it finds (check.go).
 func (c *command) check(ctx context.Context, patterns []string) int {
 	return c.withPackages(ctx, patterns, 0, func(pkgs []*pkg) {
-		c.eachPackage(ctx, pkgs, func(ctx context.Context, p *pkg, tmp string) string {
-			c.checkPackage(ctx, p, tmp)
-			return ""
-		})
-		if ctx.Err() != nil {
-			c.interrupted("")
-		} else {
-			c.nothingMatched()
-		}
+		c.ended(ctx, c.eachPackage(ctx, pkgs, savesNothing(c.checkPackage)))
 		c.rep.checkSummary(c.matched)
 	})
 }
@@ -142,15 +131,7 @@ func (c *command) check(ctx context.Context, patterns []string) int {
 // (cmin.go).
 func (c *command) cmin(ctx context.Context, patterns []string) int {
 	return c.withPackages(ctx, patterns, writesSeeds|writesCache, func(pkgs []*pkg) {
-		c.eachPackage(ctx, pkgs, func(ctx context.Context, p *pkg, tmp string) string {
-			c.cminPackage(ctx, p, tmp)
-			return ""
-		})
-		if ctx.Err() != nil {
-			c.interrupted("")
-		} else {
-			c.nothingMatched()
-		}
+		c.ended(ctx, c.eachPackage(ctx, pkgs, savesNothing(c.cminPackage)))
 	})
 }
 
@@ -167,10 +148,23 @@ func (c *command) eachPackage(ctx context.Context, pkgs []*pkg, work func(ctx co
 	return saved
 }
 
-// nothingMatched says that -run selected nothing, if it did not and all
-// went well.
-func (c *command) nothingMatched() {
-	if c.matched == 0 && c.opts.run != "" && c.exit == exitOK {
+// savesNothing is the work on a package of a command whose results an
+// interrupt cannot catch half written (check, cmin), for eachPackage.
+func savesNothing(work func(ctx context.Context, p *pkg, tmp string)) func(context.Context, *pkg, string) string {
+	return func(ctx context.Context, p *pkg, tmp string) string {
+		work(ctx, p, tmp)
+		return ""
+	}
+}
+
+// ended says how the work ended: interrupted (saved is what the result
+// of the entry the interrupt came during became), or, if -run selected
+// nothing and all went well, so.
+func (c *command) ended(ctx context.Context, saved string) {
+	switch {
+	case ctx.Err() != nil:
+		c.interrupted(saved)
+	case c.matched == 0 && c.opts.run != "" && c.exit == exitOK:
 		c.rep.infof("fuzzmin: no fuzz target or corpus entry matches -run=%s", c.opts.run)
 	}
 }
