@@ -162,7 +162,7 @@ func (c *command) cacheRoot() string {
 	if c.opts.fuzzcache != "" {
 		return c.opts.fuzzcache
 	}
-	return filepath.Join(c.gocache, "fuzz")
+	return filepath.Join(c.goenv.cache, "fuzz")
 }
 
 // cacheCorpus returns the directory of the generated corpus of a target.
@@ -170,7 +170,7 @@ func (c *command) cacheCorpus(p *pkg, target string) string {
 	if c.opts.fuzzcache != "" {
 		return filepath.Join(c.opts.fuzzcache, filepath.FromSlash(p.ImportPath), target)
 	}
-	return corpus.CacheCorpus(c.gocache, p.ImportPath, target)
+	return corpus.CacheCorpus(c.goenv.cache, p.ImportPath, target)
 }
 
 // measure runs each entry alone, on -p runners at once, and records the

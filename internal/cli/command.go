@@ -16,20 +16,16 @@ import (
 // A command is one run of fuzzmin over its packages (a session is something
 // else: the in-process search of one entry, see inprocess.go).
 type command struct {
-	opts       options
-	match      *matcher
-	rep        *reporter
-	env        []string // of the go command and the test binaries
-	goroot     string
-	goversion  string
-	gomodcache string
-	gocache    string
-	noted      map[string]bool // notes printed once per run
-	notedMu    sync.Mutex
-	disk, ram  *scratch          // removed at the end; ram may be disk
-	matched    int               // entries selected
-	written    map[string]string // files written, with the entry whose result each is
-	exit       int
+	opts      options
+	match     *matcher
+	rep       *reporter
+	env       []string          // of the go command and the test binaries
+	goenv     goEnv             // what go env says
+	noted     onceSet           // notes printed once per run
+	disk, ram *scratch          // removed at the end; ram may be disk
+	matched   int               // entries selected
+	written   map[string]string // files written, with the entry whose result each is
+	exit      int
 	// finishing is done at a second interrupt (see interruptible): until
 	// then results are verified and written, the smallest value of an
 	// interrupted search too. Nil is never done.
@@ -191,11 +187,11 @@ func (c *command) withPackages(ctx context.Context, patterns []string, t touches
 	}
 	defer c.removeScratch()
 	// Ask the go command for its directories while it loads the packages.
-	var goEnv string
+	var envOut string
 	envErr := make(chan error, 1)
 	go func() {
 		var err error
-		goEnv, err = c.goOutput(ctx, "env", "GOROOT", "GOMODCACHE", "GOCACHE", "GOVERSION")
+		envOut, err = c.goOutput(ctx, "env", "GOROOT", "GOMODCACHE", "GOCACHE", "GOVERSION")
 		envErr <- err
 	}()
 	pkgs, err := loadPackages(c.opts.dir, c.env, c.opts.tags, patterns)
@@ -211,8 +207,8 @@ func (c *command) withPackages(ctx context.Context, patterns []string, t touches
 		}
 		return exitUsage
 	}
-	vars := append(strings.SplitN(goEnv, "\n", 5), "", "", "", "") // one line each, empty ones too
-	c.goroot, c.gomodcache, c.gocache, c.goversion = vars[0], vars[1], vars[2], vars[3]
+	vars := append(strings.SplitN(envOut, "\n", 5), "", "", "", "") // one line each, empty ones too
+	c.goenv = goEnv{root: vars[0], modcache: vars[1], cache: vars[2], version: vars[3]}
 	if t&writesSeeds != 0 && (c.refuse(pkgs) || c.refuseLinks(pkgs, t&writesCache != 0)) {
 		return exitUsage
 	}
@@ -277,10 +273,10 @@ func (c *command) refuse(pkgs []*pkg) bool {
 		}
 		why := ""
 		switch {
-		case within(p.Dir, c.gomodcache):
-			why = "it is in the module cache (" + c.gomodcache + ")"
-		case within(p.Dir, c.goroot):
-			why = "it is in GOROOT (" + c.goroot + ")"
+		case within(p.Dir, c.goenv.modcache):
+			why = "it is in the module cache (" + c.goenv.modcache + ")"
+		case within(p.Dir, c.goenv.root):
+			why = "it is in GOROOT (" + c.goenv.root + ")"
 		case !p.Writable:
 			why = "it is not in the main module"
 		default:
@@ -314,7 +310,7 @@ func (c *command) goCommand(ctx context.Context, args ...string) *exec.Cmd {
 
 // toolchain tells which Go release built the test binary at path.
 func (c *command) toolchain(path string) *testbin.Toolchain {
-	return testbin.Identify(path, c.goroot, c.goversion, toolchainSource(c.goroot))
+	return testbin.Identify(path, c.goenv.root, c.goenv.version, toolchainSource(c.goenv.root))
 }
 
 // toolchainSource is where the source of the toolchain in goroot is, whose
@@ -336,17 +332,31 @@ func (c *command) verboseNote(line string) {
 }
 
 // once reports whether line is new to the run's notes, and records it.
-func (c *command) once(line string) bool {
-	c.notedMu.Lock()
-	defer c.notedMu.Unlock()
-	if c.noted[line] {
+func (c *command) once(line string) bool { return c.noted.add(line) }
+
+// An onceSet is a set of lines, safe for concurrent use.
+type onceSet struct {
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+// add adds line and reports whether it is new.
+func (s *onceSet) add(line string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.seen[line] {
 		return false
 	}
-	if c.noted == nil {
-		c.noted = map[string]bool{}
+	if s.seen == nil {
+		s.seen = map[string]bool{}
 	}
-	c.noted[line] = true
+	s.seen[line] = true
 	return true
+}
+
+// goEnv is what the go command says of itself (go env).
+type goEnv struct {
+	root, version, modcache, cache string // GOROOT, GOVERSION, GOMODCACHE, GOCACHE
 }
 
 func (c *command) goOutput(ctx context.Context, args ...string) (string, error) {
