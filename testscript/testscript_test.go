@@ -40,6 +40,14 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go env GOMODCACHE: %v", err)
 	}
+	// The release of the go command the scripts run (GOTOOLCHAIN=local),
+	// as $GOVERSION: go1.26.8.
+	goCmd := exec.Command("go", "env", "GOVERSION")
+	goCmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
+	goVersion, err := goCmd.Output()
+	if err != nil {
+		t.Fatalf("go env GOVERSION: %v", err)
+	}
 	p := testscript.Params{
 		Dir:                 "testdata",
 		RequireExplicitExec: true,
@@ -63,6 +71,7 @@ func TestScripts(t *testing.T) {
 			// run with the default, which the scripts use too.
 			// traceback.txtar covers the other levels.
 			e.Setenv("GOTRACEBACK", "single")
+			e.Setenv("GOVERSION", strings.TrimSpace(string(goVersion)))
 			return nil
 		},
 	}
