@@ -12,38 +12,84 @@ import (
 )
 
 // options are the command line's flags, of all the commands that run the
-// pipeline (minimize, check, cmin, import, migrate): each command adds the
-// groups of flags it takes to its flag set (the add…Flags functions, as
-// cmd/go's work.AddBuildFlags adds the build flags to each command that
+// pipeline (minimize, check, cmin, import, migrate), in groups: each
+// command adds the groups it takes to its flag set (the add…Flags methods,
+// as cmd/go's work.AddBuildFlags adds the build flags to each command that
 // builds), and its constructor sets their defaults, which the manual and
-// -help show.
+// -help show. The pipeline reads them all, a command's unset ones at their
+// defaults.
 type options struct {
-	run         string
-	tags        string
+	buildOptions
+	selectOptions
+	runOptions
+	outputOptions
+	writeOptions
+	searchOptions
+	fuzzOptions
+	checkOptions
+	cminOptions
+}
+
+// buildOptions are the flags of the go command's runs.
+type buildOptions struct {
+	tags string
+	dir  string // -C
+}
+
+// selectOptions select the work.
+type selectOptions struct {
+	run   string
+	shard shard
+}
+
+// runOptions are the flags of the runs of test binaries.
+type runOptions struct {
 	race        bool
-	dir         string // -C
-	dryRun      bool   // -n
-	keep        bool
-	json        bool
-	verbose     bool
-	timeout     time.Duration // per entry
-	maxRuns     int
-	explain     int           // runs to explain a result with; -1: as many as the search took
 	execTimeout time.Duration // per input
 	memLimit    byteSize      // per test process
-	flaky       bool
-	tracked     bool
-	procs       int    // -p
-	others      string // othersWrite or othersReport
-	version     bool
-	shard       shard
-	fuzz        string // -fuzz: a target to fuzz with go test -fuzz first
-	fuzztime    string
-	minimal     bool   // check -minimal
-	github      bool   // check -github
-	seed        bool   // cmin -seed
-	fuzzcache   string // cmin -fuzzcache: instead of $GOCACHE/fuzz
-	worker      bool   // run candidates in fuzz workers (testbin.Runner.RunInWorker)
+	procs       int           // -p
+}
+
+// outputOptions say how the command reports.
+type outputOptions struct {
+	json    bool
+	verbose bool
+}
+
+// writeOptions are the flags of the commands that write results.
+type writeOptions struct {
+	dryRun bool // -n
+	keep   bool
+}
+
+// searchOptions are the flags of the search of an entry.
+type searchOptions struct {
+	timeout time.Duration // per entry
+	maxRuns int
+	explain int // runs to explain a result with; -1: as many as the search took
+	flaky   bool
+	tracked bool
+	others  string // othersWrite or othersReport
+	worker  bool   // run candidates in fuzz workers (testbin.Runner.RunInWorker)
+}
+
+// fuzzOptions are the command's own: -fuzz first, and -version.
+type fuzzOptions struct {
+	fuzz     string // a target to fuzz with go test -fuzz first
+	fuzztime string
+	version  bool
+}
+
+// checkOptions are check's own.
+type checkOptions struct {
+	minimal bool // also a bounded search of each failing entry
+	github  bool // annotations
+}
+
+// cminOptions are cmin's own.
+type cminOptions struct {
+	seed      bool   // the seed corpus too
+	fuzzcache string // instead of $GOCACHE/fuzz
 }
 
 // The values of -others.
@@ -56,16 +102,10 @@ const (
 // command itself, import, migrate).
 func defaultOptions() options {
 	return options{
-		timeout:     2 * time.Minute,
-		maxRuns:     100000,
-		explain:     -1,
-		execTimeout: 10 * time.Second,
-		memLimit:    2 << 30,
-		others:      othersWrite,
-		procs:       runtime.GOMAXPROCS(0),
-		fuzztime:    "1m",
-		shard:       shard{1, 1},
-		worker:      true,
+		selectOptions: selectOptions{shard: shard{1, 1}},
+		runOptions:    runOptions{execTimeout: 10 * time.Second, memLimit: 2 << 30, procs: runtime.GOMAXPROCS(0)},
+		searchOptions: searchOptions{timeout: 2 * time.Minute, maxRuns: 100000, explain: -1, others: othersWrite, worker: true},
+		fuzzOptions:   fuzzOptions{fuzztime: "1m"},
 	}
 }
 
@@ -78,14 +118,14 @@ func checkDefaults() options {
 }
 
 // addBuildFlags adds the flags of the go command's runs: -C, -tags.
-func (o *options) addBuildFlags(fs *flag.FlagSet) {
+func (o *buildOptions) addBuildFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.tags, "tags", o.tags, "Build tags, a comma-separated `list` as for go test.")
 	fs.StringVar(&o.dir, "C", o.dir, "Change to `dir` before doing anything.")
 }
 
 // addSelectFlags adds the flags that select the work: -run, which verb
 // says what is done to what it selects, and -shard.
-func (o *options) addSelectFlags(fs *flag.FlagSet, verb string) {
+func (o *selectOptions) addSelectFlags(fs *flag.FlagSet, verb string) {
 	fs.StringVar(&o.run, "run", o.run, verb+" only the targets and entries matching `regexp`, as go test -run selects tests and subtests: FuzzParse, or FuzzParse/9e16f0a1 for one entry.")
 	fs.Var(&o.shard, "shard", "Do only shard `i/n` of the work: the entries are split into n shards by a hash of package, target and entry, so that n jobs of a CI matrix, given 1/n to n/n, do each entry exactly once.")
 }
@@ -93,7 +133,7 @@ func (o *options) addSelectFlags(fs *flag.FlagSet, verb string) {
 // addRunFlags adds the flags of the runs of test binaries: -exec-timeout,
 // -memory-limit, -p (procs says what the processes do), and with race
 // -race.
-func (o *options) addRunFlags(fs *flag.FlagSet, procs string, race bool) {
+func (o *runOptions) addRunFlags(fs *flag.FlagSet, procs string, race bool) {
 	if race {
 		fs.BoolVar(&o.race, "race", o.race, "Build the test binary with the race detector, as go test -race. A data race is a failure of its own kind, known by where its first two accesses are in your code; each candidate that races runs in a process of its own (the detector reports a race once a process), and a target wrapped by fuzzshrink shrinks its encoded arguments from outside.")
 	}
@@ -103,7 +143,7 @@ func (o *options) addRunFlags(fs *flag.FlagSet, procs string, race bool) {
 }
 
 // addOutputFlags adds -json and, with verbose, -v.
-func (o *options) addOutputFlags(fs *flag.FlagSet, verbose bool) {
+func (o *outputOptions) addOutputFlags(fs *flag.FlagSet, verbose bool) {
 	fs.BoolVar(&o.json, "json", o.json, "Print one JSON object per event, as go test -json does (see Output).")
 	if verbose {
 		fs.BoolVar(&o.verbose, "v", o.verbose, "Show the search: the build, each pass and each accepted candidate.")
@@ -111,14 +151,14 @@ func (o *options) addOutputFlags(fs *flag.FlagSet, verbose bool) {
 }
 
 // addWriteFlags adds -n and -keep, of the commands that write results.
-func (o *options) addWriteFlags(fs *flag.FlagSet) {
+func (o *writeOptions) addWriteFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.dryRun, "n", o.dryRun, "Minimize, but write nothing: show what would change.")
 	fs.BoolVar(&o.keep, "keep", o.keep, "Keep the original entry beside the minimized one.")
 }
 
 // addSearchFlags adds the flags of the search of an entry: its budgets,
 // and with shrink -flaky and -others.
-func (o *options) addSearchFlags(fs *flag.FlagSet, shrink bool) {
+func (o *searchOptions) addSearchFlags(fs *flag.FlagSet, shrink bool) {
 	fs.DurationVar(&o.timeout, "timeout", o.timeout, "Time budget per entry. The best input found by then is verified and written. The other failures the entries of a target meet share what the entries left of their time; an explanation takes at most a quarter of a search's budget; go test's check of a result, and the end of each go test run, are bounded too, so that a run on n entries ends after about n times this.")
 	fs.IntVar(&o.maxRuns, "max-runs", o.maxRuns, "Stop the search of an entry after `n` candidates; 0 means no limit.")
 	if shrink {
