@@ -20,7 +20,7 @@ type progressLine struct {
 }
 
 func (r *reporter) progress(name string, size int, runs *atomic.Int64) *progressLine {
-	p := &progressLine{r: r, name: name, runs: runs}
+	p := &progressLine{r: r, name: terminalSafe(name), runs: runs}
 	p.cur.Store(int64(size))
 	if !r.animated() {
 		return p

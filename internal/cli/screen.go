@@ -146,8 +146,8 @@ func (c *command) quietSummary(tj *targetJob, passes int, same map[string]int) {
 	if c.opts.verbose {
 		return // -v showed each
 	}
-	if n := passes; n > 0 {
-		c.rep.infof("%s: %s pass; left alone", tj.target.Name, plural(n, "more entry", "more entries"))
+	if passes > 0 {
+		c.rep.infof("%s: %s pass; left alone", tj.target.Name, plural(passes, "more entry", "more entries"))
 	}
 	for _, kept := range slices.Sorted(maps.Keys(same)) {
 		n := same[kept]

@@ -17,27 +17,18 @@ func ParseCheck(co CheckOutput, target string, names []string, tc *Toolchain, sh
 	for i, n := range names {
 		index[target+"/"+n] = i
 	}
-	p := newOutputParser(func(n string) (int, bool) { i, ok := index[n]; return i, ok }, tc)
-	p.shape = func(i int, sig failure.Signature, msg string) string { return shapes[names[i]](sig, msg) }
+	done, stale := parseRun(co, tc, func(n string) (int, bool) { i, ok := index[n]; return i, ok },
+		func(i int, sig failure.Signature, msg string) string { return shapes[names[i]](sig, msg) })
+	if len(done) == 0 && stale != "" {
+		return nil, &BadCorpusError{Msg: stale}
+	}
 	got := map[string]failure.Signature{}
-	for _, l := range bytes.Split(co.Out, []byte("\n")) {
-		if i, sig := p.line(bytes.TrimSuffix(l, []byte("\r"))); i >= 0 {
-			got[names[i]] = sig
-		}
-	}
-	if i, sig := p.end(co.Exit); i >= 0 {
-		if co.Exit == exitMemory && !sig.Crash() {
-			sig = failure.Signature{Kind: failure.Memory} // the limit killed it
-		}
-		got[names[i]] = sig
-	}
-	if len(got) == 0 && p.stale != "" {
-		return nil, &BadCorpusError{Msg: p.stale}
-	}
-	for _, n := range names {
-		if _, ok := got[n]; !ok {
+	for i, n := range names {
+		sig, ok := done[i]
+		if !ok {
 			return nil, fmt.Errorf("the test binary did not run %s/%s:\n%s", target, n, plain(co.Out))
 		}
+		got[n] = sig
 	}
 	return got, nil
 }
@@ -53,42 +44,51 @@ type TestOutcome struct {
 // each failure with shape (nil: no Text). A test the run did not finish,
 // because an earlier one crashed the process, is not among them.
 func ParseTests(co CheckOutput, tc *Toolchain, want func(name string) bool, shape func(sig failure.Signature, msg string) string) []TestOutcome {
-	var out []TestOutcome
+	var names []string
 	index := map[string]int{}
-	p := newOutputParser(func(n string) (int, bool) {
+	var shapeI func(int, failure.Signature, string) string
+	if shape != nil {
+		shapeI = func(_ int, sig failure.Signature, msg string) string { return shape(sig, msg) }
+	}
+	done, _ := parseRun(co, tc, func(n string) (int, bool) {
 		if !want(n) {
 			return 0, false
 		}
 		i, ok := index[n]
 		if !ok {
-			i = len(out)
-			index[n] = i
-			out = append(out, TestOutcome{Name: n})
+			i = len(names)
+			index[n], names = i, append(names, n)
 		}
 		return i, true
-	}, tc)
-	if shape != nil {
-		p.shape = func(_ int, sig failure.Signature, msg string) string { return shape(sig, msg) }
+	}, shapeI)
+	var out []TestOutcome
+	for i, n := range names {
+		if sig, ok := done[i]; ok {
+			out = append(out, TestOutcome{Name: n, Sig: sig})
+		}
 	}
-	done := map[int]bool{}
+	return out
+}
+
+// parseRun reads a run's output with the test or subtest names index
+// accepts as inputs, and returns how each input that finished ended, and
+// the toolchain's complaint if it refused the corpus.
+func parseRun(co CheckOutput, tc *Toolchain, index func(name string) (int, bool), shape func(i int, sig failure.Signature, msg string) string) (done map[int]failure.Signature, stale string) {
+	p := newOutputParser(index, tc)
+	p.shape = shape
+	done = map[int]failure.Signature{}
 	for _, l := range bytes.Split(co.Out, []byte("\n")) {
 		if i, sig := p.line(bytes.TrimSuffix(l, []byte("\r"))); i >= 0 {
-			out[i].Sig, done[i] = sig, true
+			done[i] = sig
 		}
 	}
 	if i, sig := p.end(co.Exit); i >= 0 {
 		if co.Exit == exitMemory && !sig.Crash() {
-			sig = failure.Signature{Kind: failure.Memory}
+			sig = failure.Signature{Kind: failure.Memory} // the limit killed it
 		}
-		out[i].Sig, done[i] = sig, true
+		done[i] = sig
 	}
-	finished := out[:0]
-	for i, o := range out {
-		if done[i] {
-			finished = append(finished, o)
-		}
-	}
-	return finished
+	return done, p.stale
 }
 
 // A BadCorpusError says that go test refused to run a target because an
