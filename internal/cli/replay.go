@@ -53,23 +53,20 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 			r.Learn(j.probe)
 		}
 	}
-	var sigs []failure.Signature
-	for procs := 0; procs < 3 && len(sigs) < 1+againRuns; procs++ {
-		n := 1 // the first run alone, in a fresh process
-		if len(sigs) > 0 {
-			n = 1 + againRuns - len(sigs)
+	sigs, st, err := c.replayRuns(ctx, j, j.judge())
+	if st != "" || err != nil {
+		return st, err
+	}
+	if slowUnderLoad(sigs) && j.runner.Limit() < j.runner.Timeout {
+		// A run that timed out under the limit learned from a fast input
+		// may only have been slow (a busy machine, a process growing
+		// towards the memory limit): judge the runs again by
+		// -exec-timeout before calling the entry flaky.
+		judge := j.judge()
+		judge.Limit = j.runner.Timeout
+		if sigs, st, err = c.replayRuns(ctx, j, judge); st != "" || err != nil {
+			return st, err
 		}
-		out, err := j.runner.Run(ctx, slices.Repeat([][]byte{j.entry.Data}, n), j.judge())
-		switch {
-		case err != nil:
-			return statusFailed, err
-		case out.Stale != "":
-			return statusStale, errors.New(c.staleReason(out.Stale, j))
-		case len(out.Outcomes) == 0:
-			return statusFailed, fmt.Errorf("the test binary ran no input for %s; it said:\n%s", j.target.Name, out.Tail)
-		}
-		j.target.Wrapped = j.target.Wrapped || out.Wrapped
-		sigs = append(sigs, out.Outcomes...)
 	}
 	j.want = sigs[0]
 	if i := slices.IndexFunc(sigs, func(s failure.Signature) bool { return s != sigs[0] }); i > 0 {
@@ -110,6 +107,43 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 	}
 	j.zero = zeroSig.Failed() && zeroSig == j.want
 	return "", nil
+}
+
+// replayRuns runs the original 1+againRuns times, the first run alone in
+// a fresh process, judged by judge, and returns how each run failed, or
+// the entry's status if that ends the job (it is stale, or no input ran).
+func (c *command) replayRuns(ctx context.Context, j *entryJob, judge testbin.Judge) ([]failure.Signature, status, error) {
+	var sigs []failure.Signature
+	for procs := 0; procs < 3 && len(sigs) < 1+againRuns; procs++ {
+		n := 1 // the first run alone, in a fresh process
+		if len(sigs) > 0 {
+			n = 1 + againRuns - len(sigs)
+		}
+		out, err := j.runner.Run(ctx, slices.Repeat([][]byte{j.entry.Data}, n), judge)
+		switch {
+		case err != nil:
+			return nil, statusFailed, err
+		case out.Stale != "":
+			return nil, statusStale, errors.New(c.staleReason(out.Stale, j))
+		case len(out.Outcomes) == 0:
+			return nil, statusFailed, fmt.Errorf("the test binary ran no input for %s; it said:\n%s", j.target.Name, out.Tail)
+		}
+		j.target.Wrapped = j.target.Wrapped || out.Wrapped
+		sigs = append(sigs, out.Outcomes...)
+	}
+	return sigs, "", nil
+}
+
+// slowUnderLoad reports whether some runs of an entry timed out and others
+// did not: the time outs may be slowness, not a hang.
+func slowUnderLoad(sigs []failure.Signature) bool {
+	timeouts := 0
+	for _, s := range sigs {
+		if s.Kind == failure.Timeout {
+			timeouts++
+		}
+	}
+	return timeouts > 0 && timeouts < len(sigs)
 }
 
 // zeroOutcome is the result of a search that starts at the zero input of
