@@ -7,6 +7,8 @@ Usage:
 
 	fuzzmin [flags] [packages]
 	fuzzmin check [flags] [packages]
+	fuzzmin fuzz [flags] [packages]
+	fuzzmin known -run Target/entry [flags] [packages]
 	fuzzmin cmin [flags] [packages]
 	fuzzmin import -run Target [-pkg package] [-format format] [flags] file...
 	fuzzmin migrate -run Target -arg source... [-from types] [flags] [package]
@@ -305,6 +307,161 @@ and messages are printed with their control characters as Go escapes
 	-timeout duration
 		With -minimal, the time budget of the search of an entry. The
 		default is 30s.
+
+# Fuzzing a module
+
+"fuzzmin fuzz" fuzzes every fuzz target of its packages with the toolchain's
+own fuzzer under one budget (-fuzztime, for all the targets together), and
+minimizes what it finds. It builds each package's test binary for fuzzing
+once (go test -c -fuzz) and gives the targets turns of go test -fuzz's
+coordinator and workers, -p targets at once: the first turn of each target
+in order, each later one to the target that found inputs with new coverage
+fastest in its last turn. The generated corpus of each target is the one go
+test -fuzz keeps in $GOCACHE/fuzz, so each turn goes on from the last, and
+go test -fuzz from the campaign.
+
+When a turn stops on a failure, the failing input is written to the
+target's seed corpus, minimized as the command minimizes any entry (its
+failure, checked by go test, with the other failures it meets), and the
+target fuzzes on in its later turns. A turn runs in a copy of the package's
+seed corpus directory: a seed entry that fails is left out of the target's
+later turns (go test and fuzzmin check report it), and nothing the fuzzer
+writes reaches testdata unminimized. A failure is one finding however
+often, and in however many targets, it stops a turn: the entry written for
+a repeat is removed, and the report counts it. A failure that the module's
+known failures list (see fuzzmin known) is counted, not reported as new,
+and its entry removed. The toolchain's fuzzer stops at the first failure
+of a turn: the report says how much time the failures a target stopped on
+cost it.
+
+The report has a line per target: the time it fuzzed, its executions and
+executions per second, the inputs with new coverage it found, its new
+failures, the known ones and the repeats it stopped on, and the time those
+stops cost. With -json each target is a "fuzz-target" event. The exit
+status is 1 when a new failure was found, with the entries to commit
+named. Its flags:
+
+	-C dir
+		Change to dir before doing anything.
+	-exec-timeout duration
+		The most one input may run before it counts as hanging. Once
+		inputs have passed, an input hangs after 20 times the slowest of
+		them (at least 1s); a search for a smaller input that hangs
+		judges candidates by 4 times (at least 50ms), and confirms its
+		result with the longer limit. The default is 10s.
+	-flaky
+		Minimize an entry even if its failure is not the same on every
+		replay, against the first failure seen; the report says how
+		often it fails, gives no explanation and notes that the result
+		may not fail every time.
+	-fuzztime duration
+		How long to fuzz, all the targets together: the turns of the
+		targets that run at once overlap. Building, and minimizing what
+		a turn stops on, come on top. The default is 5m.
+	-json
+		Print one JSON object per event, as go test -json does (see
+		Output).
+	-known file
+		Read the known failures from file instead of fuzzmin-known.txt
+		at the root of each package's module.
+	-max-runs n
+		Stop the search of an entry after n candidates; 0 means no
+		limit. The default is 100000.
+	-memory-limit bytes
+		The most resident memory a test process may reach, in bytes (a
+		number, or with a suffix KiB, MiB or GiB; 0: no limit). A
+		process that grows past it is killed and the input it ran fails
+		as out of memory, a failure of its own kind, as does one the
+		runtime reports out of memory; the kind alone is its identity.
+		Linux only. The default is 2GiB.
+	-others write
+		What to do with the other failures met while shrinking, each
+		kept with the smallest input that showed it: write minimizes
+		each against its own failure and writes it as an entry of its
+		own; report only reports them. The default is write.
+	-p n
+		Run up to n test processes at once, as go test -p: targets
+		fuzzed at once, each with GOMAXPROCS/n fuzz workers; minimizing
+		a failure runs its candidates on n processes too. The default is
+		GOMAXPROCS.
+	-race
+		Build the test binary with the race detector, as go test -race.
+		A data race is a failure of its own kind, known by where its
+		first two accesses are in your code; each candidate that races
+		runs in a process of its own (the detector reports a race once a
+		process), and a target wrapped by fuzzshrink shrinks its encoded
+		arguments from outside.
+	-run regexp
+		Fuzz only the targets matching regexp.
+	-shard i/n
+		Fuzz only shard i/n of the targets: they are split into n shards
+		by a hash of package and target, so that n jobs of a CI matrix,
+		given 1/n to n/n, fuzz each target exactly once. The default is
+		1/1.
+	-tags list
+		Build tags, a comma-separated list as for go test.
+	-timeout duration
+		Time budget per entry. The best input found by then is verified
+		and written. The other failures the entries of a target meet
+		share what the entries left of their time; an explanation takes
+		at most a quarter of a search's budget; go test's check of a
+		result, and the end of each go test run, are bounded too, so
+		that a run on n entries ends after about n times this. The
+		default is 2m.
+	-v
+		Show the search: the build, each pass and each accepted
+		candidate.
+
+# Known failures
+
+	fuzzmin known -run Target/entry [flags] [packages]
+
+A module's known failures are failures it accepts for now: fuzzmin fuzz
+counts them instead of reporting them as new, and fuzzmin check notes their
+entries instead of failing. They are listed in fuzzmin-known.txt at the
+root of the module, one a line as fuzzmin reports them (kind, message and
+position: "fail: bad header N at parse.go:41"),
+each after a comment that says where it was found; lines that start with #
+are comments. "fuzzmin known" replays the entries -run selects and adds the
+failure of each that fails; remove a line by hand once its bug is fixed.
+Its flags:
+
+	-C dir
+		Change to dir before doing anything.
+	-exec-timeout duration
+		The most one input may run before it counts as hanging. Once
+		inputs have passed, an input hangs after 20 times the slowest of
+		them (at least 1s); a search for a smaller input that hangs
+		judges candidates by 4 times (at least 50ms), and confirms its
+		result with the longer limit. The default is 10s.
+	-json
+		Print one JSON object per event, as go test -json does (see
+		Output).
+	-known file
+		Add to file instead of fuzzmin-known.txt at the root of the
+		package's module.
+	-memory-limit bytes
+		The most resident memory a test process may reach, in bytes (a
+		number, or with a suffix KiB, MiB or GiB; 0: no limit). A
+		process that grows past it is killed and the input it ran fails
+		as out of memory, a failure of its own kind, as does one the
+		runtime reports out of memory; the kind alone is its identity.
+		Linux only. The default is 2GiB.
+	-p n
+		Run up to n test processes at once, as go test -p: one target's
+		entries each. The default is GOMAXPROCS.
+	-race
+		Build the test binary with the race detector, as go test -race.
+		A data race is a failure of its own kind, known by where its
+		first two accesses are in your code; each candidate that races
+		runs in a process of its own (the detector reports a race once a
+		process), and a target wrapped by fuzzshrink shrinks its encoded
+		arguments from outside.
+	-run Target/entry
+		The entries whose failures to add, as Target/entry (regular
+		expressions, as for go test -run).
+	-tags list
+		Build tags, a comma-separated list as for go test.
 
 # Cmin
 

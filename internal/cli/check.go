@@ -161,11 +161,18 @@ func (c *command) checkTarget(ctx context.Context, p *pkg, tj *targetJob, r *tes
 			add(e.Name, finding{Path: c.rel(e.Path), Line: 1, Level: "warning", Message: "duplicate: the same values as " + group[0].Name})
 		}
 	}
+	known, err := c.knownOf(p.ModuleDir)
+	if err != nil {
+		c.rep.errorf("%v", err)
+		c.fail(exitFailure)
+	}
 	for _, e := range valid {
 		j := &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: r, runners: []*testbin.Runner{r}, probe: tj.probe}
 		switch sig, ok := rep.sigs[e.Name]; {
 		case rep.stale[e.Name] != "":
 			add(e.Name, c.staleFinding(rep.stale[e.Name], j))
+		case ok && known.has(sig):
+			c.rep.infof("%s: fails as %s lists, a known failure: %v", c.rel(e.Path), c.rel(known.path), sig)
 		case ok && sig.Failed():
 			// The message as the test printed it; the identity masks it.
 			shown := sig

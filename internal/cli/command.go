@@ -16,16 +16,17 @@ import (
 // A command is one run of fuzzmin over its packages (a session is something
 // else: the in-process search of one entry, see inprocess.go).
 type command struct {
-	opts      options
-	match     *matcher
-	rep       *reporter
-	env       []string          // of the go command and the test binaries
-	goenv     goEnv             // what go env says
-	noted     onceSet           // notes printed once per run
-	disk, ram *scratch          // removed at the end; ram may be disk
-	matched   int               // entries selected
-	written   map[string]string // files written, with the entry whose result each is
-	exit      int
+	opts       options
+	match      *matcher
+	rep        *reporter
+	env        []string                  // of the go command and the test binaries
+	goenv      goEnv                     // what go env says
+	noted      onceSet                   // notes printed once per run
+	disk, ram  *scratch                  // removed at the end; ram may be disk
+	matched    int                       // entries selected
+	written    map[string]string         // files written, with the entry whose result each is
+	knownFiles map[string]*knownFailures // read, by path (knownOf)
+	exit       int
 	// finishing is done at a second interrupt (see interruptible): until
 	// then results are verified and written, the smallest value of an
 	// interrupted search too. Nil is never done.

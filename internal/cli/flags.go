@@ -28,6 +28,7 @@ type options struct {
 	fuzzOptions
 	checkOptions
 	cminOptions
+	campaignOptions
 }
 
 // buildOptions are the flags of the go command's runs.
@@ -92,6 +93,13 @@ type cminOptions struct {
 	fuzzcache string // instead of $GOCACHE/fuzz
 }
 
+// campaignOptions are fuzzmin fuzz's own.
+type campaignOptions struct {
+	budget      time.Duration // -fuzztime: for all the targets
+	targetShard shard         // -shard: of the targets
+	known       string        // the file of known failures, instead of the module's
+}
+
 // The values of -others.
 const (
 	othersWrite  = "write"
@@ -114,6 +122,13 @@ func defaultOptions() options {
 func checkDefaults() options {
 	o := defaultOptions()
 	o.timeout, o.maxRuns, o.explain = 30*time.Second, 1000, 0
+	return o
+}
+
+// campaignDefaults are fuzzmin fuzz's.
+func campaignDefaults() options {
+	o := defaultOptions()
+	o.budget, o.targetShard = 5*time.Minute, shard{1, 1}
 	return o
 }
 
@@ -216,6 +231,20 @@ func cminFlags(o *options) *flag.FlagSet {
 	return fs
 }
 
+// campaignFlags returns fuzzmin fuzz's flags, bound to o.
+func campaignFlags(o *options) *flag.FlagSet {
+	fs := flag.NewFlagSet("fuzzmin fuzz", flag.ContinueOnError)
+	o.addBuildFlags(fs)
+	fs.StringVar(&o.run, "run", o.run, "Fuzz only the targets matching `regexp`.")
+	fs.Var(&o.targetShard, "shard", "Fuzz only shard `i/n` of the targets: they are split into n shards by a hash of package and target, so that n jobs of a CI matrix, given 1/n to n/n, fuzz each target exactly once.")
+	fs.DurationVar(&o.budget, "fuzztime", o.budget, "How long to fuzz, all the targets together: the turns of the targets that run at once overlap. Building, and minimizing what a turn stops on, come on top.")
+	fs.StringVar(&o.known, "known", o.known, "Read the known failures from `file` instead of "+knownName+" at the root of each package's module.")
+	o.addRunFlags(fs, "targets fuzzed at once, each with GOMAXPROCS/n fuzz workers; minimizing a failure runs its candidates on n processes too.", true)
+	o.addOutputFlags(fs, true)
+	o.addSearchFlags(fs, true)
+	return fs
+}
+
 // A shard is the part i of n of the work: -shard i/n.
 type shard struct{ i, n int }
 
@@ -259,6 +288,8 @@ func (o *options) validate() error {
 		return fmt.Errorf("-others %q: want %s or %s", o.others, othersWrite, othersReport)
 	case o.fuzz != "" && o.dryRun:
 		return fmt.Errorf("-fuzz and -n: go test -fuzz writes what it finds")
+	case o.budget < 0:
+		return fmt.Errorf("-fuzztime %v: want a positive duration", o.budget)
 	case o.fuzztime != "" && !validFuzztime(o.fuzztime):
 		return fmt.Errorf("-fuzztime %q: want a positive duration (1m30s) or number of runs (1000x)", o.fuzztime)
 	}

@@ -323,6 +323,19 @@ type built struct {
 	dir string // for the files of the package's run, which the caller removes
 }
 
+// buildFailed reports why p's test binary was not built: the go command's
+// output for a build error (exit 2), or what else went wrong, unless ctx
+// was canceled.
+func (c *command) buildFailed(ctx context.Context, p *pkg, err error) {
+	if be := (*testbin.BuildError)(nil); errors.As(err, &be) {
+		c.rep.buildError(p.ImportPath, be.Output)
+		c.fail(exitUsage)
+	} else if ctx.Err() == nil {
+		c.rep.errorf("%s: %v", p.ImportPath, err)
+		c.fail(exitFailure)
+	}
+}
+
 // targetNames returns the names of the jobs' targets.
 func targetNames(jobs []*targetJob) []string {
 	names := make([]string, len(jobs))
@@ -349,13 +362,7 @@ func (c *command) build(ctx context.Context, p *pkg, dir string, targets []strin
 	s, err := testbin.StartBuild(ctx, goCmd, ctl, targets, append(c.buildFlags(), p.Args...))
 	c.rep.phase("")
 	if err != nil {
-		if be := (*testbin.BuildError)(nil); errors.As(err, &be) {
-			c.rep.buildError(p.ImportPath, be.Output)
-			c.fail(exitUsage)
-		} else if ctx.Err() == nil {
-			c.rep.errorf("%s: %v", p.ImportPath, err)
-			c.fail(exitFailure)
-		}
+		c.buildFailed(ctx, p, err)
 		return nil, false
 	}
 	c.rep.built(p.ImportPath, time.Since(start))

@@ -62,6 +62,7 @@ const (
 	actionError      = "error"       // an error of the command
 	actionSummary    = "summary"     // the counts, at the end
 	actionOutput     = "output"      // a line go test printed (-fuzz)
+	actionFuzzTarget = "fuzz-target" // fuzzmin fuzz: what fuzzing a target did
 )
 
 // event is a -json line other than an entry's result.
@@ -267,6 +268,34 @@ func (r *reporter) finding(pkg string, f finding, file string) {
 	if r.json != nil {
 		r.emit(event{Time: time.Now(), Action: actionFinding, Package: pkg, Test: f.test, Path: f.Path, Line: f.Line, Level: f.Level, Message: f.Message})
 	}
+}
+
+// fuzzTargetEvent is the fuzz-target event of fuzzmin fuzz.
+type fuzzTargetEvent struct {
+	Time     time.Time
+	Action   string
+	Package  string
+	Test     string  // the target
+	Elapsed  float64 // seconds of fuzzing
+	Slices   int     // turns
+	Execs    int64
+	New      int      // inputs that found new coverage
+	Failures []string `json:",omitempty"` // the entries written for new failures
+	Known    int      `json:",omitempty"` // stops on failures the known file lists
+	Repeats  int      `json:",omitempty"` // stops on failures found before in the run
+	Stopped  float64  `json:",omitempty"` // seconds spent on the failures it stopped on
+	Left     []string `json:",omitempty"` // failing seed entries left out of its turns
+	Done     string   `json:",omitempty"` // why it was fuzzed no more
+}
+
+// fuzzTarget reports, with -json, what fuzzing t did.
+func (r *reporter) fuzzTarget(t *campaignTarget) {
+	if r.json == nil {
+		return
+	}
+	r.emit(fuzzTargetEvent{Time: time.Now(), Action: actionFuzzTarget, Package: t.pkg.ImportPath, Test: t.target.Name,
+		Elapsed: seconds(t.spent), Slices: t.slices, Execs: t.execs, New: t.found, Failures: t.fresh, Known: t.known,
+		Repeats: t.repeats, Stopped: seconds(t.lost), Left: t.left, Done: t.done})
 }
 
 // checkSummary reports what fuzzmin check found in n entries.

@@ -124,18 +124,9 @@ func (r *Runner) ran(d time.Duration) {
 // ../shared/data finds it there too. The private corpus directory is a link
 // to a directory in b.RAM.
 func (b *Binary) Runner(target, mirrorDir string) (*Runner, error) {
-	modDir := b.ModDir
-	rel, err := filepath.Rel(modDir, b.PkgDir)
-	if err != nil || strings.HasPrefix(rel, "..") {
-		modDir, rel = b.PkgDir, "."
-	}
-	var path []string
-	if rel != "." {
-		path = strings.Split(rel, string(filepath.Separator))
-	}
-	work := filepath.Join(mirrorDir, rel)
-	if err := mirror(modDir, mirrorDir, append(path, "testdata", "fuzz", target)); err != nil {
-		return nil, fmt.Errorf("mirroring %s: %w", modDir, err)
+	work, err := b.mirrorFor(target, mirrorDir)
+	if err != nil {
+		return nil, err
 	}
 	r := &Runner{Binary: b, work: work, corpus: filepath.Join(work, "testdata", "fuzz", target), Target: target}
 	ram, err := os.MkdirTemp(b.RAM, "corpus-")
@@ -150,6 +141,26 @@ func (b *Binary) Runner(target, mirrorDir string) (*Runner, error) {
 	}
 	r.private = ram
 	return r, nil
+}
+
+// mirrorFor mirrors the module of b, down to its package directory, into
+// mirrorDir, with an empty seed corpus directory of target, and returns
+// the package directory's mirror: the working directory of target's runs.
+// A package outside its module's directory is mirrored alone.
+func (b *Binary) mirrorFor(target, mirrorDir string) (string, error) {
+	modDir := b.ModDir
+	rel, err := filepath.Rel(modDir, b.PkgDir)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		modDir, rel = b.PkgDir, "."
+	}
+	var path []string
+	if rel != "." {
+		path = strings.Split(rel, string(filepath.Separator))
+	}
+	if err := mirror(modDir, mirrorDir, append(path, "testdata", "fuzz", target)); err != nil {
+		return "", fmt.Errorf("mirroring %s: %w", modDir, err)
+	}
+	return filepath.Join(mirrorDir, rel), nil
 }
 
 // mirror makes dst a directory of symbolic links to the entries of src,

@@ -1,0 +1,181 @@
+package testbin
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// BuildFuzz has the go command build a package's test binary at path
+// instrumented for coverage-guided fuzzing, as go test -fuzz builds it
+// (cmd/go/internal/test: -fuzz sets the instrumentation of every package
+// but a few of the runtime's). goCmd makes a go command with the given
+// arguments, run as the user's; flags are go test's flags for the package
+// (-tags, -race) and the package. A build that fails returns a
+// *BuildError.
+func BuildFuzz(goCmd func(args ...string) *exec.Cmd, path string, flags []string) error {
+	args := append([]string{"test", "-c", "-fuzz=.", "-o", path}, flags...)
+	out, err := goCmd(args...).CombinedOutput()
+	if err != nil {
+		return &BuildError{Output: strings.TrimSpace(string(out)), err: err}
+	}
+	return nil
+}
+
+// A FuzzSlice is one run of the toolchain's fuzzer on one target of a
+// binary BuildFuzz built: the coordinator and its workers, as go test
+// -fuzz runs them.
+type FuzzSlice struct {
+	Target   string
+	Dir      string        // the working directory, from FuzzDir
+	CacheDir string        // the generated corpora of the package (-test.fuzzcachedir: $GOCACHE/fuzz/<import path>)
+	Time     time.Duration // -test.fuzztime
+	Workers  int           // -test.parallel: the fuzz workers
+}
+
+// FuzzStats is what a run of the fuzzer reported (internal/fuzz's
+// coordinator, logStats): its last line of progress.
+type FuzzStats struct {
+	Elapsed time.Duration
+	Execs   int64
+	New     int // inputs that found new coverage, which the generated corpus gained
+	Total   int // the generated corpus's inputs at the end (0 if not said)
+}
+
+// A FuzzOutcome is how a run of the fuzzer ended.
+type FuzzOutcome struct {
+	FuzzStats
+	// Crasher is the input the fuzzer stopped on, as the file it wrote
+	// ("go test fuzz v1"); nil if it stopped because its time was up.
+	// Seed names the seed corpus entry it stopped on instead, when the
+	// failure was in the seed corpus.
+	Crasher []byte
+	Seed    string
+	// Output is the end of what the run printed, for a failure.
+	Output string
+}
+
+// FuzzDir mirrors the module of b, down to its package directory, into
+// dir, as Runner does, with seeds (name to file) as target's seed corpus,
+// and returns the working directory of a FuzzSlice of target: the seed
+// corpus the fuzzer reads and writes its failing input into is the
+// mirror's, not the package's, so that a seed entry known to fail can be
+// left out and nothing the fuzzer writes reaches the package unminimized.
+func (b *Binary) FuzzDir(target, dir string, seeds map[string][]byte) (string, error) {
+	work, err := b.mirrorFor(target, dir)
+	if err != nil {
+		return "", err
+	}
+	for name, data := range seeds {
+		if err := os.WriteFile(filepath.Join(work, "testdata", "fuzz", target, name), data, 0o666); err != nil {
+			return "", err
+		}
+	}
+	return work, nil
+}
+
+// fuzzStatsRE matches the coordinator's line of progress (internal/fuzz,
+// coordinator.logStats).
+var fuzzStatsRE = regexp.MustCompile(`^fuzz: elapsed: (\S+), execs: (\d+) \(\d+/sec\)(?:, new interesting: (\d+) \(total: (\d+)\))?$`)
+
+const (
+	seedFailure    = "failure while testing seed corpus entry: " // internal/fuzz/fuzz.go
+	failingWritten = "Failing input written to "                 // testing/fuzz.go
+)
+
+// Fuzz runs the fuzzer on one target for s.Time and returns how it ended;
+// progress, if not nil, gets each line of progress. Canceling ctx
+// interrupts the coordinator alone, which stops its workers (an
+// interrupted worker's input would be taken for a crash); the run then
+// ends as if its time were up.
+func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice, progress func(FuzzStats)) (FuzzOutcome, error) {
+	cmd := exec.Command(b.Path, "-test.run=^$", "-test.fuzz=^"+regexp.QuoteMeta(s.Target)+"$",
+		"-test.fuzztime="+s.Time.String(), "-test.fuzzminimizetime=0", "-test.fuzzcachedir="+s.CacheDir,
+		"-test.parallel="+strconv.Itoa(max(1, s.Workers)), "-test.timeout=0", "-test.paniconexit0")
+	cmd.Dir, cmd.Env = s.Dir, b.Env
+	setProcessGroup(cmd)
+	dieWithParent(cmd, syscall.SIGINT)
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	if err := cmd.Start(); err != nil {
+		return FuzzOutcome{}, err
+	}
+	exited := make(chan error, 1)
+	go func() {
+		err := cmd.Wait()
+		pw.Close()
+		exited <- err
+	}()
+	stop := context.AfterFunc(ctx, func() {
+		cmd.Process.Signal(os.Interrupt)
+		time.AfterFunc(10*time.Second, func() { cmd.Process.Kill() })
+	})
+	defer stop()
+	var out FuzzOutcome
+	var tail []string
+	written := ""
+	sc := bufio.NewScanner(pr)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if tail = append(tail, line); len(tail) > 40 {
+			tail = tail[1:]
+		}
+		trimmed := strings.TrimSpace(line)
+		if m := fuzzStatsRE.FindStringSubmatch(trimmed); m != nil {
+			out.FuzzStats = parseFuzzStats(m)
+			if progress != nil {
+				progress(out.FuzzStats)
+			}
+		} else if rest, ok := strings.CutPrefix(trimmed, seedFailure); ok {
+			_, out.Seed, _ = strings.Cut(rest, "/")
+		} else if rest, ok := strings.CutPrefix(trimmed, failingWritten); ok {
+			written = rest
+		}
+	}
+	io.Copy(io.Discard, pr)
+	err := <-exited
+	if written != "" {
+		path := written
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(s.Dir, path)
+		}
+		data, rerr := os.ReadFile(path)
+		if rerr != nil {
+			return out, fmt.Errorf("reading the input the fuzzer wrote: %w", rerr)
+		}
+		os.Remove(path) // the mirror's: the next run must not start on it
+		out.Crasher = data
+	}
+	var ee *exec.ExitError
+	switch {
+	case err == nil || ctx.Err() != nil:
+		return out, nil
+	case out.Crasher != nil || out.Seed != "":
+		out.Output = strings.Join(tail, "\n")
+		return out, nil
+	case errors.As(err, &ee):
+		return out, fmt.Errorf("the fuzzer of %s ended (%v) without a failing input:\n%s", s.Target, err, strings.Join(tail, "\n"))
+	}
+	return out, err
+}
+
+// parseFuzzStats reads a match of fuzzStatsRE.
+func parseFuzzStats(m []string) FuzzStats {
+	var st FuzzStats
+	st.Elapsed, _ = time.ParseDuration(m[1])
+	st.Execs, _ = strconv.ParseInt(m[2], 10, 64)
+	st.New, _ = strconv.Atoi(m[3])
+	st.Total, _ = strconv.Atoi(m[4])
+	return st
+}
