@@ -496,6 +496,12 @@ func (c *command) campaignReport(targets []*campaignTarget, found map[failure.Si
 		c.rep.fuzzTarget(t)
 	}
 	c.rep.output(c.rep.out, "", "", b.String())
+	if path := envValue(c.env, "GITHUB_STEP_SUMMARY"); path != "" {
+		if err := appendFile(path, c.stepSummary(targets, found)); err != nil {
+			c.rep.errorf("writing the job summary: %v", err)
+			c.fail(exitFailure)
+		}
+	}
 	if len(fresh) > 0 {
 		slices.Sort(fresh)
 		var rel []string
@@ -505,4 +511,56 @@ func (c *command) campaignReport(targets []*campaignTarget, found map[failure.Si
 		c.rep.errorf("fuzzing found %s; the entries to commit: %s", plural(len(found), "new failure", "new failures"), strings.Join(rel, ", "))
 		c.fail(exitFailure)
 	}
+}
+
+// stepSummary is the campaign's report as Markdown, for the summary of a
+// GitHub Actions job ($GITHUB_STEP_SUMMARY).
+func (c *command) stepSummary(targets []*campaignTarget, found map[failure.Signature]*campaignFinding) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "### fuzzmin fuzz: %s, %s\n\n", plural(len(targets), "target", "targets"), plural(len(found), "new failure", "new failures"))
+	b.WriteString("| target | time | execs | execs/s | new inputs | new failures | known | again | stops cost |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	for _, t := range targets {
+		rate := 0.0
+		if t.spent > 0 {
+			rate = float64(t.execs) / t.spent.Seconds()
+		}
+		fmt.Fprintf(&b, "| `%s` | %v | %d | %.0f | %d | %d | %d | %d | %v |\n", markdownCode(t.pkg.ImportPath+"."+t.target.Name),
+			t.spent.Round(time.Second), t.execs, rate, t.found, len(t.fresh), t.known, t.repeats, t.lost.Round(time.Second))
+	}
+	var sigs []failure.Signature
+	for sig := range found {
+		sigs = append(sigs, sig)
+	}
+	slices.SortFunc(sigs, func(a, b failure.Signature) int { return strings.Compare(found[a].path, found[b].path) })
+	for i, sig := range sigs {
+		if i == 0 {
+			b.WriteString("\nNew failures, minimized; commit their entries:\n\n")
+		}
+		f := found[sig]
+		fmt.Fprintf(&b, "- `%s`: %s (stopped %s)\n", markdownCode(c.rel(f.path)), markdownText(sig.String()), plural(f.count, "turn", "turns"))
+	}
+	return b.String()
+}
+
+// markdownCode makes s fit between backquotes on one line.
+func markdownCode(s string) string {
+	return strings.NewReplacer("`", "'", "\n", " ", "|", "\\|").Replace(s)
+}
+
+// markdownText escapes what Markdown would take for markup in s.
+func markdownText(s string) string {
+	return strings.NewReplacer("\\", "\\\\", "`", "\\`", "*", "\\*", "_", "\\_", "|", "\\|", "<", "&lt;", "\n", " ").Replace(terminalSafe(s))
+}
+
+// appendFile appends text to the file at path, creating it if need be.
+func appendFile(path, text string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

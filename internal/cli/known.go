@@ -73,15 +73,7 @@ func (k *knownFailures) add(sig failure.Signature, comment string) (bool, error)
 		b.WriteString(knownHeader)
 	}
 	fmt.Fprintf(&b, "\n# %s\n%s\n", comment, sig)
-	f, err := os.OpenFile(k.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
-	if err != nil {
-		return false, err
-	}
-	if _, err := f.WriteString(b.String()); err != nil {
-		f.Close()
-		return false, err
-	}
-	if err := f.Close(); err != nil {
+	if err := appendFile(k.path, b.String()); err != nil {
 		return false, err
 	}
 	k.sigs[sig.String()] = true
