@@ -343,6 +343,15 @@ named. Its flags:
 
 	-C dir
 		Change to dir before doing anything.
+	-corpus dir
+		Keep the generated corpora of the targets in dir, laid out as
+		$GOCACHE/fuzz (<import path>/<Target>/): its entries are added
+		to the fuzz cache before fuzzing, and the cache's copied back
+		after, so that CI can keep the directory between runs with an
+		ordinary cache. Nothing else in the fuzz cache is touched.
+	-corpus-max n
+		With -corpus, distill a target's kept corpus, as fuzzmin cmin
+		does, once it holds more than n entries. The default is 1000.
 	-exec-timeout duration
 		The most one input may run before it counts as hanging. Once
 		inputs have passed, an input hangs after 20 times the slowest of

@@ -91,7 +91,14 @@ func (c *command) campaign(ctx context.Context, patterns []string) int {
 		if len(targets) == 0 || ctx.Err() != nil {
 			return
 		}
+		c.opts.corpus = c.abs(c.opts.corpus)
+		if c.opts.corpus != "" && !c.mergeCorpus(targets) {
+			return
+		}
 		found := c.fuzzTargets(ctx, targets)
+		if c.opts.corpus != "" {
+			c.keepCorpus(ctx, targets)
+		}
 		c.campaignReport(targets, found)
 		if ctx.Err() != nil {
 			c.interrupted("")

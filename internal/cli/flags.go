@@ -98,6 +98,8 @@ type campaignOptions struct {
 	budget      time.Duration // -fuzztime: for all the targets
 	targetShard shard         // -shard: of the targets
 	known       string        // the file of known failures, instead of the module's
+	corpus      string        // a directory that keeps the generated corpora
+	corpusMax   int           // entries of a target's kept corpus past which it is distilled
 }
 
 // The values of -others.
@@ -128,7 +130,7 @@ func checkDefaults() options {
 // campaignDefaults are fuzzmin fuzz's.
 func campaignDefaults() options {
 	o := defaultOptions()
-	o.budget, o.targetShard = 5*time.Minute, shard{1, 1}
+	o.budget, o.targetShard, o.corpusMax = 5*time.Minute, shard{1, 1}, 1000
 	return o
 }
 
@@ -239,6 +241,8 @@ func campaignFlags(o *options) *flag.FlagSet {
 	fs.Var(&o.targetShard, "shard", "Fuzz only shard `i/n` of the targets: they are split into n shards by a hash of package and target, so that n jobs of a CI matrix, given 1/n to n/n, fuzz each target exactly once.")
 	fs.DurationVar(&o.budget, "fuzztime", o.budget, "How long to fuzz, all the targets together: the turns of the targets that run at once overlap. Building, and minimizing what a turn stops on, come on top.")
 	fs.StringVar(&o.known, "known", o.known, "Read the known failures from `file` instead of "+knownName+" at the root of each package's module.")
+	fs.StringVar(&o.corpus, "corpus", o.corpus, "Keep the generated corpora of the targets in `dir`, laid out as $GOCACHE/fuzz (<import path>/<Target>/): its entries are added to the fuzz cache before fuzzing, and the cache's copied back after, so that CI can keep the directory between runs with an ordinary cache. Nothing else in the fuzz cache is touched.")
+	fs.IntVar(&o.corpusMax, "corpus-max", o.corpusMax, "With -corpus, distill a target's kept corpus, as fuzzmin cmin does, once it holds more than `n` entries.")
 	o.addRunFlags(fs, "targets fuzzed at once, each with GOMAXPROCS/n fuzz workers; minimizing a failure runs its candidates on n processes too.", true)
 	o.addOutputFlags(fs, true)
 	o.addSearchFlags(fs, true)
@@ -288,6 +292,8 @@ func (o *options) validate() error {
 		return fmt.Errorf("-others %q: want %s or %s", o.others, othersWrite, othersReport)
 	case o.fuzz != "" && o.dryRun:
 		return fmt.Errorf("-fuzz and -n: go test -fuzz writes what it finds")
+	case o.corpusMax < 0:
+		return fmt.Errorf("-corpus-max %d: want 1 or more", o.corpusMax)
 	case o.budget < 0:
 		return fmt.Errorf("-fuzztime %v: want a positive duration", o.budget)
 	case o.fuzztime != "" && !validFuzztime(o.fuzztime):
