@@ -9,6 +9,7 @@ Usage:
 	fuzzmin check [flags] [packages]
 	fuzzmin fuzz [flags] [packages]
 	fuzzmin known -run Target/entry [flags] [packages]
+	fuzzmin export -o dir [flags] [packages]
 	fuzzmin cmin [flags] [packages]
 	fuzzmin import -run Target [-pkg package] [-format format] [flags] file...
 	fuzzmin migrate -run Target -arg source... [-from types] [flags] [package]
@@ -471,6 +472,46 @@ Its flags:
 		expressions, as for go test -run).
 	-tags list
 		Build tags, a comma-separated list as for go test.
+
+# Exporting corpora
+
+	fuzzmin export -o dir [flags] [packages]
+
+Export writes the corpora of fuzz targets, the seed corpus in testdata and
+the generated corpus in the fuzz cache, as the raw testcases that OSS-Fuzz's
+and ClusterFuzzLite's builds of native Go fuzz targets read, so that a
+project can seed them with what go test -fuzz found: each target's into
+dir/<Target>/, a file a testcase named by its hash, and with -zip also
+dir/<Target>_seed_corpus.zip, the archive a build script copies to $OUT.
+The layout is v2's (compile_native_go_fuzzer_v2: the fixed-size arguments,
+a weight byte per string or []byte, then their bytes), or with -format=raw
+the bytes of a target's one []byte or string argument. Import reads the
+testcases back (fuzzmin import -format=v2) into the same entries. A v2
+testcase shares its bytes out among three or more strings and byte slices
+by weights of a byte each: an entry whose lengths no such weights give is
+named, and not written. Its flags:
+
+	-C dir
+		Change to dir before doing anything.
+	-format v2
+		The layout of a testcase: v2, as a build made with
+		compile_native_go_fuzzer_v2 reads it (the default of OSS-Fuzz
+		and ClusterFuzzLite for native Go fuzz targets), or raw, the
+		bytes of a target's one []byte or string argument. The default
+		is v2.
+	-json
+		Print one JSON object per event, as go test -json does (see
+		Output).
+	-o dir
+		Write each target's testcases into dir/<Target>/ (required).
+	-run regexp
+		Export only the targets matching regexp.
+	-tags list
+		Build tags, a comma-separated list as for go test.
+	-zip
+		Also write <Target>_seed_corpus.zip beside each target's
+		directory, the seed corpus archive an OSS-Fuzz build script
+		copies to $OUT.
 
 # Cmin
 

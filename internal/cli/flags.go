@@ -29,6 +29,7 @@ type options struct {
 	checkOptions
 	cminOptions
 	campaignOptions
+	exportOptions
 }
 
 // buildOptions are the flags of the go command's runs.

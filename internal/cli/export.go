@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/fuzzmin/fuzzmin/corpus"
+	"github.com/fuzzmin/fuzzmin/internal/ossfuzz"
+)
+
+// fuzzmin export writes the corpora of fuzz targets, the seed corpus and
+// the generated one, as the raw testcases that OSS-Fuzz's and
+// ClusterFuzzLite's builds of native Go fuzz targets read
+// (compile_native_go_fuzzer_v2), so that a project can seed them: the
+// other way from import, which reads such testcases back into entries.
+
+// exportOptions are export's own.
+type exportOptions struct {
+	out    string // -o
+	format string // formatV2 or formatRaw
+	zip    bool   // also <Target>_seed_corpus.zip
+}
+
+// exportFlags returns export's flags, bound to o.
+func exportFlags(o *options) *flag.FlagSet {
+	fs := flag.NewFlagSet("fuzzmin export", flag.ContinueOnError)
+	o.addBuildFlags(fs)
+	fs.StringVar(&o.run, "run", o.run, "Export only the targets matching `regexp`.")
+	fs.StringVar(&o.out, "o", o.out, "Write each target's testcases into `dir`/<Target>/ (required).")
+	fs.StringVar(&o.exportOptions.format, "format", o.exportOptions.format, "The layout of a testcase: `v2`, as a build made with compile_native_go_fuzzer_v2 reads it (the default of OSS-Fuzz and ClusterFuzzLite for native Go fuzz targets), or raw, the bytes of a target's one []byte or string argument.")
+	fs.BoolVar(&o.zip, "zip", o.zip, "Also write <Target>_seed_corpus.zip beside each target's directory, the seed corpus archive an OSS-Fuzz build script copies to $OUT.")
+	o.addOutputFlags(fs, false)
+	return fs
+}
+
+// exportDefaults are export's.
+func exportDefaults() options {
+	o := defaultOptions()
+	o.exportOptions.format = formatV2
+	return o
+}
+
+// export is fuzzmin export.
+func (c *command) export(ctx context.Context, patterns []string) int {
+	switch {
+	case c.opts.out == "":
+		c.rep.errorf("export: -o names the directory to write the testcases into")
+		return exitUsage
+	case c.opts.exportOptions.format != formatV2 && c.opts.exportOptions.format != formatRaw:
+		c.rep.errorf("export: -format %q: want v2 or raw", c.opts.exportOptions.format)
+		return exitUsage
+	}
+	out := c.abs(c.opts.out)
+	return c.withPackages(ctx, patterns, 0, func(pkgs []*pkg) {
+		n := 0
+		for _, p := range pkgs {
+			for _, t := range p.Targets {
+				if c.match.matchTarget(t.Name) && ctx.Err() == nil {
+					c.exportTarget(p, t, out)
+					n++
+				}
+			}
+		}
+		if n == 0 && c.exit == exitOK {
+			c.rep.infof("fuzzmin export: no fuzz target matches %s", describeSelection(c.opts.run, shard{1, 1}))
+		}
+	})
+}
+
+// exportTarget writes the testcases of t's corpora into out/<Target>.
+func (c *command) exportTarget(p *pkg, t *target, out string) {
+	dir := filepath.Join(out, t.Name)
+	files := map[string][]byte{}
+	var refused []string
+	for _, from := range []string{corpus.SeedCorpus(p.Dir, t.Name), c.cacheCorpus(p, t.Name)} {
+		entries, err := corpus.Read(from)
+		if err != nil {
+			c.rep.errorf("%s %s: %v", p.ImportPath, t.Name, err)
+			c.fail(exitFailure)
+			return
+		}
+		for _, e := range entries {
+			if e.Err != nil {
+				continue // malformed: go test and fuzzmin check say so
+			}
+			data, err := c.exportEncode(e.Values)
+			if err != nil {
+				refused = append(refused, fmt.Sprintf("%s (%v)", c.rel(e.Path), err))
+				continue
+			}
+			name := corpus.Name(data)
+			if _, ok := files[name]; !ok {
+				files[name] = data
+				if _, err := corpus.WriteFile(dir, data); err != nil {
+					c.rep.errorf("%v", err)
+					c.fail(exitFailure)
+					return
+				}
+			}
+		}
+	}
+	if c.opts.zip && len(files) > 0 {
+		if err := writeZip(filepath.Join(out, t.Name+"_seed_corpus.zip"), files); err != nil {
+			c.rep.errorf("%v", err)
+			c.fail(exitFailure)
+			return
+		}
+	}
+	line := fmt.Sprintf("%s %s: %s written to %s", p.ImportPath, t.Name, plural(len(files), "testcase", "testcases"), c.rel(dir))
+	if len(refused) > 0 {
+		line += fmt.Sprintf("; %s not written: %s", plural(len(refused), "entry", "entries"), strings.Join(refused, ", "))
+		c.fail(exitFailure)
+	}
+	c.rep.infof("%s", line)
+}
+
+// exportEncode encodes an entry's values as -format says.
+func (c *command) exportEncode(vals []any) ([]byte, error) {
+	if c.opts.exportOptions.format == formatRaw {
+		return ossfuzz.EncodeRaw(vals)
+	}
+	return ossfuzz.EncodeV2(vals)
+}
+
+// writeZip writes files, by name, into a zip archive at path, in name
+// order, replacing what was there.
+func writeZip(path string, files map[string][]byte) error {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		w, err := zw.Create(name)
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(files[name]); err != nil {
+			return err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, buf.Bytes(), 0o666); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
