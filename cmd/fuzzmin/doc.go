@@ -10,6 +10,7 @@ Usage:
 	fuzzmin fuzz [flags] [packages]
 	fuzzmin known -run Target/entry [flags] [packages]
 	fuzzmin export -o dir [flags] [packages]
+	fuzzmin cover -o file [flags] [packages]
 	fuzzmin cmin [flags] [packages]
 	fuzzmin import -run Target [-pkg package] [-format format] [flags] file...
 	fuzzmin migrate -run Target -arg source... [-from types] [flags] [package]
@@ -512,6 +513,47 @@ named, and not written. Its flags:
 		Also write <Target>_seed_corpus.zip beside each target's
 		directory, the seed corpus archive an OSS-Fuzz build script
 		copies to $OUT.
+
+# Coverage of the corpora
+
+	fuzzmin cover -o file [flags] [packages]
+
+Cover measures what the corpora of fuzz targets cover, the seed corpus and
+the generated corpus go test -fuzz keeps, and writes it as a coverage
+profile that go tool cover reads (go tool cover -func=file, -html=file).
+It measures as cmin does: the test binary built for the set coverage of the
+packages of the main module it links, each entry run alone (an entry that
+crashes its process covers what it reached before). It prints each
+target's share of the statements, and the profile holds the union of all
+the targets'. Its flags:
+
+	-C dir
+		Change to dir before doing anything.
+	-exec-timeout duration
+		The most one input may run before it counts as hanging. Once
+		inputs have passed, an input hangs after 20 times the slowest of
+		them (at least 1s); a search for a smaller input that hangs
+		judges candidates by 4 times (at least 50ms), and confirms its
+		result with the longer limit. The default is 10s.
+	-json
+		Print one JSON object per event, as go test -json does (see
+		Output).
+	-memory-limit bytes
+		The most resident memory a test process may reach, in bytes (a
+		number, or with a suffix KiB, MiB or GiB; 0: no limit). A
+		process that grows past it is killed and the input it ran fails
+		as out of memory, a failure of its own kind, as does one the
+		runtime reports out of memory; the kind alone is its identity.
+		Linux only. The default is 2GiB.
+	-o file
+		Write the coverage profile to file (required).
+	-p n
+		Run up to n test processes at once, as go test -p: each
+		measuring one entry at a time. The default is GOMAXPROCS.
+	-run regexp
+		Measure only the targets matching regexp.
+	-tags list
+		Build tags, a comma-separated list as for go test.
 
 # Cmin
 

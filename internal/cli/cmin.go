@@ -3,7 +3,6 @@ package cli
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -43,28 +42,10 @@ func (c *command) cminPackage(ctx context.Context, p *pkg, tmp string) {
 	if len(jobs) == 0 {
 		return
 	}
-	start := time.Now()
-	cov := &coverBuild{bin: &testbin.Binary{Path: filepath.Join(tmp, "cover.test"), ModDir: p.ModuleDir, PkgDir: p.Dir,
-		Timeout: c.opts.execTimeout, MemLimit: int64(c.opts.memLimit), Env: c.env, RAM: c.ram.path, Disk: c.disk.path, Note: c.verboseNote}}
-	c.rep.phase("building " + p.ImportPath + " for coverage")
-	var err error
-	if cov.pkgs, err = c.linkedPackages(ctx, p); err == nil {
-		goCmd := func(args ...string) *exec.Cmd { return c.goCommand(ctx, args...) }
-		err = testbin.BuildCover(goCmd, cov.bin.Path, cov.pkgs, append(c.buildFlags(), p.Args...))
-	}
-	c.rep.phase("")
-	if err != nil {
-		if be := (*testbin.BuildError)(nil); errors.As(err, &be) && ctx.Err() == nil {
-			c.rep.buildError(p.ImportPath, be.Output)
-			c.fail(exitUsage)
-		} else if ctx.Err() == nil {
-			c.rep.errorf("%s: %v", p.ImportPath, err)
-			c.fail(exitFailure)
-		}
+	cov, ok := c.buildCoverage(ctx, p, tmp)
+	if !ok {
 		return
 	}
-	c.rep.built(p.ImportPath, time.Since(start))
-	cov.bin.Toolchain = c.toolchain(cov.bin.Path)
 	for i, tj := range jobs {
 		if ctx.Err() != nil {
 			return
@@ -77,6 +58,28 @@ func (c *command) cminPackage(ctx context.Context, p *pkg, tmp string) {
 			return
 		}
 	}
+}
+
+// buildCoverage builds p's test binary for the set coverage of the
+// packages of the main module it links, in tmp.
+func (c *command) buildCoverage(ctx context.Context, p *pkg, tmp string) (*coverBuild, bool) {
+	start := time.Now()
+	cov := &coverBuild{bin: &testbin.Binary{Path: filepath.Join(tmp, "cover.test"), ModDir: p.ModuleDir, PkgDir: p.Dir,
+		Timeout: c.opts.execTimeout, MemLimit: int64(c.opts.memLimit), Env: c.env, RAM: c.ram.path, Disk: c.disk.path, Note: c.verboseNote}}
+	c.rep.phase("building " + p.ImportPath + " for coverage")
+	var err error
+	if cov.pkgs, err = c.linkedPackages(ctx, p); err == nil {
+		goCmd := func(args ...string) *exec.Cmd { return c.goCommand(ctx, args...) }
+		err = testbin.BuildCover(goCmd, cov.bin.Path, cov.pkgs, append(c.buildFlags(), p.Args...))
+	}
+	c.rep.phase("")
+	if err != nil {
+		c.buildFailed(ctx, p, err)
+		return nil, false
+	}
+	c.rep.built(p.ImportPath, time.Since(start))
+	cov.bin.Toolchain = c.toolchain(cov.bin.Path)
+	return cov, true
 }
 
 // A coverBuild is a test binary built for coverage, and the packages whose

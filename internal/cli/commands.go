@@ -33,6 +33,7 @@ func init() {
 		{name: "fuzz", section: "# Fuzzing a module", flags: flagsOf(campaignDefaults, campaignFlags), run: runPipeline("fuzz", campaignDefaults, campaignFlags, (*command).campaign)},
 		{name: "known", section: "# Known failures", flags: flagsOf(checkDefaults, knownFlags), run: runPipeline("known", checkDefaults, knownFlags, (*command).addKnown)},
 		{name: "export", section: "# Exporting corpora", flags: flagsOf(exportDefaults, exportFlags), run: runPipeline("export", exportDefaults, exportFlags, (*command).export)},
+		{name: "cover", section: "# Coverage of the corpora", flags: flagsOf(defaultOptions, coverFlags), run: runPipeline("cover", defaultOptions, coverFlags, (*command).cover)},
 		{name: "cmin", section: "# Cmin", flags: flagsOf(defaultOptions, cminFlags), run: runPipeline("cmin", defaultOptions, cminFlags, (*command).cmin)},
 		{name: "import", section: "# Importing crashes", flags: importFlags, run: runImport},
 		{name: "migrate", section: "# Migrating entries", flags: migrateFlags, run: runMigrate},

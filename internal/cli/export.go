@@ -6,7 +6,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -23,7 +22,7 @@ import (
 
 // exportOptions are export's own.
 type exportOptions struct {
-	out    string // -o
+	out    string // -o: export's directory, cover's file
 	format string // formatV2 or formatRaw
 	zip    bool   // also <Target>_seed_corpus.zip
 }
@@ -151,9 +150,5 @@ func writeZip(path string, files map[string][]byte) error {
 	if err := zw.Close(); err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, buf.Bytes(), 0o666); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return writeFile(path, buf.Bytes())
 }

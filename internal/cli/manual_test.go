@@ -111,7 +111,7 @@ func TestNotACommand(t *testing.T) {
 		{"cmni", `"cmni" is neither a fuzzmin command nor a package; did you mean fuzzmin cmin?`},
 		{"improt", `"improt" is neither a fuzzmin command nor a package; did you mean fuzzmin import?`},
 		{"migrat", `"migrat" is neither a fuzzmin command nor a package; did you mean fuzzmin migrate?`},
-		{"bogus", `"bogus" is neither a fuzzmin command nor a package (the nearest command is fuzzmin check; fuzzmin help lists them all)`},
+		{"bogus", `"bogus" is neither a fuzzmin command nor a package (the nearest command is fuzzmin cover; fuzzmin help lists them all)`},
 		{"zz", `"zz" is neither a fuzzmin command nor a package (the nearest command is fuzzmin fuzz; fuzzmin help lists them all)`},
 		{"./check", ""}, {"example.com/x", ""}, {"x/y", ""}, {"", ""},
 	} {

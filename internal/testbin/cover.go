@@ -29,6 +29,16 @@ func BuildCover(goCmd func(args ...string) *exec.Cmd, path string, coverpkg, fla
 // coverage profile names them ("file.go:12.2,14.16"). The blocks are nil if
 // the binary wrote no profile.
 func (r *Runner) Cover(ctx context.Context, input []byte, j Judge) (Result, []string, error) {
+	res, profile, err := r.CoverProfile(ctx, input, j)
+	if err != nil || profile == nil {
+		return res, nil, err
+	}
+	return res, coveredBlocks(profile), nil
+}
+
+// CoverProfile is Cover that returns the coverage profile the run wrote
+// (cmd/cover's format), nil if it wrote none.
+func (r *Runner) CoverProfile(ctx context.Context, input []byte, j Judge) (Result, []byte, error) {
 	profile := r.private + ".cover"
 	os.Remove(profile)
 	defer os.Remove(profile)
@@ -43,10 +53,7 @@ func (r *Runner) Cover(ctx context.Context, input []byte, j Judge) (Result, []st
 	if errors.Is(err, os.ErrNotExist) {
 		return res, nil, nil
 	}
-	if err != nil {
-		return res, nil, err
-	}
-	return res, coveredBlocks(data), nil
+	return res, data, err
 }
 
 // coveredBlocks reads a coverage profile (cmd/cover's format: a mode line,

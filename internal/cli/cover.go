@@ -1,0 +1,239 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/fuzzmin/fuzzmin/corpus"
+	"github.com/fuzzmin/fuzzmin/internal/failure"
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
+)
+
+// fuzzmin cover measures what the corpora of fuzz targets cover, the seed
+// corpus and the generated one, as cmin measures it (each entry alone, by
+// the test binary built for the set coverage of the main module's packages
+// it links), and writes the union as a coverage profile that go tool cover
+// reads (-func, -html).
+
+// A profile is a set coverage profile: its blocks, by position.
+type profile map[string]*profileBlock
+
+// A profileBlock is a block of a profile: its statements, and whether a
+// run covered it.
+type profileBlock struct {
+	stmts   int
+	covered bool
+}
+
+// add adds the blocks of a profile in cmd/cover's format (a mode line,
+// then "file:start.col,end.col statements count" a block).
+func (pr profile) add(data []byte) {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) != 3 || strings.HasPrefix(f[0], "mode:") {
+			continue
+		}
+		stmts, err1 := strconv.Atoi(f[1])
+		count, err2 := strconv.Atoi(f[2])
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		b := pr[f[0]]
+		if b == nil {
+			b = &profileBlock{stmts: stmts}
+			pr[f[0]] = b
+		}
+		b.covered = b.covered || count > 0
+	}
+}
+
+// merge adds the blocks of o.
+func (pr profile) merge(o profile) {
+	for k, b := range o {
+		if a := pr[k]; a != nil {
+			a.covered = a.covered || b.covered
+		} else {
+			pr[k] = &profileBlock{b.stmts, b.covered}
+		}
+	}
+}
+
+// statements returns the statements covered, and all of them.
+func (pr profile) statements() (covered, all int) {
+	for _, b := range pr {
+		all += b.stmts
+		if b.covered {
+			covered += b.stmts
+		}
+	}
+	return covered, all
+}
+
+// percent spells covered of all statements as go test -cover does.
+func percent(covered, all int) string {
+	if all == 0 {
+		return "0.0%"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(covered)/float64(all))
+}
+
+// bytes returns the profile in cmd/cover's format, blocks in order.
+func (pr profile) bytes() []byte {
+	keys := make([]string, 0, len(pr))
+	for k := range pr {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b bytes.Buffer
+	b.WriteString("mode: set\n")
+	for _, k := range keys {
+		n := 0
+		if pr[k].covered {
+			n = 1
+		}
+		fmt.Fprintf(&b, "%s %d %d\n", k, pr[k].stmts, n)
+	}
+	return b.Bytes()
+}
+
+// coverFlags returns cover's flags, bound to o.
+func coverFlags(o *options) *flag.FlagSet {
+	fs := flag.NewFlagSet("fuzzmin cover", flag.ContinueOnError)
+	o.addBuildFlags(fs)
+	fs.StringVar(&o.run, "run", o.run, "Measure only the targets matching `regexp`.")
+	fs.StringVar(&o.out, "o", o.out, "Write the coverage profile to `file` (required).")
+	o.addRunFlags(fs, "each measuring one entry at a time.", false)
+	o.addOutputFlags(fs, false)
+	return fs
+}
+
+// cover is fuzzmin cover.
+func (c *command) cover(ctx context.Context, patterns []string) int {
+	if c.opts.out == "" {
+		c.rep.errorf("cover: -o names the file to write the coverage profile to")
+		return exitUsage
+	}
+	out := c.abs(c.opts.out)
+	return c.withPackages(ctx, patterns, 0, func(pkgs []*pkg) {
+		all := profile{}
+		n := 0
+		for i, p := range pkgs {
+			var targets []*target
+			for _, t := range p.Targets {
+				if c.match.matchTarget(t.Name) {
+					targets = append(targets, t)
+				}
+			}
+			if len(targets) == 0 || ctx.Err() != nil {
+				continue
+			}
+			tmp := filepath.Join(c.disk.path, fmt.Sprint(i))
+			cov, ok := c.buildCoverage(ctx, p, tmp)
+			if !ok {
+				continue
+			}
+			for k, t := range targets {
+				pr, entries, err := c.targetCoverage(ctx, p, t, cov, filepath.Join(tmp, fmt.Sprint("work", k)))
+				if err != nil {
+					if ctx.Err() == nil {
+						c.rep.errorf("%s %s: %v", p.ImportPath, t.Name, err)
+						c.fail(exitFailure)
+					}
+					return
+				}
+				covered, stmts := pr.statements()
+				c.rep.infof("%s %s: %s cover %s of the statements of %s", p.ImportPath, t.Name, plural(entries, "entry", "entries"), percent(covered, stmts), packageList(cov.pkgs))
+				all.merge(pr)
+				n++
+			}
+		}
+		if ctx.Err() != nil || c.exit != exitOK {
+			return
+		}
+		if n == 0 {
+			c.rep.infof("fuzzmin cover: no fuzz target matches %s", describeSelection(c.opts.run, shard{1, 1}))
+			return
+		}
+		if err := writeFile(out, all.bytes()); err != nil {
+			c.rep.errorf("%v", err)
+			c.fail(exitFailure)
+			return
+		}
+		covered, stmts := all.statements()
+		c.rep.infof("fuzzmin cover: %s of the statements covered; the profile is %s (go tool cover -func=%s)", percent(covered, stmts), c.rel(out), c.rel(out))
+	})
+}
+
+// targetCoverage runs each entry of t's corpora, the seed corpus and the
+// generated one, alone with the binary built for coverage, on -p runners
+// at once, and returns the union of what they covered and the number of
+// entries.
+func (c *command) targetCoverage(ctx context.Context, p *pkg, t *target, cov *coverBuild, work string) (profile, int, error) {
+	var entries []corpus.Entry
+	for _, dir := range []string{corpus.SeedCorpus(p.Dir, t.Name), c.cacheCorpus(p, t.Name)} {
+		es, err := corpus.Read(dir)
+		if err != nil {
+			return nil, 0, err
+		}
+		entries = append(entries, validEntries(es)...)
+	}
+	pr := profile{}
+	var mu sync.Mutex
+	w := max(1, min(c.opts.procs, len(entries)))
+	errs := make([]error, w)
+	var wg sync.WaitGroup
+	shape := func(_ int, _ failure.Signature, msg string) string { return failure.Shape(msg, nil) }
+	for k := range w {
+		r, err := cov.bin.Runner(t.Name, fmt.Sprintf("%s-%d", work, k))
+		if err != nil {
+			return nil, 0, err
+		}
+		wg.Go(func() {
+			defer r.Close()
+			for i := k; i < len(entries) && errs[k] == nil && ctx.Err() == nil; i += w {
+				var data []byte
+				_, data, errs[k] = r.CoverProfile(ctx, entries[i].Data, testbin.Judge{Shape: shape})
+				mu.Lock()
+				pr.add(data)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, 0, err
+		}
+	}
+	return pr, len(entries), ctx.Err()
+}
+
+// writeFile writes data to path through a temporary file beside it, so
+// that path holds its old contents or the new, never a part.
+func writeFile(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
