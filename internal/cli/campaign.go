@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -50,6 +51,7 @@ type campaignTarget struct {
 	left    []string                   // failing seed entries left out of its slices
 	said    map[failure.Signature]bool // the failures its stops were reported on, once each
 	made    []string                   // directories its failures' entries made, the deepest first
+	cover   string                     // what its corpora cover, as a percentage of the statements; "" if not measured
 }
 
 // once reports whether t's stops on sig are yet to be reported: the report
@@ -99,6 +101,7 @@ func (c *command) campaign(ctx context.Context, patterns []string) int {
 		if c.opts.corpus != "" {
 			c.keepCorpus(ctx, targets)
 		}
+		c.campaignCoverage(ctx, targets)
 		c.campaignReport(targets, found)
 		if ctx.Err() != nil {
 			c.interrupted("")
@@ -476,6 +479,36 @@ func (c *command) abs(path string) string {
 	return path
 }
 
+// campaignCoverage measures what each target's corpora cover after the
+// fuzzing, as fuzzmin cover does.
+func (c *command) campaignCoverage(ctx context.Context, targets []*campaignTarget) {
+	var cov *coverBuild
+	for i, t := range targets {
+		if ctx.Err() != nil {
+			return
+		}
+		tmp := filepath.Join(c.disk.path, fmt.Sprint("cover", i))
+		if i == 0 || t.pkg != targets[i-1].pkg {
+			var ok bool
+			if cov, ok = c.buildCoverage(ctx, t.pkg, tmp); !ok {
+				cov = nil
+			}
+		}
+		if cov == nil {
+			continue
+		}
+		pr, _, err := c.targetCoverage(ctx, t.pkg, t.target, cov, filepath.Join(tmp, "work"))
+		if err != nil {
+			if ctx.Err() == nil {
+				c.rep.errorf("%s: measuring coverage: %v", t.name(), err)
+				c.fail(exitFailure)
+			}
+			continue
+		}
+		t.cover = percent(pr.statements())
+	}
+}
+
 // cacheCorpusRoot is the directory of the generated corpora of p's
 // targets, as go test -fuzz passes it (-test.fuzzcachedir).
 func (c *command) cacheCorpusRoot(p *pkg) string {
@@ -486,7 +519,7 @@ func (c *command) cacheCorpusRoot(p *pkg) string {
 // failure fails the run.
 func (c *command) campaignReport(targets []*campaignTarget, found map[failure.Signature]*campaignFinding) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-40s %8s %12s %9s %6s %5s %5s %5s %7s\n", "target", "time", "execs", "execs/s", "new", "fail", "known", "again", "stopped")
+	fmt.Fprintf(&b, "%-40s %8s %12s %9s %6s %6s %5s %5s %5s %7s\n", "target", "time", "execs", "execs/s", "new", "cover", "fail", "known", "again", "stopped")
 	var fresh []string
 	for _, t := range targets {
 		rate := 0.0
@@ -497,8 +530,8 @@ func (c *command) campaignReport(targets []*campaignTarget, found map[failure.Si
 		if t.stops > 0 {
 			stopped = t.lost.Round(time.Second).String()
 		}
-		fmt.Fprintf(&b, "%-40s %8s %12d %9.0f %6d %5d %5d %5d %7s\n", t.pkg.ImportPath+"."+t.target.Name,
-			t.spent.Round(time.Second), t.execs, rate, t.found, len(t.fresh), t.known, t.repeats, stopped)
+		fmt.Fprintf(&b, "%-40s %8s %12d %9.0f %6d %6s %5d %5d %5d %7s\n", t.pkg.ImportPath+"."+t.target.Name,
+			t.spent.Round(time.Second), t.execs, rate, t.found, cmp.Or(t.cover, "-"), len(t.fresh), t.known, t.repeats, stopped)
 		fresh = append(fresh, t.fresh...)
 		c.rep.fuzzTarget(t)
 	}
@@ -525,14 +558,14 @@ func (c *command) campaignReport(targets []*campaignTarget, found map[failure.Si
 func (c *command) stepSummary(targets []*campaignTarget, found map[failure.Signature]*campaignFinding) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### fuzzmin fuzz: %s, %s\n\n", plural(len(targets), "target", "targets"), plural(len(found), "new failure", "new failures"))
-	b.WriteString("| target | time | execs | execs/s | new inputs | new failures | known | again | stops cost |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("| target | time | execs | execs/s | new inputs | coverage | new failures | known | again | stops cost |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, t := range targets {
 		rate := 0.0
 		if t.spent > 0 {
 			rate = float64(t.execs) / t.spent.Seconds()
 		}
-		fmt.Fprintf(&b, "| `%s` | %v | %d | %.0f | %d | %d | %d | %d | %v |\n", markdownCode(t.pkg.ImportPath+"."+t.target.Name),
-			t.spent.Round(time.Second), t.execs, rate, t.found, len(t.fresh), t.known, t.repeats, t.lost.Round(time.Second))
+		fmt.Fprintf(&b, "| `%s` | %v | %d | %.0f | %d | %s | %d | %d | %d | %v |\n", markdownCode(t.pkg.ImportPath+"."+t.target.Name),
+			t.spent.Round(time.Second), t.execs, rate, t.found, cmp.Or(t.cover, "-"), len(t.fresh), t.known, t.repeats, t.lost.Round(time.Second))
 	}
 	var sigs []failure.Signature
 	for sig := range found {

@@ -280,6 +280,7 @@ type fuzzTargetEvent struct {
 	Slices   int     // turns
 	Execs    int64
 	New      int      // inputs that found new coverage
+	Coverage string   `json:",omitempty"` // what its corpora cover: a percentage of the statements
 	Failures []string `json:",omitempty"` // the entries written for new failures
 	Known    int      `json:",omitempty"` // stops on failures the known file lists
 	Repeats  int      `json:",omitempty"` // stops on failures found before in the run
@@ -294,7 +295,7 @@ func (r *reporter) fuzzTarget(t *campaignTarget) {
 		return
 	}
 	r.emit(fuzzTargetEvent{Time: time.Now(), Action: actionFuzzTarget, Package: t.pkg.ImportPath, Test: t.target.Name,
-		Elapsed: seconds(t.spent), Slices: t.slices, Execs: t.execs, New: t.found, Failures: t.fresh, Known: t.known,
+		Elapsed: seconds(t.spent), Slices: t.slices, Execs: t.execs, New: t.found, Coverage: t.cover, Failures: t.fresh, Known: t.known,
 		Repeats: t.repeats, Stopped: seconds(t.lost), Left: t.left, Done: t.done})
 }
 

@@ -164,6 +164,11 @@ func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice, progress func(FuzzStats)
 	case out.Crasher != nil || out.Seed != "":
 		out.Output = strings.Join(tail, "\n")
 		return out, nil
+	case errors.As(err, &ee) && deadlineRace(tail):
+		// The time was up (go.dev/issue/75804: before Go 1.27 the
+		// coordinator can report its own -fuzztime deadline as a
+		// failure of the target, internal/fuzz/fuzz.go's stop).
+		return out, nil
 	case errors.As(err, &ee):
 		return out, fmt.Errorf("the fuzzer of %s ended (%v) without a failing input:\n%s", s.Target, err, strings.Join(tail, "\n"))
 	}
@@ -178,4 +183,17 @@ func parseFuzzStats(m []string) FuzzStats {
 	st.New, _ = strconv.Atoi(m[3])
 	st.Total, _ = strconv.Atoi(m[4])
 	return st
+}
+
+// deadlineRace reports whether a run of the fuzzer that wrote no failing
+// input failed with the error of its own deadline alone: "--- FAIL:
+// FuzzX (…)" followed by "context deadline exceeded" and FAIL.
+func deadlineRace(tail []string) bool {
+	for i := len(tail) - 1; i > 0; i-- {
+		if strings.TrimSpace(tail[i]) == "context deadline exceeded" {
+			f := strings.Fields(tail[i-1]) // the target's, not a subtest's
+			return len(f) == 4 && f[0] == "---" && f[1] == "FAIL:" && !strings.Contains(f[2], "/")
+		}
+	}
+	return false
 }
