@@ -115,7 +115,7 @@ func runAction(t *testing.T, workspace string, inputs map[string]string) (string
 		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", script)
 		cmd.Dir = filepath.Join(workspace, expand(s.dir))
 		cmd.Env = append(os.Environ(), "GITHUB_ACTIONS=true", "GITHUB_ACTION_PATH="+root, "GITHUB_WORKSPACE="+workspace,
-			"RUNNER_TEMP="+temp, "GITHUB_PATH="+ghPath)
+			"RUNNER_TEMP="+temp, "GITHUB_PATH="+ghPath, "GITHUB_STEP_SUMMARY="+filepath.Join(workspace, "step-summary.md"))
 		for k, v := range s.env {
 			cmd.Env = append(cmd.Env, k+"="+expand(v))
 		}
@@ -132,8 +132,10 @@ func runAction(t *testing.T, workspace string, inputs map[string]string) (string
 }
 
 // TestAction runs action.yml on a temporary module: check annotates a
-// failing committed entry and fails; fuzz fails on a shallow bug, with the
-// minimized entry written, and passes on a target without one.
+// failing committed entry and fails; fuzz with a target fails on a shallow
+// bug, with the minimized entry written, and passes on a target without
+// one; fuzz without one runs the campaign, keeps the corpus, writes the
+// coverage and the job summary.
 func TestAction(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds fuzzmin and runs go test -fuzz")
@@ -143,7 +145,10 @@ func TestAction(t *testing.T) {
 		"go.mod": "module example.com/a\n\ngo 1.26\n",
 		"a_test.go": `package a
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func FuzzBig(f *testing.F) {
 	f.Fuzz(func(t *testing.T, n int) {
@@ -160,6 +165,15 @@ func FuzzFind(f *testing.F) {
 			if r >= 'A' && r <= 'Z' {
 				t.Fatal("found a capital")
 			}
+		}
+	})
+}
+
+func FuzzBang(f *testing.F) {
+	f.Add("ok")
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.Contains(s, "!") {
+			t.Fatal("bang")
 		}
 	})
 }
@@ -181,7 +195,7 @@ func FuzzNever(f *testing.F) {
 	}
 
 	out, code := runAction(t, mod, map[string]string{"command": "check"})
-	if code != 1 || !regexp.MustCompile(`(?m)^::error file=testdata/fuzz/FuzzBig/committed,line=1::fails: fail: too big: 123456 at a_test\.go:8$`).MatchString(out) {
+	if code != 1 || !regexp.MustCompile(`(?m)^::error file=testdata/fuzz/FuzzBig/committed,line=1::fails: fail: too big: 123456 at a_test\.go:11$`).MatchString(out) {
 		t.Errorf("check: exit %d, want 1 with an annotation of the failing entry:\n%s", code, out)
 	}
 
@@ -216,7 +230,27 @@ func FuzzNever(f *testing.F) {
 		t.Errorf("check in working-directory services/a: exit %d, want 1 with an annotation of services/a/testdata/fuzz/FuzzBig/committed:\n%s", code, out)
 	}
 
-	if out, code := runAction(t, mod, map[string]string{"command": "fuzz"}); code != 2 || !strings.Contains(out, "::error::fuzzmin action: command fuzz needs the input target") {
-		t.Errorf("fuzz without a target: exit %d, want 2:\n%s", code, out)
+	// Without a target, the campaign: every target under one budget, the
+	// generated corpora kept, the coverage written, the job summary.
+	out, code = runAction(t, mod, map[string]string{"command": "fuzz", "fuzztime": "10s", "corpus": "kept", "coverage": "cov"})
+	if code != 1 || !regexp.MustCompile(`(?m)^fuzzmin: fuzzing found \d+ new failures?; the entries to commit: .*testdata/fuzz/FuzzBang/`).MatchString(out) {
+		t.Errorf("fuzz without a target: exit %d, want 1 with the new failures named:\n%s", code, out)
+	}
+	for _, name := range []string{"FuzzBig", "FuzzFind", "FuzzBang", "FuzzNever"} {
+		if !regexp.MustCompile(`(?m)^example\.com/a\.` + name + ` `).MatchString(out) {
+			t.Errorf("the campaign's report has no line of %s:\n%s", name, out)
+		}
+	}
+	summary, err := os.ReadFile(filepath.Join(mod, "step-summary.md"))
+	if err != nil || !strings.Contains(string(summary), "### fuzzmin fuzz: 4 targets, ") {
+		t.Errorf("the job summary: %v\n%s", err, summary)
+	}
+	if des, err := os.ReadDir(filepath.Join(mod, "kept", "example.com", "a", "FuzzFind")); err != nil || len(des) == 0 {
+		t.Errorf("the kept corpus of FuzzFind: %d entries, %v", len(des), err)
+	}
+	for _, name := range []string{"cover.out", "cover.html"} {
+		if fi, err := os.Stat(filepath.Join(mod, "cov", name)); err != nil || fi.Size() == 0 {
+			t.Errorf("coverage: %s: %v", name, err)
+		}
 	}
 }

@@ -522,8 +522,10 @@ Cover measures what the corpora of fuzz targets cover, the seed corpus and
 the generated corpus go test -fuzz keeps, and writes it as a coverage
 profile that go tool cover reads (go tool cover -func=file, -html=file).
 It measures as cmin does: the test binary built for the set coverage of the
-packages of the main module it links, each entry run alone (an entry that
-crashes its process covers what it reached before). It prints each
+packages of the main module it links, each entry run alone. The test
+binary writes its profile when it exits: an entry that panics or crashes
+its process counts nothing, one that fails by t.Error or t.Fatal counts
+what it ran. It prints each
 target's share of the statements, and the profile holds the union of all
 the targets'. Its flags:
 

@@ -79,10 +79,11 @@ func (pr profile) statements() (covered, all int) {
 	return covered, all
 }
 
-// percent spells covered of all statements as go test -cover does.
+// percent spells covered of all statements as go test -cover does; "-"
+// for none at all.
 func percent(covered, all int) string {
 	if all == 0 {
-		return "0.0%"
+		return "-"
 	}
 	return fmt.Sprintf("%.1f%%", 100*float64(covered)/float64(all))
 }
@@ -152,7 +153,11 @@ func (c *command) cover(ctx context.Context, patterns []string) int {
 					return
 				}
 				covered, stmts := pr.statements()
-				c.rep.infof("%s %s: %s cover %s of the statements of %s", p.ImportPath, t.Name, plural(entries, "entry", "entries"), percent(covered, stmts), packageList(cov.pkgs))
+				if stmts == 0 {
+					c.rep.infof("%s %s: %s; %s has no statements to cover outside its tests", p.ImportPath, t.Name, plural(entries, "entry", "entries"), packageList(cov.pkgs))
+				} else {
+					c.rep.infof("%s %s: %s cover %s of the statements of %s", p.ImportPath, t.Name, plural(entries, "entry", "entries"), percent(covered, stmts), packageList(cov.pkgs))
+				}
 				all.merge(pr)
 				n++
 			}
