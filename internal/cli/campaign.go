@@ -45,6 +45,7 @@ type campaignTarget struct {
 	found   int     // inputs with new coverage
 	last    float64 // of its last slice: inputs with new coverage a second
 	stops   int     // slices that stopped on a failure
+	stuck   int     // slices in a row that stopped on a failure found before, finding nothing new
 	fresh   []string
 	known   int
 	repeats int
@@ -252,18 +253,16 @@ func (c *command) fuzzTargets(ctx context.Context, targets []*campaignTarget) ma
 
 // nextTarget returns the target to fuzz next: the first that has not had a
 // slice, or else the one that found new coverage fastest in its last
-// slice (counting one more input, so that a target that found nothing
-// lately still gets turns), the one with the least time on a tie; nil if
-// every target is running or done.
+// slice, on a tie the one that has had the least time (fuzzing, and
+// minimizing what stopped it); nil if every target is running or done.
 func nextTarget(targets []*campaignTarget) *campaignTarget {
 	var best *campaignTarget
-	score := func(t *campaignTarget) float64 { return t.last }
 	for _, t := range targets {
 		switch {
 		case t.running || t.done != "":
 		case t.slices == 0:
 			return t
-		case best == nil || score(t) > score(best) || score(t) == score(best) && t.spent < best.spent:
+		case best == nil || t.last > best.last || t.last == best.last && t.spent+t.lost < best.spent+best.lost:
 			best = t
 		}
 	}
@@ -281,10 +280,12 @@ func (c *command) sliceEnded(ctx context.Context, d sliceDone, slice time.Durati
 	t.found += out.New
 	cost := d.took
 	defer func() {
-		// What a slice found, a second of it: one that stopped early
-		// counts as half a slice, so that a target that keeps stopping
-		// on the same failure does not take every turn.
-		t.last = (float64(out.New) + 0.5) / max(cost, slice/2).Seconds()
+		// What a slice found, a second of it, half an input more so that
+		// a target that found nothing lately still gets turns. A slice
+		// that stopped early counts as a whole one, with what the stop
+		// cost: a target that keeps stopping on a failure found before
+		// is worth no more than one that finds nothing.
+		t.last = (float64(out.New) + 0.5) / max(cost, slice).Seconds()
 	}()
 	switch {
 	case d.err != nil:
@@ -295,19 +296,34 @@ func (c *command) sliceEnded(ctx context.Context, d sliceDone, slice time.Durati
 		}
 	case out.Seed != "":
 		c.leaveOutSeed(t, out)
-	case out.Crasher != nil:
+	case out.Crasher == nil:
+		t.stuck = 0 // its time was up
+	default: // it stopped on a failure
 		t.stops++
 		start := time.Now()
 		fresh := c.campaignFailure(ctx, t, out.Crasher, found)
 		took := time.Since(start)
 		t.lost += took
 		cost += took
+		if t.stuck++; fresh || out.New > 0 {
+			t.stuck = 0
+		}
 		if fresh {
 			return took
+		}
+		if t.stuck == maxStuck {
+			t.done = fmt.Sprintf("its last %d turns stopped on failures found before, with nothing new found: the fuzzer stops at every failure, so it cannot get past them until they are fixed", maxStuck)
+			c.rep.infof("%s: fuzzed no more: %s", t.name(), t.done)
 		}
 	}
 	return 0
 }
+
+// maxStuck is how many turns in a row a target may stop on failures found
+// before, finding nothing new, before it gets no more: the toolchain's
+// fuzzer stops at each failure, and one the fuzzer meets at once leaves a
+// turn no time to find anything else.
+const maxStuck = 5
 
 // leaveOutSeed takes a seed entry that failed out of t's slices: the
 // fuzzer stops on it before it fuzzes (go test reports it, and fuzzmin

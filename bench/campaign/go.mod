@@ -1,0 +1,3 @@
+module example.com/campaignbench
+
+go 1.26
