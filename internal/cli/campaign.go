@@ -105,7 +105,8 @@ func (c *command) campaign(ctx context.Context, patterns []string) int {
 		c.campaignCoverage(ctx, targets)
 		c.campaignReport(targets, found)
 		if ctx.Err() != nil {
-			c.interrupted("")
+			c.rep.errorf("interrupted; fuzzing stopped, and every entry written so far stays")
+			c.fail(exitFailure)
 		}
 	})
 }
