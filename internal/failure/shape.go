@@ -432,12 +432,12 @@ func variable(tok token) bool { return tok.kind == value || tok.derived }
 func render(toks []token) string {
 	var b strings.Builder
 	for _, tok := range toks {
-		if tok.space {
-			b.WriteByte(' ')
-		}
 		s := tok.text
 		if tok.kind == value && s == "" {
 			s = "…"
+		}
+		if tok.space {
+			s = " " + s
 		}
 		if b.Len()+len(s) > maxText {
 			break

@@ -5,6 +5,7 @@ import (
 	"iter"
 	"reflect"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 )
@@ -122,6 +123,9 @@ func (p *pass) candidates(best []any, from cursor) iter.Seq2[cursor, any] {
 				}
 			case p.arg != nil:
 				seq = p.arg(best[i], start)
+				if s, ok := best[i].(string); ok && seq != nil && utf8.ValidString(s) {
+					seq = validStrings(seq)
+				}
 			}
 			if seq == nil {
 				continue
@@ -205,4 +209,21 @@ func cloneTuple(t []any) []any { return with(t, -1, nil) }
 func Supported(v any) bool {
 	tag, _ := encoding.NativeTag(v)
 	return tag != 0
+}
+
+// validStrings drops the candidates that are not valid UTF-8 from the
+// candidates of a valid string: a string that is text stays text, whichever
+// pass made the candidate (the byte-level ones see binary data in a string
+// with control characters, "\x00\u0080", which is valid UTF-8 too).
+func validStrings(seq iter.Seq2[pos, any]) iter.Seq2[pos, any] {
+	return func(yield func(pos, any) bool) {
+		for ps, v := range seq {
+			if s, ok := v.(string); ok && !utf8.ValidString(s) {
+				continue
+			}
+			if !yield(ps, v) {
+				return
+			}
+		}
+	}
 }
