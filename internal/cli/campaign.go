@@ -536,7 +536,11 @@ func (c *command) cacheCorpusRoot(p *pkg) string {
 // failure fails the run.
 func (c *command) campaignReport(targets []*campaignTarget, found map[failure.Signature]*campaignFinding) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-40s %8s %12s %9s %6s %6s %5s %5s %5s %7s\n", "target", "time", "execs", "execs/s", "new", "cover", "fail", "known", "again", "stopped")
+	w := len("target")
+	for _, t := range targets {
+		w = max(w, len(t.pkg.ImportPath)+1+len(t.target.Name))
+	}
+	fmt.Fprintf(&b, "%-*s %8s %12s %9s %6s %6s %5s %5s %5s %7s\n", w, "target", "time", "execs", "execs/s", "new", "cover", "fail", "known", "again", "stopped")
 	var fresh []string
 	for _, t := range targets {
 		rate := 0.0
@@ -547,7 +551,7 @@ func (c *command) campaignReport(targets []*campaignTarget, found map[failure.Si
 		if t.stops > 0 {
 			stopped = t.lost.Round(time.Second).String()
 		}
-		fmt.Fprintf(&b, "%-40s %8s %12d %9.0f %6d %6s %5d %5d %5d %7s\n", t.pkg.ImportPath+"."+t.target.Name,
+		fmt.Fprintf(&b, "%-*s %8s %12d %9.0f %6d %6s %5d %5d %5d %7s\n", w, t.pkg.ImportPath+"."+t.target.Name,
 			t.spent.Round(time.Second), t.execs, rate, t.found, cmp.Or(t.cover, "-"), len(t.fresh), t.known, t.repeats, stopped)
 		fresh = append(fresh, t.fresh...)
 		c.rep.fuzzTarget(t)
