@@ -29,11 +29,12 @@ var killCommands = [][]string{
 	{"migrate", "-run=FuzzM", "-arg=@1", `-arg=string("")`},
 	{"cmin", "-fuzzcache=../fc", "-run=FuzzA"},
 	{"check", "-minimal", "./..."},
+	{"fuzz", "-fuzztime=1m", "./..."},
 }
 
 // TestKillSafety interrupts fuzzmin at random moments with SIGINT, SIGTERM,
 // SIGHUP, SIGQUIT or SIGKILL, in each of its commands that write (minimize,
-// import, migrate, cmin) and in check, then lets a normal run of each
+// import, migrate, cmin, fuzz) and in check, then lets a normal run of each
 // finish, and checks what
 // design.md promises: no failing input is lost, every file left in
 // testdata or the fuzz cache is a corpus file, the failing ones fail, the
