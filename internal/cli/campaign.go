@@ -236,7 +236,7 @@ func (c *command) fuzzTargets(ctx context.Context, targets []*campaignTarget) ma
 				Time: min(slice, left).Round(time.Second), Workers: workers}
 			go func() {
 				start := time.Now()
-				out, err := t.bin.Fuzz(ctx, s, nil)
+				out, err := t.bin.Fuzz(ctx, s)
 				done <- sliceDone{t, out, err, time.Since(start)}
 			}()
 		}

@@ -49,7 +49,6 @@ type FuzzStats struct {
 	Elapsed time.Duration
 	Execs   int64
 	New     int // inputs that found new coverage, which the generated corpus gained
-	Total   int // the generated corpus's inputs at the end (0 if not said)
 }
 
 // A FuzzOutcome is how a run of the fuzzer ended.
@@ -86,19 +85,19 @@ func (b *Binary) FuzzDir(target, dir string, seeds map[string][]byte) (string, e
 
 // fuzzStatsRE matches the coordinator's line of progress (internal/fuzz,
 // coordinator.logStats).
-var fuzzStatsRE = regexp.MustCompile(`^fuzz: elapsed: (\S+), execs: (\d+) \(\d+/sec\)(?:, new interesting: (\d+) \(total: (\d+)\))?$`)
+var fuzzStatsRE = regexp.MustCompile(`^fuzz: elapsed: (\S+), execs: (\d+) \(\d+/sec\)(?:, new interesting: (\d+) \(total: \d+\))?$`)
 
 const (
 	seedFailure    = "failure while testing seed corpus entry: " // internal/fuzz/fuzz.go
 	failingWritten = "Failing input written to "                 // testing/fuzz.go
 )
 
-// Fuzz runs the fuzzer on one target for s.Time and returns how it ended;
-// progress, if not nil, gets each line of progress. Canceling ctx
+// Fuzz runs the fuzzer on one target for s.Time and returns how it ended,
+// with its last line of progress. Canceling ctx
 // interrupts the coordinator alone, which stops its workers (an
 // interrupted worker's input would be taken for a crash); the run then
 // ends as if its time were up.
-func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice, progress func(FuzzStats)) (FuzzOutcome, error) {
+func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice) (FuzzOutcome, error) {
 	cmd := exec.Command(b.Path, "-test.run=^$", "-test.fuzz=^"+regexp.QuoteMeta(s.Target)+"$",
 		"-test.fuzztime="+s.Time.String(), "-test.fuzzminimizetime=0", "-test.fuzzcachedir="+s.CacheDir,
 		"-test.parallel="+strconv.Itoa(max(1, s.Workers)), "-test.timeout=0", "-test.paniconexit0")
@@ -134,9 +133,6 @@ func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice, progress func(FuzzStats)
 		trimmed := strings.TrimSpace(line)
 		if m := fuzzStatsRE.FindStringSubmatch(trimmed); m != nil {
 			out.FuzzStats = parseFuzzStats(m)
-			if progress != nil {
-				progress(out.FuzzStats)
-			}
 		} else if rest, ok := strings.CutPrefix(trimmed, seedFailure); ok {
 			_, out.Seed, _ = strings.Cut(rest, "/")
 		} else if rest, ok := strings.CutPrefix(trimmed, failingWritten); ok {
@@ -181,7 +177,6 @@ func parseFuzzStats(m []string) FuzzStats {
 	st.Elapsed, _ = time.ParseDuration(m[1])
 	st.Execs, _ = strconv.ParseInt(m[2], 10, 64)
 	st.New, _ = strconv.Atoi(m[3])
-	st.Total, _ = strconv.Atoi(m[4])
 	return st
 }
 

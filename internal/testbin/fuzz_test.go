@@ -11,8 +11,8 @@ func TestFuzzStatsLine(t *testing.T) {
 		want FuzzStats
 		ok   bool
 	}{
-		{"fuzz: elapsed: 3s, execs: 77360 (25785/sec), new interesting: 1 (total: 2)", FuzzStats{3 * time.Second, 77360, 1, 2}, true},
-		{"fuzz: elapsed: 1m3s, execs: 12 (0/sec)", FuzzStats{63 * time.Second, 12, 0, 0}, true},
+		{"fuzz: elapsed: 3s, execs: 77360 (25785/sec), new interesting: 1 (total: 2)", FuzzStats{3 * time.Second, 77360, 1}, true},
+		{"fuzz: elapsed: 1m3s, execs: 12 (0/sec)", FuzzStats{63 * time.Second, 12, 0}, true},
 		{"fuzz: elapsed: 0s, gathering baseline coverage: 0/3 completed", FuzzStats{}, false},
 		{"fuzz: elapsed: 0s, execs: 1 (1/sec), new interesting: x (total: 2)", FuzzStats{}, false},
 	} {
