@@ -14,7 +14,8 @@ import (
 
 // BenchmarkOutOfProcess measures the out-of-process evaluation rate on a
 // target that passes everything: candidates run in a fuzz worker, as seed
-// entries many per process, and one process per candidate.
+// entries many per process, and one process per candidate; and the rate of
+// calls to a worker that run nothing, the floor of the first.
 func BenchmarkOutOfProcess(b *testing.B) {
 	dir, bin := buildProbe(b)
 	for _, perProcess := range []int{0, 64, 1} {
@@ -46,4 +47,19 @@ func BenchmarkOutOfProcess(b *testing.B) {
 			b.ReportMetric(float64(n)/time.Since(start).Seconds(), "candidates/s")
 		})
 	}
+	// The floor of a call to a worker: one that runs nothing.
+	b.Run("worker-ping", func(b *testing.B) {
+		r := testbintest.Runner(b, bin, dir, "FuzzTrivial", 10*time.Second)
+		in, _ := encoding.Marshal([]byte("x"))
+		if _, _, err := testbin.JudgeInWorker(r, context.Background(), in, time.Second); err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		for b.Loop() {
+			if err := testbin.PingWorker(r); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "calls/s")
+	})
 }

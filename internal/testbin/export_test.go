@@ -33,3 +33,10 @@ func JudgeInWorker(r *Runner, ctx context.Context, in []byte, limit time.Duratio
 
 // SplitVersion reads a binary's Go version as release and experiments.
 var SplitVersion = splitVersion
+
+// PingWorker makes the call that runs nothing in r's fuzz worker, which
+// must be running.
+func PingWorker(r *Runner) error {
+	_, err := r.worker.call(context.Background(), pingCall, time.Second)
+	return err
+}

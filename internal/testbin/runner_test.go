@@ -291,3 +291,26 @@ func TestRunner_MemoryLimit(t *testing.T) {
 		t.Errorf("an allocation the runtime cannot make: %s, want [out of memory]", got)
 	}
 }
+
+// TestWorker_Canceled checks that a call whose context ends leaves no
+// answer behind for the next: the worker that still runs it is ended.
+func TestWorker_Canceled(t *testing.T) {
+	dir, bin := buildProbe(t)
+	r := testbintest.Runner(t, bin, dir, "FuzzProbe", 2*time.Second)
+	if _, _, err := testbin.JudgeInWorker(r, context.Background(), probeInput(0), time.Second); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	// 8 blocks for ever.
+	if _, _, err := testbin.JudgeInWorker(r, ctx, probeInput(8), 10*time.Second); err != context.DeadlineExceeded {
+		t.Fatalf("a call past its context's end: %v, want %v", err, context.DeadlineExceeded)
+	}
+	if testbin.HasWorker(r) {
+		t.Error("the worker of a call its context ended still runs")
+	}
+	sig, msg, err := testbin.JudgeInWorker(r, context.Background(), probeInput(2), time.Second)
+	if err != nil || sig.Kind != failure.Fail || !strings.Contains(msg, "error 2") {
+		t.Errorf("the call after: %v %q %v, want error 2", sig, msg, err)
+	}
+}

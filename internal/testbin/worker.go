@@ -1,7 +1,7 @@
 package testbin
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -78,14 +78,15 @@ const memHeaderSize = int(unsafe.Sizeof(sharedMemHeader{}))
 
 // A fuzzWorker is a running test process in fuzz worker mode.
 type fuzzWorker struct {
-	cmd   *exec.Cmd
-	calls *os.File // our end of its descriptor 3
-	enc   *json.Encoder
-	resps chan fuzzResponse // read from its descriptor 4
-	dead  chan struct{}     // closed when the process has exited
-	mem   []byte
-	size  int   // the largest input the memory holds
-	limit int64 // Binary.MemLimit: past it, the worker is lost
+	cmd    *exec.Cmd
+	calls  *os.File      // our end of its descriptor 3
+	resps  *os.File      // our end of its descriptor 4, read with deadlines
+	buf    []byte        // what resps is read into
+	unread []byte        // of buf, what was read past the last answer
+	dead   chan struct{} // closed when the process has exited
+	mem    []byte
+	size   int   // the largest input the memory holds
+	limit  int64 // Binary.MemLimit: past it, the worker is lost
 }
 
 // errWorkerLost says that a worker died or hung on an input: the input is
@@ -124,6 +125,12 @@ func (r *Runner) startWorker(size int) (w *fuzzWorker, err error) {
 		return nil, err
 	}
 	defer outW.Close()
+	defer func() {
+		if err != nil {
+			inW.Close()
+			outR.Close()
+		}
+	}()
 	cache := filepath.Join(r.RAM, "fuzzcache")
 	cmd := exec.Command(r.Path, "-test.fuzzworker", "-test.run=^$", "-test.fuzz=^"+r.Target+"$",
 		"-test.fuzzcachedir="+cache, "-test.paniconexit0")
@@ -132,70 +139,110 @@ func (r *Runner) startWorker(size int) (w *fuzzWorker, err error) {
 	setProcessGroup(cmd)
 	dieWithParent(cmd, syscall.SIGKILL)
 	if err := cmd.Start(); err != nil {
-		inW.Close()
-		outR.Close()
 		return nil, fmt.Errorf("starting the test binary as a fuzz worker: %w", err)
 	}
-	w = &fuzzWorker{cmd: cmd, calls: inW, enc: json.NewEncoder(inW), resps: make(chan fuzzResponse),
+	w = &fuzzWorker{cmd: cmd, calls: inW, resps: outR,
 		dead: make(chan struct{}), mem: mem, size: size, limit: r.MemLimit}
-	go func() {
-		defer outR.Close()
-		dec := json.NewDecoder(bufio.NewReader(outR))
-		for {
-			var resp fuzzResponse
-			if dec.Decode(&resp) != nil {
-				return
-			}
-			select {
-			case w.resps <- resp:
-			case <-w.dead:
-				return
-			}
-		}
-	}()
 	go func() {
 		cmd.Wait()
 		close(w.dead)
 	}()
-	if _, err := w.call(context.Background(), call{Ping: &pingArgs{}}, r.Timeout); err != nil {
+	if _, err := w.call(context.Background(), pingCall, r.Timeout); err != nil {
 		w.close()
 		return nil, fmt.Errorf("the test binary did not answer as a fuzz worker: %w", err)
 	}
 	return w, nil
 }
 
-// call makes a call and waits for its answer, for at most limit.
-func (w *fuzzWorker) call(ctx context.Context, c call, limit time.Duration) (fuzzResponse, error) {
-	if err := w.enc.Encode(c); err != nil {
+// The calls fuzzmin makes, as the worker reads them: one JSON value a line.
+var (
+	pingCall   = encodeCall(call{Ping: &pingArgs{}})
+	warmupCall = encodeCall(call{Fuzz: &fuzzArgs{Warmup: true}})
+)
+
+func encodeCall(c call) []byte {
+	b, err := json.Marshal(c)
+	if err != nil {
+		panic(err)
+	}
+	return append(b, '\n')
+}
+
+// call makes a call and waits for its answer, for at most limit. The
+// answer is read here, not by a goroutine of its own: a call costs two
+// wake-ups, one in each process, and a fast target runs tens of
+// thousands of them a second. A call that does not end with an answer
+// leaves the worker in a state not known; the caller ends it.
+func (w *fuzzWorker) call(ctx context.Context, c []byte, limit time.Duration) (fuzzResponse, error) {
+	if _, err := w.calls.Write(c); err != nil {
 		return fuzzResponse{}, errWorkerLost
 	}
-	t := time.NewTimer(limit)
-	defer t.Stop()
-	var poll <-chan time.Time // the memory limit, if any, read every memPoll
-	if w.limit > 0 {
-		tick := time.NewTicker(memPoll)
-		defer tick.Stop()
-		poll = tick.C
+	if ctx.Done() != nil {
+		fired := make(chan struct{})
+		stop := context.AfterFunc(ctx, func() {
+			w.resps.SetReadDeadline(time.Now())
+			close(fired)
+		})
+		defer func() {
+			if !stop() {
+				<-fired // its deadline must not outlive this call
+			}
+		}()
 	}
+	end := time.Now().Add(limit)
 	for {
-		select {
-		case resp := <-w.resps:
+		// The memory limit, if any, is read every memPoll.
+		next := end
+		if poll := time.Now().Add(memPoll); w.limit > 0 && poll.Before(end) {
+			next = poll
+		}
+		line, err := w.readLine(next)
+		if err == nil {
+			var resp fuzzResponse
+			if err := json.Unmarshal(line, &resp); err != nil {
+				return resp, fmt.Errorf("the fuzz worker's answer is not understood: %v", err)
+			}
 			if resp.InternalErr != "" {
 				return resp, errors.New(resp.InternalErr)
 			}
 			return resp, nil
-		case <-w.dead:
-			return fuzzResponse{}, errWorkerLost
-		case <-t.C:
-			return fuzzResponse{}, errWorkerLost
-		case <-poll:
-			if rss(w.cmd.Process.Pid) > w.limit {
-				// The input runs again in a process, which the limit
-				// judges (Runner.Run).
-				return fuzzResponse{}, errWorkerLost
-			}
-		case <-ctx.Done():
+		}
+		switch {
+		case ctx.Err() != nil:
 			return fuzzResponse{}, ctx.Err()
+		case !errors.Is(err, os.ErrDeadlineExceeded), !time.Now().Before(end):
+			return fuzzResponse{}, errWorkerLost
+		case rss(w.cmd.Process.Pid) > w.limit:
+			// The input runs again in a process, which the limit judges
+			// (Runner.Run).
+			return fuzzResponse{}, errWorkerLost
+		}
+	}
+}
+
+// readLine reads the worker's next answer, a line, waiting until
+// deadline at most. The line is good until the next read.
+func (w *fuzzWorker) readLine(deadline time.Time) ([]byte, error) {
+	if err := w.resps.SetReadDeadline(deadline); err != nil {
+		return nil, err
+	}
+	for {
+		if i := bytes.IndexByte(w.unread, '\n'); i >= 0 {
+			line := w.unread[:i]
+			w.unread = w.unread[i+1:]
+			return line, nil
+		}
+		if len(w.unread) == 0 {
+			w.unread = w.buf[:0]
+		}
+		if cap(w.unread)-len(w.unread) < 1024 {
+			w.buf = append(make([]byte, 0, 2*cap(w.buf)+4096), w.unread...)
+			w.unread = w.buf
+		}
+		n, err := w.resps.Read(w.unread[len(w.unread):cap(w.unread)])
+		w.unread = w.unread[:len(w.unread)+n]
+		if err != nil {
+			return nil, err
 		}
 	}
 }
@@ -207,7 +254,7 @@ func (w *fuzzWorker) run(ctx context.Context, input []byte, limit time.Duration)
 	h := (*sharedMemHeader)(unsafe.Pointer(&w.mem[0]))
 	h.count, h.valueLen = 0, len(input)
 	copy(w.mem[memHeaderSize:], input)
-	resp, err := w.call(ctx, call{Fuzz: &fuzzArgs{Warmup: true}}, limit)
+	resp, err := w.call(ctx, warmupCall, limit)
 	if err == nil && resp.Count != 1 {
 		err = fmt.Errorf("the fuzz worker ran %d inputs for one", resp.Count)
 	}
@@ -219,6 +266,7 @@ func (w *fuzzWorker) run(ctx context.Context, input []byte, limit time.Duration)
 // machine out of memory) is left to end on its own.
 func (w *fuzzWorker) close() {
 	w.calls.Close()
+	w.resps.Close()
 	killProcessGroup(w.cmd)
 	select {
 	case <-w.dead:
@@ -287,9 +335,9 @@ func (r *Runner) judgeInWorker(ctx context.Context, in []byte, limit time.Durati
 	}
 	out, err := r.worker.run(ctx, in, limit)
 	if err != nil {
-		if ctx.Err() == nil {
-			r.closeWorker()
-		}
+		// Even one the context ended: its answer would be taken for the
+		// next call's.
+		r.closeWorker()
 		return failure.Signature{}, "", err
 	}
 	if out == "" {
