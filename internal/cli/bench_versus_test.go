@@ -94,7 +94,7 @@ func shapeModule(tb testing.TB, name string) versusModule {
 // packet, an SSH-like certificate, a DNS-like message, a TIFF-like and a
 // BMP-like image, a packet capture).
 func BenchmarkVersusShapes(b *testing.B) {
-	for _, name := range []string{"json", "config", "sexpr", "markup", "gosource", "toml", "packet", "wire", "dns", "tiff", "bmp", "pcap"} {
+	for _, name := range []string{"json", "config", "sexpr", "markup", "gosource", "toml", "packet", "wire", "dns", "tiff", "bmp", "pcap", "png"} {
 		b.Run(name, func(b *testing.B) { versus(b, shapeModule(b, name)) })
 	}
 }

@@ -5,12 +5,14 @@ import (
 	"encoding/binary"
 	"flag"
 	"fmt"
+	"hash/crc32"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/png"
 )
 
 var update = flag.Bool("update", false, "write the binary shapes' inputs to testdata")
@@ -21,6 +23,7 @@ var update = flag.Bool("update", false, "write the binary shapes' inputs to test
 func TestBinaryInputs(t *testing.T) {
 	for name, input := range map[string][]byte{
 		"wire": wireInput(), "dns": dnsInput(), "tiff": tiffInput(), "bmp": bmpInput(), "pcap": pcapInput(),
+		"png": pngInput(),
 	} {
 		file, err := encoding.Marshal(input)
 		if err != nil {
@@ -312,5 +315,30 @@ func pcapInput() []byte {
 		b = append(b, le32(uint32(len(p)))...)
 		b = append(b, p...)
 	}
+	return b
+}
+
+// pngInput is a 256×32 palette image: the header, two text chunks, a
+// gamma, a palette of 100 colours and one byte more, a transparency
+// chunk, three chunks of pixels and the end.
+func pngInput() []byte {
+	rng := rand.New(rand.NewPCG(9, 10))
+	b := []byte(png.Signature)
+	chunk := func(typ string, data []byte) {
+		b = binary.BigEndian.AppendUint32(b, uint32(len(data)))
+		start := len(b)
+		b = append(append(b, typ...), data...)
+		b = binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b[start:]))
+	}
+	chunk("IHDR", []byte{0, 0, 1, 0, 0, 0, 0, 32, 8, 3, 0, 0, 0})
+	chunk("tEXt", []byte("Title\x00A palette image with a long title"))
+	chunk("tEXt", []byte("Software\x00an image editor, version 4.2"))
+	chunk("gAMA", []byte{0, 0, 0xb1, 0x8f})
+	chunk("PLTE", random(rng, 301))
+	chunk("tRNS", random(rng, 100))
+	for range 3 {
+		chunk("IDAT", random(rng, 400))
+	}
+	chunk("IEND", nil)
 	return b
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/shapes/markup"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/packet"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/pcap"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/png"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/sexpr"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/tiff"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/toml"
@@ -98,6 +99,7 @@ var targets = []struct {
 	{"tiff", func(arg any) { tiff.Decode(arg.([]byte)) }},
 	{"bmp", func(arg any) { bmp.Decode(arg.([]byte)) }},
 	{"pcap", func(arg any) { pcap.Read(arg.([]byte)) }},
+	{"png", func(arg any) { png.Decode(arg.([]byte)) }},
 }
 
 // All returns the shapes, each with its input read from testdata and its

@@ -127,10 +127,10 @@ func TestBytes_StringsMatchBytes(t *testing.T) {
 	s := "a\xffb\x80\x00c"
 	for _, p := range passes {
 		var fromBytes, fromString []string
-		for _, v := range p.candidates([]any{[]byte(s)}, cursor{}) {
+		for _, v := range p.candidates([]any{[]byte(s)}, cursor{}, sumsIn([]any{[]byte(s)})) {
 			fromBytes = append(fromBytes, string(v.([]byte)))
 		}
-		for _, v := range p.candidates([]any{s}, cursor{}) {
+		for _, v := range p.candidates([]any{s}, cursor{}, sumsIn([]any{s})) {
 			fromString = append(fromString, v.(string))
 		}
 		if fmt.Sprint(fromBytes) != fmt.Sprint(fromString) {

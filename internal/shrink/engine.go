@@ -216,6 +216,47 @@ type engine struct {
 	cursors    []cursor
 	batchLimit int
 	started    bool // the running pass has proposed a candidate
+
+	sums []argSums // of the arguments of best, found as asked for
+}
+
+// argSums are the sums of a binary argument (sums.go) as they were last
+// found.
+type argSums struct {
+	of    string // the argument they were found in
+	sums  []sum
+	found bool // once
+	none  bool // the argument had none at first: no candidate will
+}
+
+// sumsOf returns the sums of argument i of the best tuple. An argument
+// with none at the start of the search is not read for them again.
+func (e *engine) sumsOf(i int) []sum {
+	if len(e.sums) != len(e.best) {
+		e.sums = make([]argSums, len(e.best))
+	}
+	a := &e.sums[i]
+	if a.none {
+		return nil
+	}
+	var s string
+	switch x := e.best[i].(type) {
+	case []byte:
+		s = string(x)
+	case string:
+		s = x
+	}
+	if a.found && s == a.of {
+		return a.sums
+	}
+	if !a.found && (s == "" || !isBinary(s)) {
+		a.none = true
+		return nil
+	}
+	a.of, a.sums = s, findSums([]byte(s))
+	a.none = !a.found && len(a.sums) == 0
+	a.found = true
+	return a.sums
 }
 
 // idleRounds is how many rounds in a row a pass may run without an
@@ -279,7 +320,7 @@ func (e *engine) runPass(i int) (accepted, stop bool) {
 // best tuple and runs them in batches until one is accepted (ok, with the
 // cursor to resume from), the pass is exhausted, or the search must stop.
 func (e *engine) search(i int, from cursor) (ok bool, next cursor, stop bool) {
-	for c, v := range e.passes[i].candidates(e.best, from) {
+	for c, v := range e.passes[i].candidates(e.best, from, e.sumsOf) {
 		if !e.started {
 			e.started = true
 			e.emit(PassStart, e.passes[i].name)

@@ -32,15 +32,19 @@ const (
 
 // fieldsArg applies the fields pass to binary []byte and string
 // arguments of up to maxFieldsInput bytes.
-func fieldsArg(v any, from pos) iter.Seq2[pos, any] {
+func fieldsArg(v any, from pos) iter.Seq2[pos, any] { return fieldsSealed(v, from, nil) }
+
+// fieldsSealed is fieldsArg for an argument with sums, which every move
+// seals.
+func fieldsSealed(v any, from pos, sums []sum) iter.Seq2[pos, any] {
 	switch x := v.(type) {
 	case []byte:
 		if len(x) <= maxFieldsInput && isBinary(x) {
-			return boxed(shrinkFields(x, from))
+			return boxed(shrinkFields(x, from, sums))
 		}
 	case string:
 		if len(x) <= maxFieldsInput && isBinary(x) {
-			return boxed(shrinkFields(x, from))
+			return boxed(shrinkFields(x, from, sums))
 		}
 	}
 	return nil
@@ -55,14 +59,14 @@ const maxFieldsInput = 16 << 10
 // shrinkFields yields the moves of the model of s in the byte order that
 // fits it best, then in the other. The cursor's k is order·numMoves +
 // move.
-func shrinkFields[S byteString](s0 S, from pos) iter.Seq2[pos, S] {
+func shrinkFields[S byteString](s0 S, from pos, sums []sum) iter.Seq2[pos, S] {
 	return func(yield func(pos, S) bool) {
 		s := []byte(s0)
 		first := littleFirst(s)
 		var m *model
 		for k := from.k; k < 2*numMoves; k++ {
 			if m == nil || k == numMoves {
-				m = newModel(s, first != (k >= numMoves))
+				m = newModel(s, first != (k >= numMoves), sums)
 			}
 			start := pos{}
 			if k == from.k {
@@ -156,12 +160,12 @@ func (m *model) countMoves(from pos) iter.Seq2[pos, []byte] {
 	}
 }
 
-// frameMoves removes each frame with its length field.
+// frameMoves removes each frame with its length field and its tail.
 func (m *model) frameMoves(from pos) iter.Seq2[pos, []byte] {
 	return func(yield func(pos, []byte) bool) {
 		for i := from.i; i < len(m.frames); i++ {
 			f := m.frames[i]
-			for _, c := range m.variants([]rng{{f.at, f.end}}, nil, 0) {
+			for _, c := range m.variants([]rng{{f.at, f.end + f.tail}}, nil, 0) {
 				if !yield(pos{i: i}, c) {
 					return
 				}
@@ -177,7 +181,7 @@ func (m *model) trims(from pos) iter.Seq2[pos, []byte] {
 	regions := append(slices.Clone(m.frames), m.sizes...)
 	for _, o := range m.offsets {
 		if v := int(o.get(m.s)); v > o.end() {
-			regions = append(regions, region{o, o.end(), v})
+			regions = append(regions, region{layout: o, start: o.end(), end: v})
 		}
 	}
 	return func(yield func(pos, []byte) bool) {
@@ -315,9 +319,11 @@ func (m *model) lowerDim(d dims, step, keep int) [][]byte {
 			region = append(region, make([]byte, stride(keep)-keep*d.per)...)
 		}
 		field = d.cols
-		cs := m.variants([]rng{{d.start + len(region), len(m.s)}}, &field, uint64(n-keep))
+		rs := []rng{{d.start + len(region), len(m.s)}}
+		cs := m.variants(rs, &field, uint64(n-keep))
 		for _, c := range cs {
 			copy(c[d.start:], region)
+			m.seal(c, rs)
 		}
 		return cs
 	}

@@ -92,10 +92,12 @@ func (l layout) put(c []byte, shift int, v uint64) bool {
 
 func (l layout) end() int { return l.at + l.width }
 
-// A region is a field that gives the length of [start, end).
+// A region is a field that gives the length of [start, end); tail bytes
+// after it belong to it (the checksum of a chunk).
 type region struct {
 	layout
 	start, end int
+	tail       int
 }
 
 // A counted field gives the number of blocks, or records, of a region.
@@ -123,6 +125,7 @@ type model struct {
 	totals  []layout
 	counts  []counted
 	dims    []dims
+	sums    []sum // sums.go: sealed in every move
 }
 
 // A width is a width and byte order fields are read in.
@@ -158,9 +161,9 @@ func widthsIn(little bool) []width {
 // minOffset is the smallest value taken for an offset: headers come first.
 const minOffset = 8
 
-// newModel reads the fields of s, in one byte order.
-func newModel(s []byte, little bool) *model {
-	m := &model{s: s, widths: widthsIn(little)}
+// newModel reads the fields of s, in one byte order; sums are those of s.
+func newModel(s []byte, little bool, sums []sum) *model {
+	m := &model{s: s, widths: widthsIn(little), sums: sums}
 	n := len(s)
 	var cands []region
 	starts := map[int]bool{} // where candidate frames start
@@ -174,7 +177,7 @@ func newModel(s []byte, little bool) *model {
 			if v == 0 || v > uint64(n-l.end()) {
 				continue
 			}
-			cands = append(cands, region{l, l.end(), l.end() + int(v)})
+			cands = append(cands, region{layout: l, start: l.end(), end: l.end() + int(v)})
 			starts[at] = true
 		}
 	}
@@ -217,10 +220,34 @@ func newModel(s []byte, little bool) *model {
 			m.frames = append(m.frames, c)
 		}
 	}
+	m.findChunks()
 	m.findSizes()
 	m.findCounts()
 	m.findDims()
 	return m
+}
+
+// findChunks finds the frames of chunks: a 4-byte length, maybe a 4-byte
+// tag, then what the length counts, then a checksum of the tag and what it
+// counts (PNG's chunks), or of what it counts alone. The checksum is the
+// frame's tail: it goes with the frame.
+func (m *model) findChunks() {
+	for _, z := range m.sums {
+		if z.width != 4 || z.end != z.at {
+			continue
+		}
+		for _, tag := range []int{4, 0} {
+			at := z.start - 4
+			if at < 0 || z.at-z.start < tag {
+				continue
+			}
+			l := layout{at, 4, z.little}
+			if l.get(m.s) == uint64(z.at-z.start-tag) {
+				m.frames = append(m.frames, region{layout: l, start: z.start + tag, end: z.at, tail: 4})
+				break
+			}
+		}
+	}
 }
 
 // insideWider reports whether l is inside a wider field of ls.
@@ -264,7 +291,7 @@ func (m *model) findSizes() {
 					continue
 				}
 				if l.end() <= p.val || l.at >= end {
-					m.sizes = append(m.sizes, region{l, p.val, end})
+					m.sizes = append(m.sizes, region{layout: l, start: p.val, end: end})
 					break
 				}
 			}
@@ -599,7 +626,30 @@ func (m *model) remove(rs []rng, count *layout, lower uint64, offsets, sizes boo
 			}
 		}
 	}
+	m.seal(c, rs)
 	return c
+}
+
+// seal writes the sums of the model into c, s without rs and its fields
+// fixed up.
+func (m *model) seal(c []byte, rs []rng) {
+	if len(m.sums) == 0 {
+		return
+	}
+	move := func(b int) (int, bool) {
+		d := 0
+		for _, r := range rs {
+			if r.start < b && b < r.end {
+				return 0, false
+			}
+			d += max(0, min(b, r.end)-r.start)
+		}
+		return b - d, true
+	}
+	kept := func(l layout) bool {
+		return !slices.ContainsFunc(rs, func(r rng) bool { return r.start < l.end() && l.at < r.end })
+	}
+	seal(c, m.sums, move, kept)
 }
 
 // replacements returns s with [a, b) replaced by a shorter repl, the
@@ -609,9 +659,11 @@ func (m *model) replacements(a, b int, repl []byte) [][]byte {
 	if len(repl) >= b-a {
 		return nil
 	}
-	cs := m.variants([]rng{{a + len(repl), b}}, nil, 0)
+	rs := []rng{{a + len(repl), b}}
+	cs := m.variants(rs, nil, 0)
 	for _, c := range cs {
 		copy(c[a:], repl)
+		m.seal(c, rs)
 	}
 	return cs
 }

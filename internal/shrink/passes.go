@@ -15,27 +15,27 @@ import (
 // more removals. Values second. Each pass works on every argument in turn,
 // left to right.
 var passes = [...]pass{
-	{name: "fields", arg: fieldsArg, node: leaves(fieldsArg), repeat: true},     // fields.go, fieldmoves.go
-	{name: "lengths", arg: lengthsArg, node: leaves(lengthsArg), repeat: true},  // records.go
-	{name: "lists", arg: listsArg, node: leaves(listsArg)},                      // text.go
-	{name: "hoist", arg: hoistArg, node: leaves(hoistArg)},                      // text.go
-	{name: "spans", arg: spansArg, node: leaves(spansArg)},                      // text.go
-	{name: "tokens", arg: tokensArg, node: leaves(tokensArg)},                   // text.go
-	{name: "remove", arg: removeArg, node: removeNode},                          // bytes.go, strings.go, composite.go
-	{name: "pairs", arg: pairsArg, node: leaves(pairsArg), stuck: true},         // text.go
-	{name: "counts", tuple: countTuple, stuck: true},                            // counts.go
-	{name: "zero", node: zeroNode},                                              // composite.go
-	{name: "sort", node: sortNode},                                              // composite.go
-	{name: "redistribute", arg: redistributeArg, node: leaves(redistributeArg)}, // bytes.go, strings.go
-	{name: "offset", node: offsetNode, tuple: offsetTuple},                      // ints.go
-	{name: "ints", arg: intArg, node: leaves(intArg)},                           // ints.go
-	{name: "floats", arg: floatArg, node: leaves(floatArg)},                     // floats.go
-	{name: "bools", arg: boolArg, node: leaves(boolArg)},                        // bools.go
-	{name: "literals", arg: literalsArg, node: leaves(literalsArg)},             // text.go
-	{name: "bytes", arg: lowerBytesArg, node: leaves(lowerBytesArg)},            // bytes.go: []byte, and strings that are not valid UTF-8
-	{name: "runes", arg: lowerRunesArg, node: leaves(lowerRunesArg)},            // strings.go: valid UTF-8 strings
-	{name: "swap", arg: swapArg, node: leaves(swapArg), stuck: true},            // bytes.go, strings.go
-	{name: "cuts", arg: cutsArg, node: leaves(cutsArg), stuck: true},            // cuts.go: last, at a fixed point of all the others
+	{name: "fields", arg: fieldsArg, sealed: fieldsSealed, node: leaves(fieldsArg), repeat: true}, // fields.go, fieldmoves.go
+	{name: "lengths", arg: lengthsArg, node: leaves(lengthsArg), repeat: true},                    // records.go
+	{name: "lists", arg: listsArg, node: leaves(listsArg)},                                        // text.go
+	{name: "hoist", arg: hoistArg, node: leaves(hoistArg)},                                        // text.go
+	{name: "spans", arg: spansArg, node: leaves(spansArg)},                                        // text.go
+	{name: "tokens", arg: tokensArg, node: leaves(tokensArg)},                                     // text.go
+	{name: "remove", arg: removeArg, node: removeNode},                                            // bytes.go, strings.go, composite.go
+	{name: "pairs", arg: pairsArg, node: leaves(pairsArg), stuck: true},                           // text.go
+	{name: "counts", tuple: countTuple, stuck: true},                                              // counts.go
+	{name: "zero", node: zeroNode},                                                                // composite.go
+	{name: "sort", node: sortNode},                                                                // composite.go
+	{name: "redistribute", arg: redistributeArg, node: leaves(redistributeArg)},                   // bytes.go, strings.go
+	{name: "offset", node: offsetNode, tuple: offsetTuple},                                        // ints.go
+	{name: "ints", arg: intArg, node: leaves(intArg)},                                             // ints.go
+	{name: "floats", arg: floatArg, node: leaves(floatArg)},                                       // floats.go
+	{name: "bools", arg: boolArg, node: leaves(boolArg)},                                          // bools.go
+	{name: "literals", arg: literalsArg, node: leaves(literalsArg)},                               // text.go
+	{name: "bytes", arg: lowerBytesArg, node: leaves(lowerBytesArg)},                              // bytes.go: []byte, and strings that are not valid UTF-8
+	{name: "runes", arg: lowerRunesArg, node: leaves(lowerRunesArg)},                              // strings.go: valid UTF-8 strings
+	{name: "swap", arg: swapArg, node: leaves(swapArg), stuck: true},                              // bytes.go, strings.go
+	{name: "cuts", arg: cutsArg, node: leaves(cutsArg), stuck: true},                              // cuts.go: last, at a fixed point of all the others
 }
 
 // searchPasses are the passes of a search of args: the engine's, then the
@@ -78,6 +78,10 @@ type pass struct {
 	tuple  func(t []any, from pos) iter.Seq2[pos, []any]
 	stuck  bool
 	repeat bool
+	// sealed, if set, is arg for an argument with sums (sums.go), which
+	// the pass seals itself; the candidates of other passes for such an
+	// argument are sealed after them.
+	sealed func(v any, from pos, sums []sum) iter.Seq2[pos, any]
 	// A pass of a kind of Value: run on the arguments of that kind.
 	kind  reflect.Type
 	value func(v Value, from Mark) iter.Seq2[Mark, Value]
@@ -104,7 +108,8 @@ type pos struct {
 // candidates yields, for every argument from from.arg on, the argument's
 // index and candidate value with the cursor to resume from. The engine
 // builds the candidate tuple only for values it has not seen (see [with]).
-func (p *pass) candidates(best []any, from cursor) iter.Seq2[cursor, any] {
+// sumsOf returns the sums of an argument of best.
+func (p *pass) candidates(best []any, from cursor, sumsOf func(i int) []sum) iter.Seq2[cursor, any] {
 	return func(yield func(cursor, any) bool) {
 		for i := from.arg; i < len(best); i++ {
 			start := pos{}
@@ -123,6 +128,9 @@ func (p *pass) candidates(best []any, from cursor) iter.Seq2[cursor, any] {
 				}
 			case p.arg != nil:
 				seq = p.arg(best[i], start)
+				if sums := sumsOf(i); len(sums) > 0 {
+					seq = sealedSeq(p, best[i], start, seq, sums)
+				}
 				if s, ok := best[i].(string); ok && seq != nil && utf8.ValidString(s) {
 					seq = validStrings(seq)
 				}
@@ -153,6 +161,24 @@ func (p *pass) candidates(best []any, from cursor) iter.Seq2[cursor, any] {
 			}
 		}
 	}
+}
+
+// sealedSeq returns the candidates of pass p for v, which has sums, given
+// seq, those for v without them.
+func sealedSeq(p *pass, v any, from pos, seq iter.Seq2[pos, any], sums []sum) iter.Seq2[pos, any] {
+	if p.sealed != nil {
+		return p.sealed(v, from, sums)
+	}
+	if seq == nil {
+		return nil
+	}
+	switch x := v.(type) {
+	case []byte:
+		return resealed(seq, x, sums)
+	case string:
+		return resealed(seq, x, sums)
+	}
+	return seq
 }
 
 // markedSeq converts the candidates of a value pass to those of a pass.

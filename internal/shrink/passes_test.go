@@ -22,7 +22,7 @@ func checkCandidates(t *testing.T, args []any, depth, limit int) {
 func checkPass(t *testing.T, p *pass, best []any, from cursor, depth, limit int) {
 	t.Helper()
 	n := 0
-	for c, v := range p.candidates(best, from) {
+	for c, v := range p.candidates(best, from, sumsIn(best)) {
 		cand := with(best, c.arg, v)
 		if compareArgs(cand, best) >= 0 {
 			t.Fatalf("pass %s proposed %#v from %#v (cursor %+v): not smaller", p.name, cand, best, from)
@@ -90,4 +90,11 @@ func TestWith_CopiesBytes(t *testing.T) {
 	if c[1] != 2 || orig[1] != 1 {
 		t.Errorf("with(..., 1, 2) = %v, original %v", c, orig)
 	}
+}
+
+// sumsIn returns the sums of the binary arguments of best, as the engine
+// finds them.
+func sumsIn(best []any) func(i int) []sum {
+	e := &engine{best: best}
+	return e.sumsOf
 }

@@ -61,6 +61,9 @@ var shapeMinima = map[string]any{
 		"\x45\x00\x00\x2c" + strings.Repeat("\x00", 5) + "\x06" + strings.Repeat("\x00", 10) +
 		strings.Repeat("\x00", 12) + "\x60" + strings.Repeat("\x00", 7) +
 		"\x01\x01\x02\x03"),
+	"png": []byte("\x89PNG\r\n\x1a\n" +
+		"\x00\x00\x00\x0dIHDR" + strings.Repeat("\x00", 13) + "\x2e\x90\x68\x0f" +
+		"\x00\x00\x00\x01PLTE\x00\xc9\x48\xe2\x7f"),
 }
 
 // TestShrink_Shapes shrinks inputs shaped like real ones (a JSON document,
