@@ -304,10 +304,11 @@ func isChunkWordRune(r rune) bool {
 }
 
 // isValueWord reports whether a word is a value whatever the input: it has
-// a digit, or it is true, false or nil, or the mask of a test's name.
+// a digit, or it is true, false, nil, Inf or NaN (as %v prints floats), or
+// the mask of a test's name.
 func isValueWord(w string) bool {
 	switch w {
-	case "true", "false", "nil":
+	case "true", "false", "nil", "Inf", "+Inf", "-Inf", "NaN":
 		return true
 	}
 	return strings.ContainsAny(w, "0123456789…")

@@ -86,6 +86,8 @@ var messagePairs = []messagePair{
 	{name: "position vs other error", a: "syntax error at line 3, column 17: unexpected '}'", b: "syntax error at line 3, column 17: unterminated string", same: false},
 	{name: "offsets", a: "offset -12 exceeds 0x1f", b: "offset 3 exceeds 0x0", same: true},
 	{name: "floats", a: "got 1.5e+10, want NaN", b: "got -0.25, want NaN", same: true},
+	{name: "infinities and NaN", a: "x = +Inf", b: "x = 1", same: true, aText: "x = …"},
+	{name: "-Inf and NaN", a: "sum -Inf, mean NaN", b: "sum 3, mean 1.5", same: true},
 	{name: "sizes", a: "read 2154 bytes, want 531", b: "read 0 bytes, want 1", same: true},
 	{name: "bytes vs records", a: "read 2154 bytes, want 531", b: "read 2154 records, want 531", same: false},
 	{name: "hex dump with digits", a: "checksum mismatch in 0a1bff00", b: "checksum mismatch in 00", same: true},
