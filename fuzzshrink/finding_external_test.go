@@ -3,6 +3,7 @@ package fuzzshrink_test
 import (
 	"slices"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/fuzzmin/fuzzmin/fuzzshrink"
@@ -31,6 +32,13 @@ func TestFinding(t *testing.T) {
 				}
 			}
 		}, 12},
+		{"a letter past the Basic Multilingual Plane", func(t *fuzzshrink.T) {
+			for _, r := range fuzzshrink.String().Draw(t, "s") {
+				if r > 0xFFFF && unicode.IsLetter(r) {
+					t.Fatal("an astral letter")
+				}
+			}
+		}, 20},
 		{"a rune of two bytes of UTF-8 next to one of four", func(t *fuzzshrink.T) {
 			s := []rune(fuzzshrink.String().Draw(t, "s"))
 			for i := 1; i < len(s); i++ {

@@ -1,6 +1,7 @@
 package fuzzshrink_test
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"slices"
@@ -57,7 +58,7 @@ func BenchmarkMinimum(b *testing.B) {
 }
 
 func minimumShapes() []shape {
-	return slices.Concat(collectionShapes(), numberShapes(), growShapes(), generatorShapes())
+	return slices.Concat(collectionShapes(), numberShapes(), floatShapes(), growShapes(), generatorShapes())
 }
 
 // collectionShapes: distinct collections at their minimum size, and a
@@ -135,7 +136,7 @@ func numberShapes() []shape {
 			if f := fuzzshrink.Float64().Draw(t, "f"); f >= math.MaxFloat64/2 {
 				t.Fatal("too large")
 			}
-		}, "f = 8.98846567431158e+307", []fuzzshrink.CheckOption{fuzzshrink.Cases(1000)}},
+		}, "f = 8.988465674311579e+307", []fuzzshrink.CheckOption{fuzzshrink.Cases(1000)}},
 		// x, then a draw that does not matter: x ends at 1 by a binary
 		// search, not one unit a run (TestMinimum_NoLinearWalk).
 		{"WalkInt", func(t *fuzzshrink.T) {
@@ -153,6 +154,77 @@ func numberShapes() []shape {
 			}
 		}, "x = 1; y = false", nil},
 	}
+}
+
+// floatShapes: the float minima Hypothesis's own tests pin
+// (tests/nocover/test_simple_numbers.py, tests/quality/test_float_shrinking.py
+// and test_shrink_quality.py): integers before fractions, and integers by
+// magnitude, 1000 before 2⁹⁶.
+func floatShapes() []shape {
+	fails := func(name string, g *fuzzshrink.Gen[float64], bad func(float64) bool, want string) shape {
+		return shape{name, func(t *fuzzshrink.T) {
+			if x := g.Draw(t, "x"); bad(x) {
+				t.Fatalf("x = %v", x)
+			}
+		}, want, []fuzzshrink.CheckOption{fuzzshrink.Cases(1000)}}
+	}
+	var shapes []shape
+	for k := range 10 {
+		n := math.Pow(10, float64(k))
+		shapes = append(shapes,
+			fails(fmt.Sprintf("FromZero1e%d", k), fuzzshrink.Float64Range(0, math.Inf(1)), func(x float64) bool { return x >= n }, "x = "+fuzzshrinkFloat(n)),
+			fails(fmt.Sprintf("ToZero1e%d", k), fuzzshrink.Float64Range(math.Inf(-1), 0), func(x float64) bool { return x <= -n }, "x = "+fuzzshrinkFloat(-n)))
+	}
+	floats, bounded := fuzzshrink.Float64(), fuzzshrink.Float64Range(0, 1000)
+	nonNegative := floats.Filter(func(x float64) bool { return x >= 0 })
+	sum := func(xs []float64) float64 {
+		s := 0.0
+		for _, x := range xs {
+			s += x
+		}
+		return s
+	}
+	return append(shapes,
+		fails("FilteredFromZero", nonNegative, func(x float64) bool { return x >= 1000 }, "x = 1000.0"),
+		fails("Above1.5", floats, func(x float64) bool { return x >= 1.5 }, "x = 2.0"),
+		fails("Above1", floats, func(x float64) bool { return x > 1 }, "x = 2.0"),
+		fails("Above0", floats, func(x float64) bool { return x > 0 }, "x = 1.0"),
+		fails("BelowMinus1", floats, func(x float64) bool { return x <= -1 }, "x = -1.0"),
+		fails("Infinite", floats, func(x float64) bool { return math.IsInf(x, 0) }, "x = math.Inf(1)"),
+		fails("InRangeAbove2", fuzzshrink.Float64Range(1, 9), func(x float64) bool { return x > 2 }, "x = 3.0"),
+		fails("NoIntegerInRange", fuzzshrink.Float64Range(1.1, 1.6), func(float64) bool { return true }, "x = 1.5"),
+		fails("LastExactInteger", floats, func(x float64) bool { return x+1 == x && !math.IsInf(x, 0) }, "x = 9.007199254740992e+15"),
+		shape{"BoundedFloatPair", func(t *fuzzshrink.T) {
+			if a, b := bounded.Draw(t, "a"), bounded.Draw(t, "b"); a+b > 1000 {
+				t.Fatalf("%v", a+b)
+			}
+		}, "a = 1.0; b = 1000.0", nil},
+		shape{"BoundedFloatIntPair", func(t *fuzzshrink.T) {
+			if a, b := bounded.Draw(t, "a"), fuzzshrink.IntRange(0, 1000).Draw(t, "b"); a+float64(b) > 1000 {
+				t.Fatalf("%v", a+float64(b))
+			}
+		}, "a = 1.0; b = 1000", nil},
+		shape{"FloatListSum", func(t *fuzzshrink.T) {
+			if xs := fuzzshrink.SliceOfN(floats, 5, -1).Draw(t, "xs"); sum(xs) >= 1 {
+				t.Fatalf("sum %v", sum(xs))
+			}
+		}, "xs = []float64{0, 0, 0, 0, 1}", nil},
+		shape{"FloatListFractional", func(t *fuzzshrink.T) {
+			xs := fuzzshrink.SliceOfN(floats, 5, -1).Draw(t, "xs")
+			if n := len(slices.DeleteFunc(slices.Clone(xs), func(x float64) bool { return x < 1.5 })); n >= 5 {
+				t.Fatalf("%d of at least 1.5", n)
+			}
+		}, "xs = []float64{2, 2, 2, 2, 2}", nil},
+	)
+}
+
+// fuzzshrinkFloat formats a float as a report shows a float draw.
+func fuzzshrinkFloat(f float64) string {
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0"
+	}
+	return s
 }
 
 // node is a tree, for the recursive shapes.
@@ -197,6 +269,11 @@ func growShapes() []shape {
 				t.Fatalf("%d leaves", leaves(e))
 			}
 		}, "e = node{Kids: []node{{}, {}, {}, {}, {}, {}, {}, {}}}", []fuzzshrink.CheckOption{fuzzshrink.Cases(1000)}},
+		{"FlattenTree20", func(t *fuzzshrink.T) {
+			if e := tree.Draw(t, "e"); leaves(e) >= 20 {
+				t.Fatalf("%d leaves", leaves(e))
+			}
+		}, "e = node{Kids: []node{" + strings.TrimSuffix(strings.Repeat("{}, ", 20), ", ") + "}}", []fuzzshrink.CheckOption{fuzzshrink.Cases(1000)}},
 		{"MergeLists", func(t *fuzzshrink.T) {
 			seen := map[int]bool{}
 			for _, xs := range lists.Draw(t, "xss") {

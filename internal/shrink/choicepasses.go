@@ -844,7 +844,11 @@ func numberMoves(ci, cj *Choice) iter.Seq[[2][]byte] {
 			return
 		}
 		whole := ci.Kind == KindInt || cj.Kind == KindInt
-		for d, step := vi-ti, 0; step < 64; step++ {
+		d := vi - ti
+		if r := room(cj, vj, d > 0); r < math.Abs(d) {
+			d = math.Copysign(r, d) // all cj can take: [123 878] → [1 1000] in [0, 1000]
+		}
+		for step := 0; step < 64; step++ {
 			amt := math.Ldexp(d, -step)
 			if whole {
 				amt = math.Trunc(amt)
@@ -861,6 +865,23 @@ func numberMoves(ci, cj *Choice) iter.Seq[[2][]byte] {
 			}
 		}
 	}
+}
+
+// room returns how far numeric choice c can move from its value v, up or
+// down, within its range.
+func room(c *Choice, v float64, up bool) float64 {
+	var lo, hi float64
+	if c.Kind == KindFloat {
+		lo, hi = c.FloatInterval().Lo, c.FloatInterval().Hi
+	} else if r := c.Interval(); r.Signed {
+		lo, hi = float64(int64(r.Lo)), float64(int64(r.Hi))
+	} else {
+		lo, hi = float64(r.Lo), float64(r.Hi)
+	}
+	if up {
+		return hi - v
+	}
+	return v - lo
 }
 
 // number returns the value of a numeric choice as a float, and its

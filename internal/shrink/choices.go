@@ -38,14 +38,17 @@ import (
 //	0  an integer: P>>1&1 is the sign and P>>2 the index of the magnitude
 //	   among the integer-valued floats (see [floatIndex]); the index just
 //	   past math.MaxFloat64 is ±Inf, any larger one NaN;
-//	1  any float, by its IEEE bits rearranged so that simple values have
-//	   small payloads: Q = P>>1 is, from the high bits down, the
-//	   significant bits of the mantissa (without its trailing zeros), their
-//	   number (6 bits), an exponent rank (11 bits: 0, 1, -1, 2, … around
-//	   2⁰, subnormals last) and the sign. So floats with fewer significant
-//	   bits (0.5, 1.25, 3e20) are shorter, and of those as long, the one
-//	   with the smaller mantissa, then the exponent nearer to 0, is smaller
-//	   (1000.5 < 1008.5 < 0.75·2¹¹).
+//	1  a float that is not an integer, by its IEEE bits rearranged so
+//	   that simple values have small payloads: Q = P>>1 is, from the high
+//	   bits down, the significant bits of the mantissa (without its
+//	   trailing zeros), their number (6 bits), an exponent rank (11 bits:
+//	   0, 1, -1, 2, … around 2⁰, subnormals last) and the sign. So floats
+//	   with fewer significant bits (0.5, 1.25, 2⁻³⁰) are shorter, and of
+//	   those as long, the one with the smaller mantissa, then the exponent
+//	   nearer to 0, is smaller (1000.5 < 1008.5 < 0.75·2¹¹). Bits that
+//	   make an integer (2⁹⁶) read as the integer-class payload P-1: every
+//	   integer has one token of its own, so integers are ordered by
+//	   magnitude (1000 before 2⁹⁶), as they shrink.
 //
 // A choice with bounds decodes a value outside them, and NaN, as the
 // simplest value inside them.
@@ -393,19 +396,8 @@ func DecodeFloat(tk Token) float64 {
 	case tk.First >= BoundaryTokens:
 		return floatBoundaries[int(tk.First-BoundaryTokens)%len(floatBoundaries)]
 	}
-	sign := 1.0
-	if tk.lo&1 == 0 { // an integer: sign, then index
-		if tk.lo>>1&1 == 1 {
-			sign = -1
-		}
-		i := tk.lo>>2 | uint64(tk.hi)<<62
-		switch {
-		case tk.hi>>2 != 0 || i > maxFloatIndex+1:
-			return math.NaN()
-		case i == maxFloatIndex+1:
-			return math.Inf(int(sign))
-		}
-		return math.Copysign(fromFloatIndex(i), sign)
+	if tk.lo&1 == 0 {
+		return integerFloat(tk.hi, tk.lo)
 	}
 	q, qhi := tk.lo>>1|uint64(tk.hi)<<63, uint64(tk.hi>>1)
 	e := q >> 1 & 0x7FF
@@ -414,7 +406,31 @@ func DecodeFloat(tk Token) float64 {
 	}
 	sb := min(q>>12&63, 52) // more than 52 bits: the token of 52 is smaller
 	m := (q>>18 | qhi<<46) & (1<<sb - 1) << (52 - sb)
-	return math.Float64frombits(q<<63 | exponentOfRank(e)<<52 | m)
+	f := math.Float64frombits(q<<63 | exponentOfRank(e)<<52 | m)
+	if f == math.Trunc(f) {
+		// An integer's canonical token is of the integer class: this one
+		// reads as the integer-class payload just below it, whose token
+		// is no larger.
+		return integerFloat(tk.hi, tk.lo-1)
+	}
+	return f
+}
+
+// integerFloat decodes the integer-class payload (hi, lo): the sign, then
+// the index.
+func integerFloat(hi byte, lo uint64) float64 {
+	sign := 1.0
+	if lo>>1&1 == 1 {
+		sign = -1
+	}
+	i := lo>>2 | uint64(hi)<<62
+	switch {
+	case hi>>2 != 0 || i > maxFloatIndex+1:
+		return math.NaN()
+	case i == maxFloatIndex+1:
+		return math.Inf(int(sign))
+	}
+	return math.Copysign(fromFloatIndex(i), sign)
 }
 
 // floatBoundaries are the values of boundary tokens of floats.
@@ -493,12 +509,12 @@ func AppendFloatToken(b []byte, f float64) []byte {
 		}
 		return append(b, k)
 	}
-	// Integers up to 2⁵³ take the integer class, so that they are ordered
-	// by magnitude (1001 before 1024); other values take the shorter
-	// class.
-	ih, il, iok, oh, ol, ook := floatPayloads(f)
+	// Integers take the integer class, so that they are ordered by
+	// magnitude (1001 before 1024, 1000 before 2⁹⁶, whose other-class
+	// token is shorter); other values take the other class.
+	ih, il, iok, oh, ol, _ := floatPayloads(f)
 	hi, lo := oh, ol
-	if iok && (!ook || math.Abs(f) <= exactInts || lessPayload(ih, il, oh, ol)) {
+	if iok {
 		hi, lo = ih, il
 	}
 	n := payloadLen(hi, lo)
@@ -511,15 +527,6 @@ func AppendFloatToken(b []byte, f float64) []byte {
 		b = append(b, byte(lo>>(8*i)))
 	}
 	return b
-}
-
-// lessPayload compares two payloads as canonical tokens: shorter first,
-// then by value.
-func lessPayload(ah byte, al uint64, bh byte, bl uint64) bool {
-	if la, lb := payloadLen(ah, al), payloadLen(bh, bl); la != lb {
-		return la < lb
-	}
-	return ah < bh || ah == bh && al < bl
 }
 
 // compareTokens compares two tokens in shortlex order.
