@@ -17,9 +17,11 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/bmp"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/calc"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/config"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/dns"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/gosource"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/jq"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/json"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/markup"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/packet"
@@ -100,6 +102,8 @@ var targets = []struct {
 	{"bmp", func(arg any) { bmp.Decode(arg.([]byte)) }},
 	{"pcap", func(arg any) { pcap.Read(arg.([]byte)) }},
 	{"png", func(arg any) { png.Decode(arg.([]byte)) }},
+	{"calc", func(arg any) { calc.Eval(arg.(string)) }},
+	{"jq", func(arg any) { jq.Run(arg.(string)) }},
 }
 
 // All returns the shapes, each with its input read from testdata and its

@@ -44,12 +44,16 @@
 //   - fields: in binary data, read the integer fields off the input (both
 //     byte orders): lengths before what they count, counts before blocks
 //     and records, offsets, sizes, the input's total, dimensions whose
-//     product sizes the pixels (fields.go); replace the input by a frame's
+//     product sizes the pixels (fields.go), and the checksums that guard
+//     parts of it: CRC-32, Adler-32, CRC-64, IPv4 header sums (sums.go);
+//     replace the input by a frame's
 //     content, remove blocks and records with their count, frames with
 //     their length, the end of a region, rows and columns with the
 //     dimensions, a type name by a shorter one, each with every field
-//     that sizes what it removes fixed up in the same candidate
-//     (fieldmoves.go);
+//     that sizes what it removes fixed up, and every checksum computed
+//     again, in the same candidate (fieldmoves.go); the candidates of
+//     every other pass that change one stretch of such an input have
+//     their checksums computed again too;
 //   - lengths: in binary data, find the length fields whose records tile
 //     the input, from its start or after a file header; remove whole
 //     records, and lower a record's length field while removing what it
@@ -90,6 +94,9 @@
 //   - bools: false;
 //   - literals: replace a span or a token by 0, a or an empty string, and
 //     set blocks of tokens to '0' at once;
+//   - numbers: in text, lower each decimal number by a binary search on
+//     its value, so that a threshold is reached from a number with more
+//     digits (0<<=100 → 0<<=64);
 //   - bytes: each byte of []byte (and of strings that are not valid UTF-8)
 //     toward '0' in the printable-first order: '0', the last character of
 //     each lower class, every punctuation character for a control

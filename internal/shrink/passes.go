@@ -32,6 +32,7 @@ var passes = [...]pass{
 	{name: "floats", arg: floatArg, node: leaves(floatArg)},                                       // floats.go
 	{name: "bools", arg: boolArg, node: leaves(boolArg)},                                          // bools.go
 	{name: "literals", arg: literalsArg, node: leaves(literalsArg)},                               // text.go
+	{name: "numbers", arg: numbersArg, node: leaves(numbersArg)},                                  // text.go
 	{name: "bytes", arg: lowerBytesArg, node: leaves(lowerBytesArg)},                              // bytes.go: []byte, and strings that are not valid UTF-8
 	{name: "runes", arg: lowerRunesArg, node: leaves(lowerRunesArg)},                              // strings.go: valid UTF-8 strings
 	{name: "swap", arg: swapArg, node: leaves(swapArg), stuck: true},                              // bytes.go, strings.go

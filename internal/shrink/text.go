@@ -3,6 +3,7 @@ package shrink
 import (
 	"iter"
 	"slices"
+	"strconv"
 )
 
 // The text passes shrink string and []byte arguments (and leaves) along
@@ -36,6 +37,7 @@ var (
 	tokensArg   = textArg(removeTokens[[]byte], removeTokens[string])
 	pairsArg    = textArg(removePairs[[]byte], removePairs[string])
 	literalsArg = onText(textArg(literals[[]byte], literals[string]))
+	numbersArg  = onText(textArg(lowerNumbers[[]byte], lowerNumbers[string]))
 )
 
 // onText restricts a pass to text: its replacements by digits and letters
@@ -348,6 +350,52 @@ func literals[S byteString](s S, from pos) iter.Seq2[pos, S] {
 		}
 	}
 }
+
+// lowerNumbers yields s with a decimal number (a run of up to 18 ASCII
+// digits) lowered by the binary search of the ints pass (see
+// [magnitudes]): a threshold (a shift count of 64, a size of 1000) is
+// reached from any larger number, 100 or 6444644444 alike, where removing
+// and lowering digits one at a time stop at the first number with fewer
+// digits that still fails. The cursor is (pos.i, pos.s) = (number, search
+// state).
+func lowerNumbers[S byteString](s S, from pos) iter.Seq2[pos, S] {
+	return func(yield func(pos, S) bool) {
+		var runs []rng
+		for i := 0; i < len(s); i++ {
+			if !isDigit(s[i]) {
+				continue
+			}
+			j := i
+			for j < len(s) && isDigit(s[j]) {
+				j++
+			}
+			runs = append(runs, rng{i, j})
+			i = j
+		}
+		for i := from.i; i < len(runs); i++ {
+			r := runs[i]
+			if r.len() > 18 {
+				continue
+			}
+			v, _ := strconv.ParseUint(string(s[r.start:r.end]), 10, 64)
+			st := magSearch{}
+			if i == from.i {
+				st = from.s
+			}
+			for st, m := range magnitudes(false, v, v, st) {
+				repl := strconv.FormatUint(m.mag, 10)
+				if !smallerSegment(s, r, repl) {
+					continue
+				}
+				if !yield(pos{i: i, s: st}, replace(s, r, repl)) {
+					return
+				}
+			}
+		}
+	}
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // padded returns the literals, each followed by its forms with a space
 // before, after, or both, where the text around r has no space: a span

@@ -1,6 +1,7 @@
 package shrink
 
 import (
+	"context"
 	"fmt"
 	"iter"
 	"slices"
@@ -43,10 +44,31 @@ func TestTextPasses(t *testing.T) {
 		{"pairs", removePairs[string], "<a></a>", 4, `[">a>" ">/a>" "a/a>" "a</a>"]`},
 		// Spans by 0, a, "" (padded where nothing separates them), tokens
 		// by 0 and a, then blocks of tokens set to 0.
+		// Each number: 0, then a binary search from half of it up.
+		{"numbers", lowerNumbers[string], "f(100, 7)", 0, `["f(0, 7)" "f(50, 7)" "f(75, 7)" "f(87, 7)" "f(93, 7)" "f(96, 7)" "f(98, 7)" "f(99, 7)" "f(100, 0)" "f(100, 3)" "f(100, 5)" "f(100, 6)"]`},
 		{"literals", literals[string], `f(x)"s"`, 12, `["f0\"s\"" "f 0\"s\"" "f0 \"s\"" "f 0 \"s\"" "fa\"s\"" "f a\"s\"" "fa \"s\"" "f a \"s\"" "f(x)\"\"" "f(x)0" "0(x)\"s\"" "a(x)\"s\""]`},
 	} {
 		if got := textCandidates(tc.shrink, tc.s, tc.n); got != tc.want {
 			t.Errorf("%s(%q) = %s\nwant %s", tc.name, tc.s, got, tc.want)
+		}
+	}
+}
+
+// TestNumbers_Threshold: a number in text ends at the threshold it fails
+// above, from a number of more digits too, where dropping and lowering
+// digits one at a time stop at 100.
+func TestNumbers_Threshold(t *testing.T) {
+	t.Parallel()
+	fails := Predicate(func(args []any) bool {
+		s := args[0].(string)
+		var n int
+		_, err := fmt.Sscanf(s, "x<<=%d}", &n)
+		return err == nil && s == fmt.Sprintf("x<<=%d}", n) && n >= 64
+	})
+	for _, in := range []string{"x<<=100}", "x<<=6444644444}", "x<<=64}"} {
+		r, err := Shrink(context.Background(), []any{in}, fails)
+		if err != nil || r.Args[0] != "x<<=64}" {
+			t.Errorf("Shrink(%q) = %q, %v; want x<<=64}", in, r.Args[0], err)
 		}
 	}
 }
