@@ -226,11 +226,11 @@ type argSums struct {
 	of    string // the argument they were found in
 	sums  []sum
 	found bool // once
-	none  bool // the argument had none at first: no candidate will
+	none  bool // the argument had none when first read: no candidate will
 }
 
 // sumsOf returns the sums of argument i of the best tuple. An argument
-// with none at the start of the search is not read for them again.
+// with none when first read is not read for them again.
 func (e *engine) sumsOf(i int) []sum {
 	if len(e.sums) != len(e.best) {
 		e.sums = make([]argSums, len(e.best))
@@ -246,12 +246,14 @@ func (e *engine) sumsOf(i int) []sum {
 	case string:
 		s = x
 	}
-	if a.found && s == a.of {
+	switch {
+	case a.found && s == a.of:
 		return a.sums
-	}
-	if !a.found && (s == "" || !isBinary(s)) {
-		a.none = true
+	case !a.found && (s == "" || !isBinary(s)):
+		a.none = true // text
 		return nil
+	case len(s) > maxSumsInput:
+		return nil // read once the other passes cut it down
 	}
 	a.of, a.sums = s, findSums([]byte(s))
 	a.none = !a.found && len(a.sums) == 0

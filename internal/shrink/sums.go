@@ -8,6 +8,8 @@ import (
 	"hash/crc32"
 	"hash/crc64"
 	"iter"
+	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -81,14 +83,17 @@ const adlerMod = 65521
 // zeros returns the number of zero bytes of b.
 func zeros(b []byte) int { return bytes.Count(b, []byte{0}) }
 
-// maxSumWork bounds the bytes findSums runs through its checksums: the
-// regions it tries are at most maxSumWork/len(s) bytes long.
-const maxSumWork = 1 << 21
+// maxSumsInput bounds the inputs whose sums are read: findSums takes about
+// 1 µs a byte. A larger input is read once the other passes have cut it
+// down.
+const maxSumsInput = 32 << 10
 
 // findSums returns the sums of s, smallest region first: a 4-byte field
 // that holds the CRC-32 or the Adler-32, or an 8-byte field that holds
-// the CRC-64, of at least 2 bytes right before it; and the checksums of
-// IPv4 headers (version 4, a header length of 5 words or more).
+// the CRC-64, of at least 2 bytes right before it (the longest such
+// region); and the checksums of IPv4 headers (version 4, a header length
+// of 5 words or more). It takes O(n) time: the checksums of all the
+// regions that end at a field are not computed one by one.
 func findSums(s []byte) []sum {
 	n := len(s)
 	if n < 6 {
@@ -100,15 +105,14 @@ func findSums(s []byte) []sum {
 	be32, le32 := make([]uint32, n+1), make([]uint32, n+1)
 	be64, le64 := make([]uint64, n+1), make([]uint64, n+1)
 	check := make([]bool, n+1)
-	last := 0
 	for at := 0; at+4 <= n; at++ {
 		if zeros(s[at:at+4]) <= 1 {
 			be32[at], le32[at] = binary.BigEndian.Uint32(s[at:]), binary.LittleEndian.Uint32(s[at:])
-			check[at], last = true, at
+			check[at] = true
 		}
 		if at+8 <= n && zeros(s[at:at+8]) <= 2 {
 			be64[at], le64[at] = binary.BigEndian.Uint64(s[at:]), binary.LittleEndian.Uint64(s[at:])
-			check[at], last = true, at
+			check[at] = true
 		}
 	}
 	var sums []sum
@@ -119,45 +123,11 @@ func findSums(s []byte) []sum {
 			sums = append(sums, sum{layout{at, width, little}, k, start, at})
 		}
 	}
-	maxLen := max(64, maxSumWork/n)
-	for start := 0; start < last-1; start++ {
-		c32, c64 := ^uint32(0), ^uint64(0)
-		a, b := uint32(1), uint32(0)
-		for end := start + 1; end <= min(last, start+maxLen); end++ {
-			x := s[end-1]
-			c32 = crc32Table[byte(c32)^x] ^ c32>>8
-			c64 = crc64Table[byte(c64)^x] ^ c64>>8
-			if a += uint32(x); a >= adlerMod {
-				a -= adlerMod
-			}
-			if b += a; b >= adlerMod {
-				b -= adlerMod
-			}
-			if !check[end] || end-start < 2 {
-				continue
-			}
-			switch v := ^c32; {
-			case v == 0:
-			case v == be32[end]:
-				add(end, 4, false, sumCRC32, start)
-			case v == le32[end]:
-				add(end, 4, true, sumCRC32, start)
-			}
-			switch v := b<<16 | a; {
-			case v == be32[end]:
-				add(end, 4, false, sumAdler32, start)
-			case v == le32[end]:
-				add(end, 4, true, sumAdler32, start)
-			}
-			switch v := ^c64; {
-			case v == 0:
-			case v == le64[end]:
-				add(end, 8, true, sumCRC64, start)
-			case v == be64[end]:
-				add(end, 8, false, sumCRC64, start)
-			}
-		}
-	}
+	field32 := func(at int) (uint32, uint32) { return be32[at], le32[at] }
+	field64 := func(at int) (uint64, uint64) { return be64[at], le64[at] }
+	crcRegions(s, (*[256]uint32)(crc32Table), check, field32, func(at int, little bool, start int) { add(at, 4, little, sumCRC32, start) })
+	adlerRegions(s, check, be32, le32, func(at int, little bool, start int) { add(at, 4, little, sumAdler32, start) })
+	crcRegions(s, (*[256]uint64)(crc64Table), check, field64, func(at int, little bool, start int) { add(at, 8, little, sumCRC64, start) })
 	for start := 0; start+20 <= n; start++ {
 		words := int(s[start] & 0x0f)
 		if s[start]>>4 != 4 || words < 5 || start+4*words > n {
@@ -238,4 +208,131 @@ func resealOne(s, c []byte, sums []sum) []byte {
 	c = slices.Clone(c)
 	seal(c, sums, move, kept)
 	return c
+}
+
+// crcRegions finds, for each offset e where check holds, a region [a, e)
+// of at least 2 bytes whose CRC (table tab, reflected, initial value and
+// final XOR all ones, as CRC-32 and xz's CRC-64 are) is the value a field
+// at e holds, big-endian or little-endian (field), and calls add with the
+// smallest such a.
+//
+// A CRC register is linear over GF(2): with P(k) the register after
+// s[:k] from zero and Z the register's step for a zero byte, the CRC of
+// s[a:e] is ^(P(e) ^ Z^(e-a)(P(a) ^ ^0)). Z is invertible, so the CRC is v
+// exactly when Z^-a(P(a) ^ ^0) = Z^-e(P(e) ^ ^v): a lookup of the right
+// side among the left sides, with Z^-k kept as a matrix (the images of the
+// register's bits) and stepped once per byte.
+func crcRegions[T uint32 | uint64](s []byte, tab *[256]T, check []bool, field func(at int) (be, le T), add func(at int, little bool, start int)) {
+	width := 4
+	if uint64(^T(0)) > math.MaxUint32 {
+		width = 8
+	}
+	top := 8*width - 8
+	var inv [256]byte // the index of each table entry, by its top byte
+	var seen [256]bool
+	for i := range tab {
+		t := byte(tab[i] >> top)
+		if seen[t] {
+			return // not invertible this way; no table of ours
+		}
+		seen[t], inv[t] = true, byte(i)
+	}
+	unstep := func(r T) T { // Z^-1
+		i := inv[byte(r>>top)]
+		return (r^tab[i])<<8 | T(i)
+	}
+	cols := make([]T, 8*width) // Z^-k: the image of each bit
+	for i := range cols {
+		cols[i] = 1 << i
+	}
+	apply := func(x T) T {
+		var r T
+		for ; x != 0; x &= x - 1 {
+			r ^= cols[bits.TrailingZeros64(uint64(x))]
+		}
+		return r
+	}
+	// Nothing past the last field can end a region.
+	n, ones := len(s), ^T(0)
+	for n > 0 && !check[n] {
+		n--
+	}
+	if n < 2 {
+		return
+	}
+	keys := make([]T, n+1)
+	first := make(map[T]int, n) // the smallest a of each left side
+	var p T
+	for k := 0; k <= n; k++ {
+		keys[k] = apply(p ^ ones)
+		if k >= 2 {
+			if _, ok := first[keys[k-2]]; !ok {
+				first[keys[k-2]] = k - 2
+			}
+		}
+		if check[k] && k+width <= len(s) {
+			be, le := field(k)
+			if a, ok := first[apply(p^^be)]; ok && be != 0 {
+				add(k, false, a)
+			} else if a, ok := first[apply(p^^le)]; ok && le != 0 {
+				add(k, true, a)
+			}
+		}
+		if k < n {
+			p = tab[byte(p)^s[k]] ^ p>>8
+			for i := range cols {
+				cols[i] = unstep(cols[i])
+			}
+		}
+	}
+}
+
+// adlerRegions is crcRegions for Adler-32, from prefix sums: with S(k)
+// the sum of s[:k] and W(k) that of j·s[j] for j < k, modulo 65521, the
+// Adler-32 of s[a:e] has low half 1 + S(e) - S(a) and high half
+// (e-a) + e·(S(e)-S(a)) - (W(e)-W(a)); the low half gives the S(a) to
+// look up.
+func adlerRegions(s []byte, check []bool, be32, le32 []uint32, add func(at int, little bool, start int)) {
+	const m = adlerMod
+	n := len(s)
+	sum, wsum := make([]int64, n+1), make([]int64, n+1)
+	for j, c := range s {
+		sum[j+1] = (sum[j] + int64(c)) % m
+		wsum[j+1] = (wsum[j] + int64(j)*int64(c)) % m
+	}
+	last := len(check) - 1 // nothing past the last field can end a region
+	for last > 0 && !check[last] {
+		last--
+	}
+	starts := make(map[int64][]int, min(last, m)) // the offsets a of each S(a), in order
+	for e := 0; e <= last && e+4 <= n; e++ {
+		if e >= 2 {
+			starts[sum[e-2]] = append(starts[sum[e-2]], e-2)
+		}
+		if !check[e] {
+			continue
+		}
+		for _, c := range [...]struct {
+			v      uint32
+			little bool
+		}{{be32[e], false}, {le32[e], true}} {
+			lo, hi := int64(c.v&0xffff), int64(c.v>>16)
+			if lo == 0 || lo >= m || hi >= m {
+				continue
+			}
+			as := starts[((sum[e]+1-lo)%m+m)%m]
+			found := false
+			for _, a := range as[:min(len(as), 64)] {
+				b := (int64(e-a) + int64(e)*(lo-1) - (wsum[e] - wsum[a])) % m
+				if (b+m)%m == hi {
+					add(e, c.little, a)
+					found = true
+					break
+				}
+			}
+			if found {
+				break
+			}
+		}
+	}
 }

@@ -64,6 +64,10 @@ func TestFindSums(t *testing.T) {
 			[]sum{{layout{10, 2, false}, sumInternet, 0, 24}}},
 		{"nested", guarded("", string(guarded("ab", "inner", sumCRC32, false, "")), sumCRC32, false, ""),
 			[]sum{{layout{7, 4, false}, sumCRC32, 2, 7}, {layout{11, 4, false}, sumCRC32, 0, 11}}},
+		{"a long region", guarded("head", string(randomBytes(4, 20000)), sumCRC32, true, ""),
+			[]sum{{layout{20004, 4, true}, sumCRC32, 4, 20004}}},
+		{"adler32 of a long region", guarded("\x78\x01", string(randomBytes(5, 9000)), sumAdler32, false, ""),
+			[]sum{{layout{9002, 4, false}, sumAdler32, 2, 9002}}},
 		{"random", []byte(random), nil},
 		{"zeros", make([]byte, 1000), nil},
 		{"text", []byte("no sums in text, however long it is"), nil},
@@ -175,10 +179,10 @@ func FuzzSeal(f *testing.F) {
 }
 
 // BenchmarkFindSums measures reading the sums of binary inputs of three
-// sizes, each random bytes and a guarded chunk of 64 bytes.
+// sizes, each random bytes and a chunk that fills half of it, guarded.
 func BenchmarkFindSums(b *testing.B) {
 	for _, n := range []int{100, 2000, 16000} {
-		s := guarded(string(randomBytes(1, n-64)), string(randomBytes(2, 64)), sumCRC32, false, "tail")
+		s := guarded(string(randomBytes(1, n/2)), string(randomBytes(2, n/2)), sumCRC32, false, "tail")
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			for b.Loop() {
 				if len(findSums(s)) != 1 {
