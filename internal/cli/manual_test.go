@@ -49,10 +49,10 @@ func TestDocs_Flags(t *testing.T) {
 }
 
 // goTestFlag are the flags of the go command and of the project's own
-// tests (-kill, -update) and of go tool cover (-func, -html) that the
+// tests (-kill, -update, -long) and of go tool cover (-func, -html) that the
 // pages name.
 var goTestFlag = map[string]bool{"kill": true, "update": true, "fuzz": true, "fuzztime": true, "fuzzminimizetime": true, "run": true, "short": true, "bench": true,
-	"benchtime": true, "cover": true, "covermode": true, "coverpkg": true, "exec": true, "merge": true, "mod": true, "replace": true, "require": true, "v": true, "count": true, "json": true, "func": true, "html": true}
+	"benchtime": true, "cover": true, "covermode": true, "coverpkg": true, "exec": true, "merge": true, "mod": true, "replace": true, "require": true, "v": true, "count": true, "json": true, "func": true, "html": true, "parallel": true, "long": true}
 
 // TestManual_Flags checks that the manual documents every flag and its
 // default, the subcommands' own flags in their sections.
