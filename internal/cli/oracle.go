@@ -88,7 +88,17 @@ func (c *command) search(ctx context.Context, j *entryJob, inWorker bool, limit 
 	if c.opts.maxRuns > 0 {
 		opts = append(opts, shrink.MaxRuns(c.opts.maxRuns))
 	}
+	cuts := func() (n int) {
+		for _, r := range j.runners {
+			n += r.Cuts()
+		}
+		return n
+	}
+	cut := cuts()
 	shrunk, err := shrink.Shrink(ctx, j.entry.Values, o, opts...)
+	if n := cuts() - cut; n > 0 {
+		c.rep.verbosef("  %d candidates cut short: they ran past the time slice of slow candidates (a quarter of the search)", n)
+	}
 	out = shrinkOutcome{runs: shrunk.Stats.Runs, stop: shrunk.Stats.Stop.String(), accepted: shrunk.Stats.Accepted > 0, others: metFailures(o.met)}
 	if err != nil {
 		return out, nil, err
@@ -278,7 +288,9 @@ func (o *oracle) deal(ctx context.Context, r *testbin.Runner, k int, dl *dealing
 		if o.inWorker {
 			run = r.RunInWorker
 		}
-		res, err := run(ctx, in, testbin.Judge{Shape: shape, Stop: stop, Limit: o.limit})
+		// A hang's search is not sliced: a hang is an input that runs long.
+		slice := o.want.Kind != failure.Timeout
+		res, err := run(ctx, in, testbin.Judge{Shape: shape, Stop: stop, Limit: o.limit, Slice: slice})
 		if err != nil {
 			return err
 		}

@@ -71,6 +71,12 @@ type Runner struct {
 	slowest time.Duration
 	passed  int
 	spent   time.Duration
+	// slow is the time of the passing inputs that ran past the slice
+	// (sliceAt), and slowN how many; cuts is how many inputs the slice
+	// cut.
+	slow  time.Duration
+	slowN int
+	cuts  int
 }
 
 // How long an input may run before it counts as hanging, once inputs have
@@ -106,6 +112,45 @@ func (r *Runner) ShortLimit() time.Duration {
 	return min(r.Limit(), max(searchFloor, searchFactor*r.slowest))
 }
 
+// A search's time slice. Some inputs run far longer than most and pass: a
+// decoder that allocates the gigabytes a garbled length asks for before it
+// finds the input short. They may take a quarter of the time passing
+// inputs take (and a second at least); past that, an input that runs
+// sliceFactor times the typical passing input, and sliceFloor at least,
+// is cut, and counts as passing: the search does not take it, and its
+// candidates go on at the speed of the target. Only a search's candidates
+// are sliced (Judge.Slice), and not a hang's.
+const (
+	sliceFactor = 20
+	sliceFloor  = 20 * time.Millisecond
+	sliceShare  = 4
+	sliceMin    = time.Second
+)
+
+// sliceAt is the time past which a passing input is slow: sliceFactor
+// times the mean of those that were not, never below sliceFloor; 0 before
+// any has passed.
+func (r *Runner) sliceAt() time.Duration {
+	n := r.passed - r.slowN
+	if n == 0 {
+		return 0
+	}
+	return max(sliceFloor, sliceFactor*(r.spent-r.slow)/time.Duration(n))
+}
+
+// sliced reports whether the slow inputs have taken their share: inputs
+// are then cut at sliceAt.
+func (r *Runner) sliced() bool { return r.slow >= sliceMin && r.slow*sliceShare > r.spent }
+
+// cutting reports whether an input run with limit under j is cut by the
+// slice, not judged hanging, when it runs past it.
+func (r *Runner) cutting(j Judge, limit time.Duration) bool {
+	return j.Slice && j.Limit == 0 && limit < r.Limit()
+}
+
+// Cuts is how many inputs the time slice has cut.
+func (r *Runner) Cuts() int { return r.cuts }
+
 // Cost tells how many inputs have passed and the time they ran in all.
 func (r *Runner) Cost() (passed int, spent time.Duration) { return r.passed, r.spent }
 
@@ -114,6 +159,10 @@ func (r *Runner) Learn(o *Runner) { r.slowest = max(r.slowest, o.slowest) }
 
 // ran records that a passing input ran for d.
 func (r *Runner) ran(d time.Duration) {
+	if at := r.sliceAt(); at > 0 && d > at {
+		r.slow += d
+		r.slowN++
+	}
 	r.slowest = max(r.slowest, d)
 	r.passed++
 	r.spent += d
@@ -252,6 +301,11 @@ type Judge struct {
 	// Limit is the time an input may run before it counts as hanging; 0
 	// is the runner's Limit.
 	Limit time.Duration
+	// Slice, with no Limit, cuts an input that runs past the search's time
+	// slice, once slow inputs have taken it, and counts it as passing
+	// (see sliceAt): for the candidates of a search for a failure that is
+	// not a hang.
+	Slice bool
 }
 
 func (j Judge) shape(i int, sig failure.Signature, msg string) string {
@@ -266,6 +320,9 @@ func (j Judge) stop(i int, sig failure.Signature) bool { return j.Stop != nil &&
 func (j Judge) limit(r *Runner) time.Duration {
 	if j.Limit > 0 {
 		return j.Limit
+	}
+	if j.Slice && r.sliced() {
+		return min(r.Limit(), r.sliceAt())
 	}
 	return r.Limit()
 }
@@ -355,6 +412,7 @@ func (r *Runner) Run(ctx context.Context, inputs [][]byte, j Judge) (Result, err
 		return Result{}, err
 	}
 	limit := j.limit(r)
+	cutting := r.cutting(j, limit)
 	interval := limit/20 + time.Millisecond
 	if r.MemLimit > 0 {
 		interval = min(interval, memPoll)
@@ -382,6 +440,9 @@ func (r *Runner) Run(ctx context.Context, inputs [][]byte, j Judge) (Result, err
 			r.ran(time.Since(started))
 		}
 		res.Outcomes = append(res.Outcomes, sig)
+	} else if timedOut && cutting {
+		r.cuts++
+		res.Outcomes = append(res.Outcomes, failure.Signature{})
 	} else if timedOut {
 		res.Outcomes = append(res.Outcomes, failure.Signature{Kind: failure.Timeout})
 	} else if memOut {

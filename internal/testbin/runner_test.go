@@ -72,6 +72,8 @@ func FuzzProbe(f *testing.F) {
 			}
 		case 14:
 			kept = append(kept, make([]byte, 1<<40)) // more than the machine has
+		case 15:
+			slow() // and passes
 		}
 	})
 }
@@ -84,10 +86,18 @@ func FuzzTrivial(f *testing.F) {
 }
 `
 
+// slowSrc holds what the probe's input 15 runs: it takes a while.
+const slowSrc = `package probe
+
+import "time"
+
+func slow() { time.Sleep(150 * time.Millisecond) }
+`
+
 // buildProbe builds the probe package's test binary once for all tests.
 func buildProbe(t testing.TB) (dir, bin string) {
 	t.Helper()
-	return testbintest.Build(t, "fuzzmin.test/probe", map[string]string{"probe_test.go": probeSrc, "data.txt": "the user's file"})
+	return testbintest.Build(t, "fuzzmin.test/probe", map[string]string{"probe_test.go": probeSrc, "slow_test.go": slowSrc, "data.txt": "the user's file"})
 }
 
 func TestMain(m *testing.M) {
@@ -312,5 +322,60 @@ func TestWorker_Canceled(t *testing.T) {
 	sig, msg, err := testbin.JudgeInWorker(r, context.Background(), probeInput(2), time.Second)
 	if err != nil || sig.Kind != failure.Fail || !strings.Contains(msg, "error 2") {
 		t.Errorf("the call after: %v %q %v, want error 2", sig, msg, err)
+	}
+}
+
+// TestRunner_Slice checks that once slow passing inputs have taken a
+// second and a quarter of the time, the next slow one is cut at the slice
+// and counts as passing, in a worker and in processes; and that a judge
+// that does not slice, or has a limit of its own, is not.
+func TestRunner_Slice(t *testing.T) {
+	t.Parallel()
+	dir, bin := buildProbe(t)
+	for _, inWorker := range []bool{true, false} {
+		t.Run(fmt.Sprint("worker=", inWorker), func(t *testing.T) {
+			r := testbintest.Runner(t, bin, dir, "FuzzProbe", 10*time.Second)
+			run := r.Run
+			if inWorker {
+				run = r.RunInWorker
+			}
+			var fast [][]byte
+			for range 20 {
+				fast = append(fast, probeInput(0))
+			}
+			slice := testbin.Judge{Slice: true}
+			if _, err := run(context.Background(), fast, slice); err != nil {
+				t.Fatal(err)
+			}
+			var slow [][]byte
+			for range 7 {
+				slow = append(slow, probeInput(15))
+			}
+			start := time.Now()
+			res, err := run(context.Background(), slow, slice)
+			if err != nil || len(res.Outcomes) != len(slow) {
+				t.Fatalf("the slow inputs: %v, %v", res.Outcomes, err)
+			}
+			if d := time.Since(start); d < 7*150*time.Millisecond || r.Cuts() != 0 {
+				t.Fatalf("before the slice was taken: %v, %d cut", d, r.Cuts())
+			}
+			// A judge that does not slice, or has a limit of its own, as a
+			// hang's search has, runs the input whole.
+			for _, j := range []testbin.Judge{{}, {Slice: true, Limit: 5 * time.Second}} {
+				res, err = run(context.Background(), [][]byte{probeInput(15)}, j)
+				if err != nil || fmt.Sprint(res.Outcomes) != "[ok]" || r.Cuts() != 0 {
+					t.Fatalf("%+v: %v, %v, %d cut", j, res.Outcomes, err, r.Cuts())
+				}
+			}
+			// A process ends at the input it cut; a worker goes on.
+			res, err = run(context.Background(), [][]byte{probeInput(15), probeInput(2), probeInput(15)}, slice)
+			want, cuts := "[ok]", 1
+			if inWorker {
+				want, cuts = "[ok fail at probe_test.go:18 ok]", 2
+			}
+			if got := fmt.Sprint(res.Outcomes); err != nil || got != want || r.Cuts() != cuts {
+				t.Fatalf("past the slice: %s, %v, %d cut; want %s, %d cut", got, err, r.Cuts(), want, cuts)
+			}
+		})
 	}
 }

@@ -90,8 +90,11 @@ type fuzzWorker struct {
 }
 
 // errWorkerLost says that a worker died or hung on an input: the input is
-// judged in a process of its own.
-var errWorkerLost = errors.New("the fuzz worker process ended")
+// judged in a process of its own. errWorkerHung is the second.
+var (
+	errWorkerLost = errors.New("the fuzz worker process ended")
+	errWorkerHung = fmt.Errorf("%w: the input ran past its limit", errWorkerLost)
+)
 
 // startWorker starts a fuzz worker for the runner's target whose memory
 // holds inputs of up to size bytes.
@@ -210,8 +213,10 @@ func (w *fuzzWorker) call(ctx context.Context, c []byte, limit time.Duration) (f
 		switch {
 		case ctx.Err() != nil:
 			return fuzzResponse{}, ctx.Err()
-		case !errors.Is(err, os.ErrDeadlineExceeded), !time.Now().Before(end):
+		case !errors.Is(err, os.ErrDeadlineExceeded):
 			return fuzzResponse{}, errWorkerLost
+		case !time.Now().Before(end):
+			return fuzzResponse{}, errWorkerHung
 		case rss(w.cmd.Process.Pid) > w.limit:
 			// The input runs again in a process, which the limit judges
 			// (Runner.Run).
@@ -289,10 +294,17 @@ func (r *Runner) RunInWorker(ctx context.Context, inputs [][]byte, j Judge) (Res
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}
-		start := time.Now()
-		sig, msg, err := r.judgeInWorker(ctx, in, j.limit(r))
+		start, limit := time.Now(), j.limit(r)
+		sig, msg, err := r.judgeInWorker(ctx, in, limit)
 		if err == context.Canceled || err == context.DeadlineExceeded {
 			return res, err
+		}
+		if errors.Is(err, errWorkerHung) && r.cutting(j, limit) {
+			// Cut by the time slice: it passes, and the inputs after it
+			// run in a new worker.
+			r.cuts++
+			res.Outcomes = append(res.Outcomes, failure.Signature{})
+			continue
 		}
 		if err != nil {
 			return r.runRest(ctx, res, inputs, j)
