@@ -98,7 +98,10 @@ before and after. "fuzzmin help" prints this manual.
 		inputs have passed, an input hangs after 20 times the slowest of
 		them (at least 1s); a search for a smaller input that hangs
 		judges candidates by 4 times (at least 50ms), and confirms its
-		result with the longer limit. The default is 10s.
+		result with the longer limit. Other searches give the candidates
+		that pass after 20 times the typical one (at least 20ms) a
+		quarter of their time: past it, such a candidate is cut short
+		and counts as passing. The default is 10s.
 	-explain n
 		Explain each result with at most n runs: which arguments, and
 		which characters of strings and byte slices, matter. -1 allows
@@ -265,7 +268,10 @@ and messages are printed with their control characters as Go escapes
 		inputs have passed, an input hangs after 20 times the slowest of
 		them (at least 1s); a search for a smaller input that hangs
 		judges candidates by 4 times (at least 50ms), and confirms its
-		result with the longer limit. The default is 10s.
+		result with the longer limit. Other searches give the candidates
+		that pass after 20 times the typical one (at least 20ms) a
+		quarter of their time: past it, such a candidate is cut short
+		and counts as passing. The default is 10s.
 	-github
 		Also print each finding as a GitHub Actions annotation (::error
 		or ::warning), as when GITHUB_ACTIONS is true.
@@ -359,7 +365,10 @@ named. Its flags:
 		inputs have passed, an input hangs after 20 times the slowest of
 		them (at least 1s); a search for a smaller input that hangs
 		judges candidates by 4 times (at least 50ms), and confirms its
-		result with the longer limit. The default is 10s.
+		result with the longer limit. Other searches give the candidates
+		that pass after 20 times the typical one (at least 20ms) a
+		quarter of their time: past it, such a candidate is cut short
+		and counts as passing. The default is 10s.
 	-flaky
 		Minimize an entry even if its failure is not the same on every
 		replay, against the first failure seen; the report says how
@@ -444,7 +453,10 @@ Its flags:
 		inputs have passed, an input hangs after 20 times the slowest of
 		them (at least 1s); a search for a smaller input that hangs
 		judges candidates by 4 times (at least 50ms), and confirms its
-		result with the longer limit. The default is 10s.
+		result with the longer limit. Other searches give the candidates
+		that pass after 20 times the typical one (at least 20ms) a
+		quarter of their time: past it, such a candidate is cut short
+		and counts as passing. The default is 10s.
 	-json
 		Print one JSON object per event, as go test -json does (see
 		Output).
@@ -536,7 +548,10 @@ the targets'. Its flags:
 		inputs have passed, an input hangs after 20 times the slowest of
 		them (at least 1s); a search for a smaller input that hangs
 		judges candidates by 4 times (at least 50ms), and confirms its
-		result with the longer limit. The default is 10s.
+		result with the longer limit. Other searches give the candidates
+		that pass after 20 times the typical one (at least 20ms) a
+		quarter of their time: past it, such a candidate is cut short
+		and counts as passing. The default is 10s.
 	-json
 		Print one JSON object per event, as go test -json does (see
 		Output).
@@ -576,7 +591,10 @@ not be read. Its flags:
 		inputs have passed, an input hangs after 20 times the slowest of
 		them (at least 1s); a search for a smaller input that hangs
 		judges candidates by 4 times (at least 50ms), and confirms its
-		result with the longer limit. The default is 10s.
+		result with the longer limit. Other searches give the candidates
+		that pass after 20 times the typical one (at least 20ms) a
+		quarter of their time: past it, such a candidate is cut short
+		and counts as passing. The default is 10s.
 	-fuzzcache dir
 		Distill the generated corpora under dir (as <import
 		path>/<Target>) instead of $GOCACHE/fuzz: a fuzz cache kept by
