@@ -2,14 +2,18 @@ package shapes
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/binary"
 	"flag"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/png"
@@ -39,6 +43,39 @@ func TestBinaryInputs(t *testing.T) {
 		if have, err := os.ReadFile(path); err != nil || !bytes.Equal(have, file) {
 			t.Errorf("%s does not hold what the encoder makes (go test -update writes it): %v", path, err)
 		}
+	}
+}
+
+// TestGzipInput checks that the gzip shape's input inflates to the text
+// gzipText makes. compress/flate's output differs between Go releases, so
+// testdata keeps the bytes go1.26.8 wrote (go test -update writes them
+// again, with the Go that runs it).
+func TestGzipInput(t *testing.T) {
+	path := filepath.Join("testdata", "gzip")
+	if *update {
+		file, err := encoding.Marshal(gzipInput())
+		if err == nil {
+			err = os.WriteFile(path, file, 0o666)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	file, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals, err := encoding.Unmarshal(file)
+	if err != nil || len(vals) != 1 {
+		t.Fatalf("%s: %v", path, err)
+	}
+	r, err := gzip.NewReader(bytes.NewReader(vals[0].([]byte)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := io.ReadAll(r)
+	if err != nil || string(text) != gzipText() {
+		t.Errorf("%s inflates to %d bytes (%v), not the %d of gzipText", path, len(text), err, len(gzipText()))
 	}
 }
 
@@ -341,4 +378,32 @@ func pngInput() []byte {
 	}
 	chunk("IEND", nil)
 	return b
+}
+
+// gzipInput is a gzip member, deflated at the default level, of
+// gzipText.
+func gzipInput() []byte {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.ModTime = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	w.OS = 3
+	w.Write([]byte(gzipText()))
+	w.Close()
+	return b.Bytes()
+}
+
+// gzipText is a 2 KB configuration file with one empty section name, [],
+// among 12 sections.
+func gzipText() string {
+	var text strings.Builder
+	text.WriteString("; service configuration\n# generated, do not edit\n\n")
+	for i, name := range []string{"server", "server.tls", "database", "database.pool", "cache", "queue",
+		"", "logging", "metrics", "auth", "auth.oauth", "limits"} {
+		fmt.Fprintf(&text, "[%s]\n", name)
+		for j := range 6 {
+			fmt.Fprintf(&text, "key%d_%d = value %d of %s, %d\n", i, j, j, name, i*j*37%101)
+		}
+		text.WriteString("\n")
+	}
+	return text.String()
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/shapes/config"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/dns"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/gosource"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/gzip"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/jq"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/json"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/markup"
@@ -104,6 +105,7 @@ var targets = []struct {
 	{"png", func(arg any) { png.Decode(arg.([]byte)) }},
 	{"calc", func(arg any) { calc.Eval(arg.(string)) }},
 	{"jq", func(arg any) { jq.Run(arg.(string)) }},
+	{"gzip", func(arg any) { gzip.Read(arg.([]byte)) }},
 }
 
 // All returns the shapes, each with its input read from testdata and its

@@ -17,6 +17,7 @@ import (
 var passes = [...]pass{
 	{name: "fields", arg: fieldsArg, sealed: fieldsSealed, node: leaves(fieldsArg), repeat: true}, // fields.go, fieldmoves.go
 	{name: "lengths", arg: lengthsArg, node: leaves(lengthsArg), repeat: true},                    // records.go
+	{name: "inflate", arg: inflateArg, sealed: inflateSealed},                                     // inflate.go
 	{name: "lists", arg: listsArg, node: leaves(listsArg)},                                        // text.go
 	{name: "hoist", arg: hoistArg, node: leaves(hoistArg)},                                        // text.go
 	{name: "spans", arg: spansArg, node: leaves(spansArg)},                                        // text.go
@@ -104,6 +105,7 @@ type pos struct {
 	k, i, j int
 	s       magSearch
 	node    int
+	sub     *pos // the cursor of a pass run inside this one (inflate.go)
 }
 
 // candidates yields, for every argument from from.arg on, the argument's

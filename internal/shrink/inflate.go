@@ -1,0 +1,269 @@
+package shrink
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/binary"
+	"hash/adler32"
+	"hash/crc32"
+	"io"
+	"iter"
+	"math/bits"
+)
+
+// Compressed parts. A zlib stream (RFC 1950) or a gzip member (RFC 1952)
+// holds its content deflated, with the Adler-32 or the CRC-32 of the
+// content (and, in gzip, its length) after it: no byte-level move inside
+// the deflated bits leaves a stream that inflates to anything like what
+// it held, and the checksum is of the content, not of bytes of the input.
+// The inflate pass finds such streams, shrinks each one's content with the
+// moves of the byte-level passes, and deflates every candidate content
+// again, with the encoding of the ones compress/flate writes that makes the
+// stream smallest, its trailer computed again; the fields around the
+// stream are fixed up, and the checksums sealed, as the fields pass does
+// (a PNG chunk's length and CRC).
+
+// A stream is a compressed part of an input.
+type stream struct {
+	gzip             bool
+	start, data, end int // where its header starts, its deflated bits start, and it ends, trailer included
+	content          []byte
+}
+
+// maxInflated bounds the content of a stream the pass reads.
+const maxInflated = 1 << 20
+
+// findStreams returns the zlib streams and gzip members of s that inflate
+// and whose trailer holds their content's checksum, in order, at most
+// maxStreams.
+func findStreams(s []byte) []stream {
+	const maxStreams = 8
+	var out []stream
+	for i := 0; i+2 < len(s) && len(out) < maxStreams; i++ {
+		var st stream
+		switch {
+		case s[i] == 0x1f && s[i+1] == 0x8b && i+10 < len(s) && s[i+2] == 8 && s[i+3] == 0:
+			st = stream{gzip: true, start: i, data: i + 10} // no optional header fields
+		case s[i]&0x0f == 8 && s[i]>>4 <= 7 && s[i+1]&0x20 == 0 && (uint(s[i])<<8|uint(s[i+1]))%31 == 0:
+			st = stream{start: i, data: i + 2}
+		default:
+			continue
+		}
+		content, n, ok := inflate(s[st.data:])
+		if !ok {
+			continue
+		}
+		st.end, st.content = st.data+n+st.trailerLen(), content
+		if st.end > len(s) || string(s[st.data+n:st.end]) != string(st.trailer(content)) {
+			continue
+		}
+		out = append(out, st)
+		i = st.end - 1
+	}
+	return out
+}
+
+// inflate inflates the deflate stream at the start of b and returns its
+// content and its length in b.
+func inflate(b []byte) (content []byte, n int, ok bool) {
+	r := &countingReader{b: b}
+	content, err := io.ReadAll(io.LimitReader(flate.NewReader(r), maxInflated+1))
+	if err != nil || len(content) > maxInflated {
+		return nil, 0, false
+	}
+	return content, r.n, true
+}
+
+// countingReader reads b and counts what it read: flate reads a byte at a
+// time from an io.ByteReader, so nothing past its stream.
+type countingReader struct {
+	b []byte
+	n int
+}
+
+func (r *countingReader) ReadByte() (byte, error) {
+	if r.n == len(r.b) {
+		return 0, io.EOF
+	}
+	r.n++
+	return r.b[r.n-1], nil
+}
+
+func (r *countingReader) Read(p []byte) (int, error) {
+	if r.n == len(r.b) {
+		return 0, io.EOF
+	}
+	k := copy(p, r.b[r.n:])
+	r.n += k
+	return k, nil
+}
+
+func (st stream) trailerLen() int {
+	if st.gzip {
+		return 8
+	}
+	return 4
+}
+
+// trailer returns what follows the deflated bits of content.
+func (st stream) trailer(content []byte) []byte {
+	if st.gzip {
+		t := binary.LittleEndian.AppendUint32(nil, crc32.ChecksumIEEE(content))
+		return binary.LittleEndian.AppendUint32(t, uint32(len(content)))
+	}
+	return binary.BigEndian.AppendUint32(nil, adler32.Checksum(content))
+}
+
+// flateLevels are the encodings tried: stored, Huffman codes alone, and
+// with matches, fast and thorough.
+var flateLevels = [...]int{flate.NoCompression, flate.HuffmanOnly, flate.BestSpeed, flate.BestCompression}
+
+// encode returns the stream of s with content deflated in the encoding
+// that makes it smallest, its header kept: compress/flate's, or one block
+// of literals in the fixed codes.
+func (st stream) encode(s, content []byte) []byte {
+	head, tail := s[st.start:st.data], st.trailer(content)
+	best := append(append(append([]byte(nil), head...), fixedLiterals(content)...), tail...)
+	for _, level := range flateLevels {
+		b := bytes.NewBuffer(append([]byte(nil), head...))
+		w, _ := flate.NewWriter(b, level)
+		w.Write(content)
+		w.Close()
+		b.Write(tail)
+		if compareBytes(b.Bytes(), best) < 0 {
+			best = b.Bytes()
+		}
+	}
+	return best
+}
+
+// fixedLiterals returns content deflated as one final block of literals
+// in the fixed Huffman codes (RFC 1951, 3.2.6): the shortest encoding of
+// a few bytes that do not repeat, 3 bits, 8 or 9 a byte and 7 to end
+// ("[]" in 4 bytes), which compress/flate does not write: it ends a stream
+// with an empty stored block.
+func fixedLiterals(content []byte) []byte {
+	var out []byte
+	var acc uint64
+	var n uint
+	put := func(v uint64, width uint) { // LSB first
+		acc |= v << n
+		for n += width; n >= 8; n -= 8 {
+			out = append(out, byte(acc))
+			acc >>= 8
+		}
+	}
+	code := func(c uint64, width uint) { // a Huffman code, MSB first
+		put(uint64(bits.Reverse16(uint16(c))>>(16-width)), width)
+	}
+	put(1, 1) // the final block
+	put(1, 2) // of fixed codes
+	for _, c := range content {
+		if c < 144 {
+			code(0x30+uint64(c), 8)
+		} else {
+			code(0x190+uint64(c)-144, 9)
+		}
+	}
+	code(0, 7) // the end of the block
+	if n > 0 {
+		out = append(out, byte(acc))
+	}
+	return out
+}
+
+// compareBytes compares in the order of binary data: shorter first, then
+// by byte value.
+func compareBytes(a, b []byte) int {
+	if len(a) != len(b) {
+		return len(a) - len(b)
+	}
+	return bytes.Compare(a, b)
+}
+
+// innerPasses are the passes whose moves shrink a stream's content: the
+// byte-level ones, not those that read binary fields or streams. (Set by
+// init: the passes' table refers to this pass.)
+var innerPasses []pass
+
+func init() {
+	for _, p := range passes {
+		if p.arg != nil && p.name != "fields" && p.name != "lengths" && p.name != "inflate" {
+			innerPasses = append(innerPasses, p)
+		}
+	}
+}
+
+// inflateArg applies the inflate pass to binary []byte and string
+// arguments; inflateSealed does for one with sums, which its moves seal.
+func inflateArg(v any, from pos) iter.Seq2[pos, any] { return inflateSealed(v, from, nil) }
+
+func inflateSealed(v any, from pos, sums []sum) iter.Seq2[pos, any] {
+	switch x := v.(type) {
+	case []byte:
+		if isBinary(x) {
+			return boxed(shrinkStreams(x, from, sums))
+		}
+	case string:
+		if isBinary(x) {
+			return boxed(shrinkStreams(x, from, sums))
+		}
+	}
+	return nil
+}
+
+// shrinkStreams yields s with a stream deflated again in its smallest
+// encoding, then with its content shrunk by each inner pass in turn. The
+// cursor is (pos.i, pos.k, pos.sub) = (stream, inner pass + 1, the inner
+// pass's cursor on the content).
+func shrinkStreams[S byteString](s0 S, from pos, sums []sum) iter.Seq2[pos, S] {
+	return func(yield func(pos, S) bool) {
+		s := []byte(s0)
+		streams := findStreams(s)
+		var m *model
+		replace := func(st stream, repl []byte) [][]byte {
+			switch old := s[st.start:st.end]; {
+			case len(repl) < len(old):
+				if m == nil {
+					m = newModel(s, littleFirst(s), sums)
+				}
+				return m.replacements(st.start, st.end, repl)
+			case len(repl) == len(old) && bytes.Compare(repl, old) < 0:
+				c := append(append(append([]byte(nil), s[:st.start]...), repl...), s[st.end:]...)
+				return [][]byte{resealOne(s, c, sums)}
+			}
+			return nil
+		}
+		noSums := func(int) []sum { return nil }
+		for i := from.i; i < len(streams); i++ {
+			st, k, sub := streams[i], 0, cursor{}
+			if i == from.i {
+				k = from.k
+				if from.sub != nil {
+					sub.pos = *from.sub
+				}
+			}
+			if k == 0 {
+				for _, c := range replace(st, st.encode(s, st.content)) {
+					if !yield(pos{i: i, k: 1}, S(c)) {
+						return
+					}
+				}
+				k = 1
+			}
+			for ; k <= len(innerPasses); k, sub = k+1, (cursor{}) {
+				for c, v := range innerPasses[k-1].candidates([]any{st.content}, sub, noSums) {
+					content, ok := v.([]byte)
+					if !ok {
+						continue
+					}
+					for _, cand := range replace(st, st.encode(s, content)) {
+						if !yield(pos{i: i, k: k, sub: &c.pos}, S(cand)) {
+							return
+						}
+					}
+				}
+			}
+		}
+	}
+}
