@@ -3,6 +3,7 @@ package shapes
 import (
 	"bytes"
 	"compress/gzip"
+	"compress/zlib"
 	"encoding/binary"
 	"flag"
 	"fmt"
@@ -46,36 +47,46 @@ func TestBinaryInputs(t *testing.T) {
 	}
 }
 
-// TestGzipInput checks that the gzip shape's input inflates to the text
-// gzipText makes. compress/flate's output differs between Go releases, so
-// testdata keeps the bytes go1.26.8 wrote (go test -update writes them
-// again, with the Go that runs it).
-func TestGzipInput(t *testing.T) {
-	path := filepath.Join("testdata", "gzip")
-	if *update {
-		file, err := encoding.Marshal(gzipInput())
-		if err == nil {
-			err = os.WriteFile(path, file, 0o666)
+// TestCompressedInputs checks that the inputs of the gzip and zlib shapes
+// inflate to the texts their encoders compressed. compress/flate's output
+// differs between Go releases, so testdata keeps the bytes go1.26.8 wrote
+// (go test -update writes them again, with the Go that runs it).
+func TestCompressedInputs(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		input   func() []byte
+		text    func() string
+		inflate func(io.Reader) (io.Reader, error)
+	}{
+		{"gzip", gzipInput, gzipText, func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) }},
+		{"zlib", zlibInput, zlibText, func(r io.Reader) (io.Reader, error) { return zlib.NewReader(r) }},
+	} {
+		path := filepath.Join("testdata", c.name)
+		if *update {
+			file, err := encoding.Marshal(c.input())
+			if err == nil {
+				err = os.WriteFile(path, file, 0o666)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
 		}
+		file, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	file, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	vals, err := encoding.Unmarshal(file)
-	if err != nil || len(vals) != 1 {
-		t.Fatalf("%s: %v", path, err)
-	}
-	r, err := gzip.NewReader(bytes.NewReader(vals[0].([]byte)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	text, err := io.ReadAll(r)
-	if err != nil || string(text) != gzipText() {
-		t.Errorf("%s inflates to %d bytes (%v), not the %d of gzipText", path, len(text), err, len(gzipText()))
+		vals, err := encoding.Unmarshal(file)
+		if err != nil || len(vals) != 1 {
+			t.Fatalf("%s: %v", path, err)
+		}
+		r, err := c.inflate(bytes.NewReader(vals[0].([]byte)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, err := io.ReadAll(r)
+		if err != nil || string(text) != c.text() {
+			t.Errorf("%s inflates to %d bytes (%v), not the %d its encoder compressed", path, len(text), err, len(c.text()))
+		}
 	}
 }
 
@@ -406,4 +417,36 @@ func gzipText() string {
 		text.WriteString("\n")
 	}
 	return text.String()
+}
+
+// zlibInput is a zlib stream, deflated at the default level, of
+// zlibText.
+func zlibInput() []byte {
+	var b bytes.Buffer
+	w := zlib.NewWriter(&b)
+	w.Write([]byte(zlibText()))
+	w.Close()
+	return b.Bytes()
+}
+
+// zlibText is 40 tab-separated records of a name, a count and as many
+// values; the 29th counts one value more than it has.
+func zlibText() string {
+	var text strings.Builder
+	for i := range 40 {
+		n := 1 + i*7%5
+		fmt.Fprintf(&text, "sensor-%02d\t%d", i, n+btoi(i == 28))
+		for j := range n {
+			fmt.Fprintf(&text, "\t%d.%d", (i*31+j*17)%97, j)
+		}
+		text.WriteString("\n")
+	}
+	return text.String()
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -32,6 +32,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/shapes/tiff"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/toml"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/wire"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/zlib"
 )
 
 // A Shape is one failing input and the fuzz target it fails.
@@ -106,6 +107,7 @@ var targets = []struct {
 	{"calc", func(arg any) { calc.Eval(arg.(string)) }},
 	{"jq", func(arg any) { jq.Run(arg.(string)) }},
 	{"gzip", func(arg any) { gzip.Read(arg.([]byte)) }},
+	{"zlib", func(arg any) { zlib.Read(arg.([]byte)) }},
 }
 
 // All returns the shapes, each with its input read from testdata and its

@@ -119,23 +119,40 @@ func (st stream) trailer(content []byte) []byte {
 var flateLevels = [...]int{flate.NoCompression, flate.HuffmanOnly, flate.BestSpeed, flate.BestCompression}
 
 // encode returns the stream of s with content deflated in the encoding
-// that makes it smallest, its header kept: compress/flate's, or one block
-// of literals in the fixed codes.
+// that makes it smallest: compress/flate's, or one block of literals in
+// the fixed codes; its header kept, or for zlib, with no matches, the
+// smallest header, 08 1d (a window of 256 bytes, no flags).
 func (st stream) encode(s, content []byte) []byte {
-	head, tail := s[st.start:st.data], st.trailer(content)
-	best := append(append(append([]byte(nil), head...), fixedLiterals(content)...), tail...)
+	var best []byte
+	try := func(head, deflated []byte) {
+		c := append(append(append([]byte(nil), head...), deflated...), st.trailer(content)...)
+		if best == nil || compareBytes(c, best) < 0 {
+			best = c
+		}
+	}
+	head := s[st.start:st.data]
 	for _, level := range flateLevels {
-		b := bytes.NewBuffer(append([]byte(nil), head...))
-		w, _ := flate.NewWriter(b, level)
+		var b bytes.Buffer
+		w, _ := flate.NewWriter(&b, level)
 		w.Write(content)
 		w.Close()
-		b.Write(tail)
-		if compareBytes(b.Bytes(), best) < 0 {
-			best = b.Bytes()
+		try(head, b.Bytes())
+		if !st.gzip && (level == flate.NoCompression || level == flate.HuffmanOnly) {
+			try(smallZlibHeader, b.Bytes())
 		}
+	}
+	lits := fixedLiterals(content)
+	try(head, lits)
+	if !st.gzip {
+		try(smallZlibHeader, lits)
 	}
 	return best
 }
+
+// smallZlibHeader is the smallest zlib header: deflate with a window of
+// 256 bytes (CMF 08), no dictionary, and the check bits that make 0x081d
+// a multiple of 31. A stream with no matches needs no larger window.
+var smallZlibHeader = []byte{0x08, 0x1d}
 
 // fixedLiterals returns content deflated as one final block of literals
 // in the fixed Huffman codes (RFC 1951, 3.2.6): the shortest encoding of
