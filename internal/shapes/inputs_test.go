@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"compress/zlib"
 	"encoding/binary"
+	"errors"
 	"flag"
 	"fmt"
 	"hash/crc32"
@@ -60,6 +61,7 @@ func TestCompressedInputs(t *testing.T) {
 	}{
 		{"gzip", gzipInput, gzipText, func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) }},
 		{"zlib", zlibInput, zlibText, func(r io.Reader) (io.Reader, error) { return zlib.NewReader(r) }},
+		{"pngpix", pngpixInput, pngpixRows, pngpixIDAT},
 	} {
 		path := filepath.Join("testdata", c.name)
 		if *update {
@@ -449,4 +451,57 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// pngpixInput is a 64×16 RGB image: the header, a text chunk, a gamma,
+// the image data in one chunk (zlib at the default level), and the end.
+// Its first row is filtered by Average, which reads the row above; the
+// others by each of the five filters in turn.
+func pngpixInput() []byte {
+	b := []byte(png.Signature)
+	chunk := func(typ string, data []byte) {
+		b = binary.BigEndian.AppendUint32(b, uint32(len(data)))
+		start := len(b)
+		b = append(append(b, typ...), data...)
+		b = binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b[start:]))
+	}
+	var z bytes.Buffer
+	w := zlib.NewWriter(&z)
+	w.Write([]byte(pngpixRows()))
+	w.Close()
+	chunk("IHDR", []byte{0, 0, 0, 64, 0, 0, 0, 16, 8, 2, 0, 0, 0})
+	chunk("tEXt", []byte("Comment\x00a gradient, filtered every way"))
+	chunk("gAMA", []byte{0, 0, 0xb1, 0x8f})
+	chunk("IDAT", z.Bytes())
+	chunk("IEND", nil)
+	return b
+}
+
+// pngpixRows is the filtered rows of pngpixInput's image: a gradient with
+// noise.
+func pngpixRows() string {
+	rng := rand.New(rand.NewPCG(11, 12))
+	var rows []byte
+	for y := range 16 {
+		rows = append(rows, []byte{3, 0, 1, 2, 3, 4}[y%6])
+		for x := range 64 * 3 {
+			rows = append(rows, byte(x+y*4+rng.IntN(8)))
+		}
+	}
+	return string(rows)
+}
+
+// pngpixIDAT reads the image data of a pngpix input: the zlib stream of
+// its IDAT chunk.
+func pngpixIDAT(r io.Reader) (io.Reader, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	at := bytes.Index(b, []byte("IDAT"))
+	if at < 4 {
+		return nil, errors.New("no IDAT chunk")
+	}
+	n := binary.BigEndian.Uint32(b[at-4:])
+	return zlib.NewReader(bytes.NewReader(b[at+4 : at+4+int(n)]))
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/shapes/packet"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/pcap"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/png"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/pngpix"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/sexpr"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/tiff"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/toml"
@@ -108,6 +109,7 @@ var targets = []struct {
 	{"jq", func(arg any) { jq.Run(arg.(string)) }},
 	{"gzip", func(arg any) { gzip.Read(arg.([]byte)) }},
 	{"zlib", func(arg any) { zlib.Read(arg.([]byte)) }},
+	{"pngpix", func(arg any) { pngpix.Decode(arg.([]byte)) }},
 }
 
 // All returns the shapes, each with its input read from testdata and its

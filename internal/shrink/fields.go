@@ -221,6 +221,16 @@ func newModel(s []byte, little bool, sums []sum) *model {
 		}
 	}
 	m.findChunks()
+	// A total that straddles the length of a chunk, whose checksum proves
+	// it, is bytes of the chunk read one off (in a PNG of 73 bytes, 00 49:
+	// the end of the length of IEND, and its I).
+	var chunks []layout
+	for _, f := range m.frames {
+		if f.tail > 0 {
+			chunks = append(chunks, f.layout)
+		}
+	}
+	m.totals = slices.DeleteFunc(m.totals, func(l layout) bool { return straddles(l, chunks) })
 	m.findSizes()
 	m.findCounts()
 	m.findDims()

@@ -9,6 +9,7 @@ import (
 	"io"
 	"iter"
 	"math/bits"
+	"sync"
 )
 
 // Compressed parts. A zlib stream (RFC 1950) or a gzip member (RFC 1952)
@@ -67,7 +68,14 @@ func findStreams(s []byte) []stream {
 // content and its length in b.
 func inflate(b []byte) (content []byte, n int, ok bool) {
 	r := &countingReader{b: b}
-	content, err := io.ReadAll(io.LimitReader(flate.NewReader(r), maxInflated+1))
+	fr, _ := readers.Get().(io.ReadCloser)
+	if fr == nil {
+		fr = flate.NewReader(r)
+	} else if fr.(flate.Resetter).Reset(r, nil) != nil {
+		return nil, 0, false
+	}
+	defer readers.Put(fr)
+	content, err := io.ReadAll(io.LimitReader(fr, maxInflated+1))
 	if err != nil || len(content) > maxInflated {
 		return nil, 0, false
 	}
@@ -114,9 +122,14 @@ func (st stream) trailer(content []byte) []byte {
 	return binary.BigEndian.AppendUint32(nil, adler32.Checksum(content))
 }
 
-// flateLevels are the encodings tried: stored, Huffman codes alone, and
-// with matches, fast and thorough.
-var flateLevels = [...]int{flate.NoCompression, flate.HuffmanOnly, flate.BestSpeed, flate.BestCompression}
+// flateLevels are the encodings of compress/flate tried: stored, and with
+// matches, fast and thorough. A writer takes hundreds of KiB to set up, so
+// each level's are kept for the next candidate.
+var (
+	flateLevels = [...]int{flate.NoCompression, flate.BestSpeed, flate.BestCompression}
+	writers     [len(flateLevels)]sync.Pool
+	readers     sync.Pool
+)
 
 // encode returns the stream of s with content deflated in the encoding
 // that makes it smallest: compress/flate's, or one block of literals in
@@ -131,13 +144,19 @@ func (st stream) encode(s, content []byte) []byte {
 		}
 	}
 	head := s[st.start:st.data]
-	for _, level := range flateLevels {
+	for i, level := range flateLevels {
 		var b bytes.Buffer
-		w, _ := flate.NewWriter(&b, level)
+		w, _ := writers[i].Get().(*flate.Writer)
+		if w == nil {
+			w, _ = flate.NewWriter(&b, level)
+		} else {
+			w.Reset(&b)
+		}
 		w.Write(content)
 		w.Close()
+		writers[i].Put(w)
 		try(head, b.Bytes())
-		if !st.gzip && (level == flate.NoCompression || level == flate.HuffmanOnly) {
+		if !st.gzip && level == flate.NoCompression {
 			try(smallZlibHeader, b.Bytes())
 		}
 	}
@@ -197,6 +216,15 @@ func compareBytes(a, b []byte) int {
 	}
 	return bytes.Compare(a, b)
 }
+
+// The passes that change values, not structure, run on a stream's content
+// once it is at most maxValueContent bytes: every candidate is deflated
+// again, and lowering the bytes of kilobytes one at a time, before the
+// fields that say how much content is needed have gone down, costs more
+// than it gains.
+const maxValueContent = 1 << 10
+
+var valuePass = map[string]bool{"redistribute": true, "literals": true, "numbers": true, "bytes": true, "runes": true, "swap": true}
 
 // innerPasses are the passes whose moves shrink a stream's content: the
 // byte-level ones, not those that read binary fields or streams. (Set by
@@ -269,6 +297,9 @@ func shrinkStreams[S byteString](s0 S, from pos, sums []sum) iter.Seq2[pos, S] {
 				k = 1
 			}
 			for ; k <= len(innerPasses); k, sub = k+1, (cursor{}) {
+				if p := innerPasses[k-1]; valuePass[p.name] && len(st.content) > maxValueContent {
+					continue
+				}
 				for c, v := range innerPasses[k-1].candidates([]any{st.content}, sub, noSums) {
 					content, ok := v.([]byte)
 					if !ok {
