@@ -368,18 +368,22 @@ func pcapInput() []byte {
 	return b
 }
 
+// appendChunk appends a PNG chunk: its length, type, data and the CRC-32
+// of type and data.
+func appendChunk(b []byte, typ string, data []byte) []byte {
+	b = binary.BigEndian.AppendUint32(b, uint32(len(data)))
+	start := len(b)
+	b = append(append(b, typ...), data...)
+	return binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b[start:]))
+}
+
 // pngInput is a 256×32 palette image: the header, two text chunks, a
 // gamma, a palette of 100 colours and one byte more, a transparency
 // chunk, three chunks of pixels and the end.
 func pngInput() []byte {
 	rng := rand.New(rand.NewPCG(9, 10))
 	b := []byte(png.Signature)
-	chunk := func(typ string, data []byte) {
-		b = binary.BigEndian.AppendUint32(b, uint32(len(data)))
-		start := len(b)
-		b = append(append(b, typ...), data...)
-		b = binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b[start:]))
-	}
+	chunk := func(typ string, data []byte) { b = appendChunk(b, typ, data) }
 	chunk("IHDR", []byte{0, 0, 1, 0, 0, 0, 0, 32, 8, 3, 0, 0, 0})
 	chunk("tEXt", []byte("Title\x00A palette image with a long title"))
 	chunk("tEXt", []byte("Software\x00an image editor, version 4.2"))
@@ -459,12 +463,7 @@ func btoi(b bool) int {
 // others by each of the five filters in turn.
 func pngpixInput() []byte {
 	b := []byte(png.Signature)
-	chunk := func(typ string, data []byte) {
-		b = binary.BigEndian.AppendUint32(b, uint32(len(data)))
-		start := len(b)
-		b = append(append(b, typ...), data...)
-		b = binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b[start:]))
-	}
+	chunk := func(typ string, data []byte) { b = appendChunk(b, typ, data) }
 	var z bytes.Buffer
 	w := zlib.NewWriter(&z)
 	w.Write([]byte(pngpixRows()))
