@@ -31,8 +31,15 @@ type stream struct {
 	content          []byte
 }
 
-// maxInflated bounds the content of a stream the pass reads.
-const maxInflated = 1 << 20
+// maxInflated bounds the content of a stream the pass reads, and
+// maxBestContent the content deflated at the best compression too: each
+// candidate is deflated again. Measured on lines of text: 0.6 ms for 16
+// KiB at every level, 1.5 ms for 64 KiB without the best, 77 ms for 256
+// KiB with it.
+const (
+	maxInflated    = 64 << 10
+	maxBestContent = 16 << 10
+)
 
 // findStreams returns the zlib streams and gzip members of s that inflate
 // and whose trailer holds their content's checksum, in order, at most
@@ -43,8 +50,12 @@ func findStreams(s []byte) []stream {
 	for i := 0; i+2 < len(s) && len(out) < maxStreams; i++ {
 		var st stream
 		switch {
-		case s[i] == 0x1f && s[i+1] == 0x8b && i+10 < len(s) && s[i+2] == 8 && s[i+3] == 0:
-			st = stream{gzip: true, start: i, data: i + 10} // no optional header fields
+		case s[i] == 0x1f && s[i+1] == 0x8b && s[i+2] == 8:
+			data, ok := gzipData(s, i)
+			if !ok {
+				continue
+			}
+			st = stream{gzip: true, start: i, data: data}
 		case s[i]&0x0f == 8 && s[i]>>4 <= 7 && s[i+1]&0x20 == 0 && (uint(s[i])<<8|uint(s[i+1]))%31 == 0:
 			st = stream{start: i, data: i + 2}
 		default:
@@ -62,6 +73,42 @@ func findStreams(s []byte) []stream {
 		i = st.end - 1
 	}
 	return out
+}
+
+// gzipData returns where the deflated bits of the gzip member whose header
+// starts at i start: after the 10 bytes of the header and the optional
+// fields its flags name (RFC 1952, 2.3.1), which the pass keeps as they
+// are, a header checksum included.
+func gzipData(s []byte, i int) (int, bool) {
+	const (
+		fhcrc    = 1 << 1
+		fextra   = 1 << 2
+		fname    = 1 << 3
+		fcomment = 1 << 4
+	)
+	if i+10 > len(s) || s[i+3]&^(fhcrc|fextra|fname|fcomment) != 0 {
+		return 0, false
+	}
+	flags, at := s[i+3], i+10
+	if flags&fextra != 0 {
+		if at+2 > len(s) {
+			return 0, false
+		}
+		at += 2 + int(binary.LittleEndian.Uint16(s[at:]))
+	}
+	for _, f := range []byte{fname, fcomment} {
+		if flags&f != 0 {
+			end := bytes.IndexByte(s[min(at, len(s)):], 0)
+			if end < 0 {
+				return 0, false
+			}
+			at += end + 1
+		}
+	}
+	if flags&fhcrc != 0 {
+		at += 2
+	}
+	return at, at < len(s)
 }
 
 // inflate inflates the deflate stream at the start of b and returns its
@@ -145,6 +192,9 @@ func (st stream) encode(s, content []byte) []byte {
 	}
 	head := s[st.start:st.data]
 	for i, level := range flateLevels {
+		if level == flate.BestCompression && len(content) > maxBestContent {
+			continue
+		}
 		var b bytes.Buffer
 		w, _ := writers[i].Get().(*flate.Writer)
 		if w == nil {

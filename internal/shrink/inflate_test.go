@@ -17,6 +17,7 @@ func TestFindStreams(t *testing.T) {
 	zw.Write(content)
 	zw.Close()
 	gw := gzip.NewWriter(&g)
+	gw.Name, gw.Comment, gw.Extra = "a.txt", "a comment", []byte("ab\x02\x00xy") // the optional fields
 	gw.Write(content)
 	gw.Close()
 	in := append(append(append([]byte("head"), z.Bytes()...), "between"...), g.Bytes()...)
