@@ -1,7 +1,10 @@
 package failure
 
 import (
+	"compress/gzip"
+	"compress/zlib"
 	"encoding/hex"
+	"io"
 	"regexp"
 	"strings"
 	"sync"
@@ -488,8 +491,9 @@ func standsIn(p, tok token, in inputs) bool {
 // inputs are a failure's string and []byte arguments, as the messages of
 // a failure may quote pieces of them.
 type inputs struct {
-	args []any
-	seen map[string]bool // the words asked about, and the answers
+	args  []any
+	seen  map[string]bool // the words asked about, and the answers
+	texts []string        // the inputs as text, then what those compressed inflate to
 }
 
 // maxDerive bounds the input searched for the pieces a message quotes.
@@ -528,14 +532,7 @@ func (in *inputs) search(w string) bool {
 			raw = string(h)
 		}
 	}
-	for _, a := range in.args {
-		var s string
-		switch x := a.(type) {
-		case string:
-			s = x
-		case []byte:
-			s = unsafe.String(unsafe.SliceData(x), len(x)) // only read
-		}
+	for _, s := range in.text() {
 		s = s[:min(len(s), maxDerive)]
 		if raw != "" && strings.Contains(s, raw) {
 			return true
@@ -547,6 +544,49 @@ func (in *inputs) search(w string) bool {
 		}
 	}
 	return false
+}
+
+// text returns the inputs as text, and after them what those that are
+// compressed inflate to: a test that decompresses its input prints pieces
+// of the content, not of the bytes it was given.
+func (in *inputs) text() []string {
+	if in.texts != nil {
+		return in.texts
+	}
+	for _, a := range in.args {
+		switch x := a.(type) {
+		case string:
+			in.texts = append(in.texts, x)
+		case []byte:
+			in.texts = append(in.texts, unsafe.String(unsafe.SliceData(x), len(x))) // only read
+		}
+	}
+	for _, t := range in.texts[:len(in.texts):len(in.texts)] {
+		if c, ok := inflate(t); ok {
+			in.texts = append(in.texts, c)
+		}
+	}
+	return in.texts
+}
+
+// inflate returns what s inflates to if it is a gzip member or a zlib
+// stream, as far as it reads (at most maxDerive bytes).
+func inflate(s string) (string, bool) {
+	var r io.Reader
+	var err error
+	switch {
+	case strings.HasPrefix(s, "\x1f\x8b"):
+		r, err = gzip.NewReader(strings.NewReader(s))
+	case len(s) >= 2 && s[0]&0x0f == 8 && (uint(s[0])<<8|uint(s[1]))%31 == 0:
+		r, err = zlib.NewReader(strings.NewReader(s))
+	default:
+		return "", false
+	}
+	if err != nil {
+		return "", false
+	}
+	b, _ := io.ReadAll(io.LimitReader(r, maxDerive))
+	return string(b), len(b) > 0
 }
 
 // containsWord reports whether w stands in s between word boundaries.

@@ -1,6 +1,9 @@
 package failure
 
 import (
+	"bytes"
+	"compress/gzip"
+	"compress/zlib"
 	"fmt"
 	"strings"
 	"testing"
@@ -19,6 +22,23 @@ type messagePair struct {
 	same   bool
 	aText  string // the identity text of a, if the case pins it
 	reason string
+}
+
+// gzipped and zlibbed compress s as a gzip member and a zlib stream.
+func gzipped(s string) []byte {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.Bytes()
+}
+
+func zlibbed(s string) []byte {
+	var b bytes.Buffer
+	w := zlib.NewWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.Bytes()
 }
 
 // cmp.Diff of two []Rec, as go-cmp prints it (regular spaces; it picks
@@ -92,6 +112,11 @@ var messagePairs = []messagePair{
 	{name: "bytes vs records", a: "read 2154 bytes, want 531", b: "read 2154 records, want 531", same: false},
 	{name: "hex dump with digits", a: "checksum mismatch in 0a1bff00", b: "checksum mismatch in 00", same: true},
 	{name: "hex dump of the input", a: "bad frame cafe", ina: []any{[]byte{0xca, 0xfe}}, b: "bad frame abcd", inb: []any{[]byte{0xab, 0xcd}}, same: true},
+	// A test that decompresses its input prints pieces of the content.
+	{name: "pieces of a gzip member's content", a: `greeting: got " hello\tworld", want "hello\tworld"`, ina: []any{gzipped("a: 1\ngreeting: hello\tworld\n")},
+		b: `eeting: got " \t", want "\t"`, inb: []any{gzipped("eeting: \t")}, same: true, aText: "… got …, want …"},
+	{name: "pieces of a zlib stream's content", a: "unknown key color", ina: []any{zlibbed("color=red")},
+		b: "unknown key c", inb: []any{zlibbed("c=")}, same: true},
 	{name: "hex word not from input", a: "bad frame cafe", ina: []any{[]byte{0x01}}, b: "bad frame beef", inb: []any{[]byte{0x02}}, same: false},
 	{name: "table case numbers", a: "case 17: got 3, want 4", b: "case 0: got 0, want 1", same: true},
 	{name: "candidate names", a: "FuzzX/c000001 failed", b: "FuzzX/5a3f9b2c1d0e4f67 failed", same: true},
