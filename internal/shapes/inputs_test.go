@@ -9,6 +9,9 @@ import (
 	"flag"
 	"fmt"
 	"hash/crc32"
+	"image"
+	"image/color"
+	stdpng "image/png"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -46,6 +49,61 @@ func TestBinaryInputs(t *testing.T) {
 			t.Errorf("%s does not hold what the encoder makes (go test -update writes it): %v", path, err)
 		}
 	}
+}
+
+// TestImagePNGInput checks that the imagepng shape's input decodes to the
+// image imagepngImage draws (image/png's output may differ between Go
+// releases: testdata keeps what go1.26.8 wrote; go test -update writes it
+// again).
+func TestImagePNGInput(t *testing.T) {
+	path := filepath.Join("testdata", "imagepng")
+	if *update {
+		var b bytes.Buffer
+		if err := stdpng.Encode(&b, imagepngImage()); err != nil {
+			t.Fatal(err)
+		}
+		file, err := encoding.Marshal(b.Bytes())
+		if err == nil {
+			err = os.WriteFile(path, file, 0o666)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	file, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals, err := encoding.Unmarshal(file)
+	if err != nil || len(vals) != 1 {
+		t.Fatalf("%s: %v", path, err)
+	}
+	img, err := stdpng.Decode(bytes.NewReader(vals[0].([]byte)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := imagepngImage()
+	for y := range want.Bounds().Dy() {
+		for x := range want.Bounds().Dx() {
+			if a, b := fmt.Sprint(img.At(x, y)), fmt.Sprint(want.At(x, y)); a != b {
+				t.Fatalf("%s: pixel (%d, %d) is %s, want %s", path, x, y, a, b)
+			}
+		}
+	}
+}
+
+// imagepngImage is a 32×24 gradient with noise, opaque, its first pixel
+// red.
+func imagepngImage() image.Image {
+	rng := rand.New(rand.NewPCG(5, 6))
+	img := image.NewRGBA(image.Rect(0, 0, 32, 24))
+	for y := range 24 {
+		for x := range 32 {
+			img.Set(x, y, color.RGBA{uint8(x * 8), uint8(y * 10), uint8(rng.IntN(256)), 255})
+		}
+	}
+	img.Set(0, 0, color.RGBA{255, 0, 0, 255})
+	return img
 }
 
 // TestCompressedInputs checks that the inputs of the gzip and zlib shapes

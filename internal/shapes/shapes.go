@@ -10,9 +10,11 @@
 package shapes
 
 import (
+	"bytes"
 	"embed"
 	stdjson "encoding/json"
 	"fmt"
+	stdpng "image/png"
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
@@ -110,6 +112,18 @@ var targets = []struct {
 	{"gzip", func(arg any) { gzip.Read(arg.([]byte)) }},
 	{"zlib", func(arg any) { zlib.Read(arg.([]byte)) }},
 	{"pngpix", func(arg any) { pngpix.Decode(arg.([]byte)) }},
+	// The standard library's PNG decoder, and a test that fails on an
+	// image whose first pixel is red.
+	{"imagepng", func(arg any) {
+		img, err := stdpng.Decode(bytes.NewReader(arg.([]byte)))
+		if err != nil {
+			return
+		}
+		r, g, _, _ := img.At(img.Bounds().Min.X, img.Bounds().Min.Y).RGBA()
+		if r>>8 == 0xff && g>>8 == 0 {
+			panic("the first pixel is red")
+		}
+	}},
 }
 
 // All returns the shapes, each with its input read from testdata and its

@@ -9,6 +9,7 @@ import (
 	"io"
 	"iter"
 	"math/bits"
+	"slices"
 	"sync"
 )
 
@@ -308,9 +309,11 @@ func inflateSealed(v any, from pos, sums []sum) iter.Seq2[pos, any] {
 }
 
 // shrinkStreams yields s with a stream deflated again in its smallest
-// encoding, then with its content shrunk by each inner pass in turn. The
-// cursor is (pos.i, pos.k, pos.sub) = (stream, inner pass + 1, the inner
-// pass's cursor on the content).
+// encoding, then with rows and columns of its content removed with the
+// fields that count them (dimMoves), then with its content shrunk by each
+// inner pass in turn. The cursor is (pos.i, pos.k) = (stream, stage): 0
+// deflates again, 1 is dimMoves (pos.j, pos.s), k ≥ 2 inner pass k-2
+// (pos.sub, its cursor on the content).
 func shrinkStreams[S byteString](s0 S, from pos, sums []sum) iter.Seq2[pos, S] {
 	return func(yield func(pos, S) bool) {
 		s := []byte(s0)
@@ -346,11 +349,24 @@ func shrinkStreams[S byteString](s0 S, from pos, sums []sum) iter.Seq2[pos, S] {
 				}
 				k = 1
 			}
-			for ; k <= len(innerPasses); k, sub = k+1, (cursor{}) {
-				if p := innerPasses[k-1]; valuePass[p.name] && len(st.content) > maxValueContent {
+			if k == 1 {
+				start := pos{}
+				if i == from.i && from.k == 1 {
+					start = from
+				}
+				for p, c := range st.dimMoves(s, start, replace, sums) {
+					p.i, p.k = i, 1
+					if !yield(p, S(c)) {
+						return
+					}
+				}
+				k = 2
+			}
+			for ; k-1 <= len(innerPasses); k, sub = k+1, (cursor{}) {
+				if p := innerPasses[k-2]; valuePass[p.name] && len(st.content) > maxValueContent {
 					continue
 				}
-				for c, v := range innerPasses[k-1].candidates([]any{st.content}, sub, noSums) {
+				for c, v := range innerPasses[k-2].candidates([]any{st.content}, sub, noSums) {
 					content, ok := v.([]byte)
 					if !ok {
 						continue
@@ -359,6 +375,98 @@ func shrinkStreams[S byteString](s0 S, from pos, sums []sum) iter.Seq2[pos, S] {
 						if !yield(pos{i: i, k: k, sub: &c.pos}, S(cand)) {
 							return
 						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// Pixels. A decoder that inflates an image checks that the content is
+// exactly the rows and columns its header says: removing rows from the
+// content fails, and so does lowering the height alone. A content dims
+// pair is two fields before the stream, a row count and a column count,
+// whose product, times bytes per element, plus lead bytes per row (a
+// PNG row's filter byte), is the content's length.
+type contentDims struct {
+	rows, cols layout
+	per, lead  int
+}
+
+// findContentDims returns the content dims pairs of the stream's content
+// among the 2- and 4-byte fields of the 256 bytes before the stream.
+func (st stream) findContentDims(s []byte) []contentDims {
+	n := len(st.content)
+	var fields []layout
+	for _, little := range []bool{false, true} {
+		for _, w := range []int{4, 2} {
+			for at := max(0, st.start-256); at+w <= st.start; at++ {
+				if v := (layout{at, w, little}).get(s); v >= 1 && v <= uint64(n) {
+					fields = append(fields, layout{at, w, little})
+				}
+			}
+		}
+	}
+	var out []contentDims
+	for _, r := range fields {
+		for _, c := range fields {
+			if c.at == r.at || c.width != r.width || c.little != r.little || c.at-r.at > 8 || r.at-c.at > 8 {
+				continue
+			}
+			rows, cols := int(r.get(s)), int(c.get(s))
+			for per := 1; per <= 8; per++ {
+				for lead := range 2 {
+					if rows*(lead+cols*per) == n {
+						out = append(out, contentDims{r, c, per, lead})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// dimMoves yields s with the last rows of the stream's content removed,
+// then the last columns of every row, each with the field that counts
+// them lowered, by a binary search on what remains (see [magnitudes]).
+// The cursor is (pos.j, pos.s) = (2·pair + dimension, search state);
+// replace puts a new stream in s.
+func (st stream) dimMoves(s []byte, from pos, replace func(stream, []byte) [][]byte, sums []sum) iter.Seq2[pos, []byte] {
+	return func(yield func(pos, []byte) bool) {
+		ds := st.findContentDims(s)
+		// The sums before the stream are where they were in s.
+		before := slices.DeleteFunc(slices.Clone(sums), func(z sum) bool { return max(z.end, z.layout.end()) > st.start })
+		for j := from.j; j < 2*len(ds); j++ {
+			d := ds[j/2]
+			rows, cols := int(d.rows.get(s)), int(d.cols.get(s))
+			field, have := d.rows, rows
+			if j%2 == 1 {
+				field, have = d.cols, cols
+			}
+			ms := magSearch{}
+			if j == from.j {
+				ms = from.s
+			}
+			for ms, keep := range magnitudes(false, uint64(have), uint64(have), ms) {
+				if keep.mag == 0 {
+					continue
+				}
+				var content []byte
+				if j%2 == 0 {
+					content = st.content[:int(keep.mag)*(d.lead+cols*d.per)]
+				} else {
+					row := d.lead + cols*d.per
+					for r := range rows {
+						content = append(content, st.content[r*row:r*row+d.lead+int(keep.mag)*d.per]...)
+					}
+				}
+				for _, c := range replace(st, st.encode(s, content)) {
+					counted := slices.Clone(c)
+					if !field.put(counted, 0, keep.mag) {
+						continue
+					}
+					if !yield(pos{j: j, s: ms}, resealOne(c, counted, before)) {
+						return
 					}
 				}
 			}
