@@ -32,7 +32,7 @@ var update = flag.Bool("update", false, "write the binary shapes' inputs to test
 func TestBinaryInputs(t *testing.T) {
 	for name, input := range map[string][]byte{
 		"wire": wireInput(), "dns": dnsInput(), "tiff": tiffInput(), "bmp": bmpInput(), "pcap": pcapInput(),
-		"png": pngInput(),
+		"png": pngInput(), "ipudp": ipudpInput(),
 	} {
 		file, err := encoding.Marshal(input)
 		if err != nil {
@@ -561,4 +561,41 @@ func pngpixIDAT(r io.Reader) (io.Reader, error) {
 	}
 	n := binary.BigEndian.Uint32(b[at-4:])
 	return zlib.NewReader(bytes.NewReader(b[at+4 : at+4+int(n)]))
+}
+
+// ipudpInput is an IPv4 packet of a UDP datagram of 24 records, one a
+// list whose count is one more than its entries.
+func ipudpInput() []byte {
+	rng := rand.New(rand.NewPCG(13, 14))
+	var payload []byte
+	for i := range 24 {
+		typ := byte(1 + i%6)
+		val := random(rng, 3+i%9)
+		switch {
+		case i == 17:
+			typ, val = 7, []byte{4, 0, 1, 0, 2, 0, 3}
+		case typ == 6:
+			typ = 7
+			val = append([]byte{byte(len(val) / 2)}, val[:len(val)/2*2]...)
+		}
+		payload = append(append(payload, typ, byte(len(val))), val...)
+	}
+	udp := binary.BigEndian.AppendUint16(nil, 50123)
+	udp = binary.BigEndian.AppendUint16(udp, 4789)
+	udp = binary.BigEndian.AppendUint16(udp, uint16(8+len(payload)))
+	udp = append(append(udp, 0, 0), payload...)
+	ip := []byte{0x45, 0}
+	ip = binary.BigEndian.AppendUint16(ip, uint16(20+len(udp)))
+	ip = append(ip, random(rng, 2)...)
+	ip = append(ip, 0x40, 0, 64, 17, 0, 0)
+	ip = append(ip, 192, 168, 1, 20, 10, 0, 0, 7)
+	var sum uint32
+	for i := 0; i < 20; i += 2 {
+		sum += uint32(binary.BigEndian.Uint16(ip[i:]))
+	}
+	for sum > 0xffff {
+		sum = sum&0xffff + sum>>16
+	}
+	binary.BigEndian.PutUint16(ip[10:], ^uint16(sum))
+	return append(ip, udp...)
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/shapes/dns"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/gosource"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/gzip"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/ipudp"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/jq"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/json"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/markup"
@@ -112,6 +113,7 @@ var targets = []struct {
 	{"gzip", func(arg any) { gzip.Read(arg.([]byte)) }},
 	{"zlib", func(arg any) { zlib.Read(arg.([]byte)) }},
 	{"pngpix", func(arg any) { pngpix.Decode(arg.([]byte)) }},
+	{"ipudp", func(arg any) { ipudp.Read(arg.([]byte)) }},
 	// The standard library's PNG decoder, and a test that fails on an
 	// image whose first pixel is red.
 	{"imagepng", func(arg any) {

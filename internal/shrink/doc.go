@@ -44,8 +44,10 @@
 //   - fields: in binary data, read the integer fields off the input (both
 //     byte orders): lengths before what they count, counts before blocks
 //     and records, offsets, sizes, the input's total, dimensions whose
-//     product sizes the pixels (fields.go), and the checksums that guard
-//     parts of it: CRC-32, Adler-32, CRC-64, IPv4 header sums (sums.go);
+//     product sizes the pixels, the length of what follows an IPv4
+//     header (fields.go), and the checksums that guard parts of it:
+//     CRC-32, Adler-32, CRC-64, IPv4 header sums, whose last word takes
+//     up the difference while the sum's field stays (sums.go);
 //     replace the input by a frame's
 //     content, remove blocks and records with their count, frames with
 //     their length, the end of a region, rows and columns with the

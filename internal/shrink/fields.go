@@ -269,17 +269,26 @@ func insideWider(l layout, ls []layout) bool {
 
 // findSizes finds the fields whose value is the size of the region from
 // an offset to another offset, or to the end: a strip's byte count, an
-// image's size. Of an offset and a size that add up to the same point
+// image's size; or from the end of an IPv4 header to the end, counted by
+// a field in the first 8 bytes after it (a UDP datagram's length). Of an offset and a size that add up to the same point
 // (the pixels' offset, and their size, to the end of the file) either
 // could be read as the other: the one that comes first is the offset.
 func (m *model) findSizes() {
 	type point struct {
-		at  int // where the offset is; len(s) for the end of the input
-		val int
+		at     int // where the offset is; len(s) for the end of the input
+		val    int
+		header bool // the end of a header its checksum proves
 	}
-	ps := []point{{len(m.s), len(m.s)}}
+	ps := []point{{len(m.s), len(m.s), false}}
 	for _, o := range m.offsets {
-		ps = append(ps, point{o.at, int(o.get(m.s))})
+		ps = append(ps, point{o.at, int(o.get(m.s)), false})
+	}
+	// The end of an IPv4 header is where the next part starts: its length
+	// (UDP's) may count its own header, the field with it.
+	for _, z := range m.sums {
+		if z.kind == sumInternet {
+			ps = append(ps, point{z.at, z.end, true})
+		}
 	}
 	ends := m.targets()
 	for _, o := range m.widths {
@@ -300,7 +309,7 @@ func (m *model) findSizes() {
 				if !ends[end] {
 					continue
 				}
-				if l.end() <= p.val || l.at >= end {
+				if l.end() <= p.val || l.at >= end || p.header && l.at >= p.val && l.at-p.val <= 8 {
 					m.sizes = append(m.sizes, region{layout: l, start: p.val, end: end})
 					break
 				}

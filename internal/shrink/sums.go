@@ -134,7 +134,7 @@ func findSums(s []byte) []sum {
 			continue
 		}
 		l := layout{start + 10, 2, false}
-		if l.get(s) != 0 && sumInternet.of(s, l, start, start+4*words) == l.get(s) && !found[l.at] {
+		if sumInternet.of(s, l, start, start+4*words) == l.get(s) && !found[l.at] {
 			found[l.at] = true
 			sums = append(sums, sum{l, sumInternet, start, start + 4*words})
 		}
@@ -149,16 +149,31 @@ func findSums(s []byte) []sum {
 // kept reports whether a field's bytes are all kept as they were. A sum
 // whose field was not kept, or whose region's ends fell inside what
 // changed, is left as it is.
+//
+// An internet sum's field sits amid the words it sums: writing it makes a
+// candidate larger where it is, before the words after it, whatever they
+// gained. So while the last word of its region, after the field, is kept,
+// that word takes up the difference and the field stays as the candidate
+// has it (lowered, or 0 in the end); otherwise the field is written.
 func seal(c []byte, sums []sum, move func(b int) (int, bool), kept func(l layout) bool) {
 	for _, z := range sums {
 		at, ok1 := move(z.at)
 		start, ok2 := move(z.start)
 		end, ok3 := move(z.end)
-		if !ok1 || !ok2 || !ok3 || !kept(z.layout) || start >= end {
+		if !ok1 || !ok2 || !ok3 || start >= end {
 			continue
 		}
 		l := layout{at, z.width, z.little}
-		l.put(c, 0, z.kind.of(c, l, start, end))
+		if last := (layout{z.end - 2, 2, false}); z.kind == sumInternet && last.at >= z.layout.end() && kept(last) {
+			w := layout{end - 2, 2, false}
+			got := uint32(^uint16(sumInternet.of(c, layout{}, start, end))) // the sum of every word, the field's too
+			v := uint32(w.get(c)) + uint32(^uint16(got))
+			w.put(c, 0, uint64(v&0xffff+v>>16))
+			continue
+		}
+		if kept(z.layout) {
+			l.put(c, 0, z.kind.of(c, l, start, end))
+		}
 	}
 }
 
