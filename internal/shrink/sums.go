@@ -24,7 +24,9 @@ import (
 // of a byte-level pass that changes one stretch of the input, and every
 // move of the fields pass, is sealed: its sums are computed again over
 // their regions as the change moved them, and written into their fields
-// as they moved.
+// as they moved. A candidate that removes one stretch of such an input
+// also has the lengths, totals, offsets and sizes of the fields model
+// fixed up, as the fields pass's removals do.
 
 // A sumKind is the checksum a sum field holds.
 type sumKind uint8
@@ -178,20 +180,51 @@ func seal(c []byte, sums []sum, move func(b int) (int, bool), kept func(l layout
 }
 
 // resealed seals the candidates of a byte-level pass for s: a candidate
-// that differs from s in one stretch, with what is before and after it
-// the same, has its sums written for the stretch's new length.
+// that is s without one stretch has the fields of s's model fixed up and
+// its sums sealed, as the fields pass's removals do (a record removed with
+// the lengths that count it); any other that differs from s in one
+// stretch, with what is before and after it the same, has its sums
+// written for the stretch's new length.
 func resealed[S byteString](seq iter.Seq2[pos, any], s0 S, sums []sum) iter.Seq2[pos, any] {
 	s := []byte(s0)
+	var m *model
+	seal := func(c []byte) []byte {
+		if r, ok := removal(s, c); ok {
+			if m == nil {
+				m = newModel(s, littleFirst(s), sums)
+			}
+			if fixed := m.remove([]rng{r}, nil, 0, true, true); fixed != nil {
+				return fixed
+			}
+		}
+		return resealOne(s, c, sums)
+	}
 	return func(yield func(pos, any) bool) {
 		for p, v := range seq {
 			if c, ok := v.(S); ok {
-				v = S(resealOne(s, []byte(c), sums))
+				v = S(seal([]byte(c)))
 			}
 			if !yield(p, v) {
 				return
 			}
 		}
 	}
+}
+
+// removal returns the one stretch of s that c is s without, if it is.
+func removal(s, c []byte) (rng, bool) {
+	d := len(s) - len(c)
+	if d <= 0 {
+		return rng{}, false
+	}
+	pre := 0
+	for pre < len(c) && s[pre] == c[pre] {
+		pre++
+	}
+	if string(s[pre+d:]) != string(c[pre:]) {
+		return rng{}, false
+	}
+	return rng{pre, pre + d}, true
 }
 
 // resealOne returns c, a candidate for s, with the sums of s sealed (see
