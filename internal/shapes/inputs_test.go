@@ -57,28 +57,13 @@ func TestBinaryInputs(t *testing.T) {
 // again).
 func TestImagePNGInput(t *testing.T) {
 	path := filepath.Join("testdata", "imagepng")
-	if *update {
+	img, err := stdpng.Decode(bytes.NewReader(stored(t, path, func() []byte {
 		var b bytes.Buffer
 		if err := stdpng.Encode(&b, imagepngImage()); err != nil {
 			t.Fatal(err)
 		}
-		file, err := encoding.Marshal(b.Bytes())
-		if err == nil {
-			err = os.WriteFile(path, file, 0o666)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	file, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	vals, err := encoding.Unmarshal(file)
-	if err != nil || len(vals) != 1 {
-		t.Fatalf("%s: %v", path, err)
-	}
-	img, err := stdpng.Decode(bytes.NewReader(vals[0].([]byte)))
+		return b.Bytes()
+	})))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,6 +91,34 @@ func imagepngImage() image.Image {
 	return img
 }
 
+// stored returns the input a shape's testdata file at path holds; with
+// -update, it first writes there what input makes.
+func stored(t *testing.T, path string, input func() []byte) []byte {
+	t.Helper()
+	if *update {
+		file, err := encoding.Marshal(input())
+		if err == nil {
+			err = os.WriteFile(path, file, 0o666)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	file, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals, err := encoding.Unmarshal(file)
+	if err != nil || len(vals) != 1 {
+		t.Fatalf("%s: %v", path, err)
+	}
+	b, ok := vals[0].([]byte)
+	if !ok {
+		t.Fatalf("%s holds a %T, not []byte", path, vals[0])
+	}
+	return b
+}
+
 // TestCompressedInputs checks that the inputs of the gzip and zlib shapes
 // inflate to the texts their encoders compressed. compress/flate's output
 // differs between Go releases, so testdata keeps the bytes go1.26.8 wrote
@@ -122,24 +135,7 @@ func TestCompressedInputs(t *testing.T) {
 		{"pngpix", pngpixInput, pngpixRows, pngpixIDAT},
 	} {
 		path := filepath.Join("testdata", c.name)
-		if *update {
-			file, err := encoding.Marshal(c.input())
-			if err == nil {
-				err = os.WriteFile(path, file, 0o666)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-		file, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		vals, err := encoding.Unmarshal(file)
-		if err != nil || len(vals) != 1 {
-			t.Fatalf("%s: %v", path, err)
-		}
-		r, err := c.inflate(bytes.NewReader(vals[0].([]byte)))
+		r, err := c.inflate(bytes.NewReader(stored(t, path, c.input)))
 		if err != nil {
 			t.Fatal(err)
 		}
