@@ -150,7 +150,7 @@ func (m *model) countMoves(from pos) iter.Seq2[pos, []byte] {
 					continue
 				}
 				l := c.layout
-				for _, c := range m.variants(rs, &l, lower) {
+				for _, c := range m.variants(rs, &l, lower, nil) {
 					if !yield(pos{i: i, j: j}, c) {
 						return
 					}
@@ -165,7 +165,7 @@ func (m *model) frameMoves(from pos) iter.Seq2[pos, []byte] {
 	return func(yield func(pos, []byte) bool) {
 		for i := from.i; i < len(m.frames); i++ {
 			f := m.frames[i]
-			for _, c := range m.variants([]rng{{f.at, f.end + f.tail}}, nil, 0) {
+			for _, c := range m.variants([]rng{{f.at, f.end + f.tail}}, nil, 0, nil) {
 				if !yield(pos{i: i}, c) {
 					return
 				}
@@ -198,7 +198,7 @@ func (m *model) trims(from pos) iter.Seq2[pos, []byte] {
 			}
 			size := uint64(r.end - r.start)
 			for st, keep := range magnitudes(false, size, size, st) {
-				for _, c := range m.variants([]rng{{r.start + int(keep.mag), r.end}}, nil, 0) {
+				for _, c := range m.variants([]rng{{r.start + int(keep.mag), r.end}}, nil, 0, nil) {
 					if !yield(pos{i: i, s: st}, c) {
 						return
 					}
@@ -319,13 +319,7 @@ func (m *model) lowerDim(d dims, step, keep int) [][]byte {
 			region = append(region, make([]byte, stride(keep)-keep*d.per)...)
 		}
 		field = d.cols
-		rs := []rng{{d.start + len(region), len(m.s)}}
-		cs := m.variants(rs, &field, uint64(n-keep))
-		for _, c := range cs {
-			copy(c[d.start:], region)
-			m.seal(c, rs)
-		}
-		return cs
+		return m.variants([]rng{{d.start + len(region), len(m.s)}}, &field, uint64(n-keep), func(c []byte) { copy(c[d.start:], region) })
 	}
-	return m.variants(rs, &field, uint64(n-keep))
+	return m.variants(rs, &field, uint64(n-keep), nil)
 }

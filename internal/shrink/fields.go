@@ -574,8 +574,9 @@ func (m *model) findDims() {
 // of offsets, then without either (a field read as an offset or a size may
 // be something else that happens to have the value), each only if it
 // differs from those before. A candidate whose fixups do not fit is left
-// out.
-func (m *model) variants(rs []rng, count *layout, lower uint64) [][]byte {
+// out. fill, if set, then writes what a move puts in place of what it
+// removed; the sums are sealed last.
+func (m *model) variants(rs []rng, count *layout, lower uint64, fill func(c []byte)) [][]byte {
 	var cs [][]byte
 	for _, level := range [...]struct{ offsets, sizes bool }{{true, true}, {true, false}, {false, true}, {false, false}} {
 		c := m.remove(rs, count, lower, level.offsets, level.sizes)
@@ -583,12 +584,19 @@ func (m *model) variants(rs []rng, count *layout, lower uint64) [][]byte {
 			cs = append(cs, c)
 		}
 	}
+	for _, c := range cs {
+		if fill != nil {
+			fill(c)
+		}
+		m.seal(c, rs)
+	}
 	return cs
 }
 
 // remove returns s without rs, count lowered by lower and the frames and
 // totals fixed up, and the offsets and the sizes if asked; or nil if a
-// fixup does not fit.
+// fixup does not fit. Its sums are left to seal, once what takes the
+// place of rs is written.
 func (m *model) remove(rs []rng, count *layout, lower uint64, offsets, sizes bool) []byte {
 	s := m.s
 	removed := func(a, b int) int { // bytes removed from [a, b)
@@ -645,7 +653,6 @@ func (m *model) remove(rs []rng, count *layout, lower uint64, offsets, sizes boo
 			}
 		}
 	}
-	m.seal(c, rs)
 	return c
 }
 
@@ -678,13 +685,7 @@ func (m *model) replacements(a, b int, repl []byte) [][]byte {
 	if len(repl) >= b-a {
 		return nil
 	}
-	rs := []rng{{a + len(repl), b}}
-	cs := m.variants(rs, nil, 0)
-	for _, c := range cs {
-		copy(c[a:], repl)
-		m.seal(c, rs)
-	}
-	return cs
+	return m.variants([]rng{{a + len(repl), b}}, nil, 0, func(c []byte) { copy(c[a:], repl) })
 }
 
 // textual reports whether b is short printable text: a name or a tag.

@@ -194,6 +194,7 @@ func resealed[S byteString](seq iter.Seq2[pos, any], s0 S, sums []sum) iter.Seq2
 				m = newModel(s, littleFirst(s), sums)
 			}
 			if fixed := m.remove([]rng{r}, nil, 0, true, true); fixed != nil {
+				m.seal(fixed, []rng{r})
 				return fixed
 			}
 		}

@@ -87,8 +87,7 @@ func randomBytes(seed uint64, n int) []byte {
 	return b
 }
 
-// sumsHold reports whether every sum of want holds in c, at its place
-// moved by d if it lies after at.
+// sumsHold reports whether every sum of sums holds in c.
 func sumsHold(c []byte, sums []sum) bool {
 	for _, z := range sums {
 		if z.end > len(c) || z.at+z.width > len(c) || z.layout.get(c) != z.kind.of(c, z.layout, z.start, z.end) {
