@@ -132,6 +132,14 @@ func numberShapes() []shape {
 				t.Fatalf("%v", a+float64(b))
 			}
 		}, "a = 0.0; b = 1001", nil},
+		// Elements of one byte each that must become one element of
+		// three ([9 223 223 223 223]: no pair can move past 223 without
+		// growing).
+		{"IntListSum", func(t *fuzzshrink.T) {
+			if xs := fuzzshrink.SliceOf(fuzzshrink.IntRange(0, 1000)).Draw(t, "xs"); sumInts(xs) > 900 {
+				t.Fatalf("sum %d", sumInts(xs))
+			}
+		}, "xs = []int{901}", nil},
 		{"HugeFloat", func(t *fuzzshrink.T) {
 			if f := fuzzshrink.Float64().Draw(t, "f"); f >= math.MaxFloat64/2 {
 				t.Fatal("too large")

@@ -58,6 +58,7 @@ var choicePasses = []ValuePass{
 	{"flatten", onChoices(flatten)},
 	{"relabel elements", onChoices(relabelElements)},
 	{"redistribute pairs", onChoices(redistributePairs)},
+	{"gather elements", onChoices(gatherElements)},
 	{"common offset", onChoices(commonOffset)},
 }
 

@@ -73,7 +73,7 @@ func TestPasses_Names(t *testing.T) {
 	}
 	// A kind of Value adds its passes after the engine's, once.
 	seq := &ChoiceSeq{Data: []byte{1}}
-	if got, want := names(seq, "a", seq), "["+native+" delete spans descendants zero spans lower choices sort spans merge collections flatten relabel elements redistribute pairs common offset]"; got != want {
+	if got, want := names(seq, "a", seq), "["+native+" delete spans descendants zero spans lower choices sort spans merge collections flatten relabel elements redistribute pairs gather elements common offset]"; got != want {
 		t.Errorf("passes with choice sequences = %v, want %s", got, want)
 	}
 }

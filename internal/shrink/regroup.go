@@ -1,6 +1,7 @@
 package shrink
 
 import (
+	"math"
 	"slices"
 )
 
@@ -18,7 +19,9 @@ import (
 //   - relabel elements: the distinct values of a collection's elements
 //     reassigned in order of first appearance, the smallest first, so that
 //     positions that are interchangeable end in the simplest order ("110"
-//     → "001" where only the shape of the runs matters).
+//     → "001" where only the shape of the runs matters);
+//   - gather elements: a run of integer elements replaced by one holding
+//     their sum ([9 223 223] → [455]).
 
 // elements returns the element children of span x, the spans of the
 // elements of the collection x draws, or nil if x is not a collection.
@@ -196,4 +199,83 @@ func relabelElements(s *ChoiceSeq, from pos, yield func(pos, []byte) bool) {
 			return
 		}
 	}
+}
+
+// gatherElements replaces a run of consecutive elements of a collection,
+// each one integer, by one element holding their sum, for runs of up to
+// pairWindow elements. It is redistribute pairs for the one case that
+// pass cannot reach: the order counts bytes, and a value crossing the
+// largest one-byte token grows by two, so that [9 223] → [0 232] is
+// larger, and [9 223 223 223 223] → [901] is reached only in one move. So
+// it tries only runs of one-byte tokens whose sum takes more. The cursor
+// is (node, i) = (collection's span, first element).
+func gatherElements(s *ChoiceSeq, from pos, yield func(pos, []byte) bool) {
+	an, spans := s.Analysis(), s.Rec.Spans
+	for p := int32(from.node); int(p) < len(spans); p++ {
+		elems := an.elements(spans, p)
+		if len(elems) < 2 || an.frozenSpan[p] {
+			continue
+		}
+		i := 0
+		if int(p) == from.node {
+			i = from.i
+		}
+		for ; i+1 < len(elems); i++ {
+			c := an.soleInt(s, elems[i])
+			if c == nil || c.Val >= SmallTokens {
+				continue
+			}
+			r := c.Interval()
+			sum := r.Value(c.Val)
+			for k := i + 1; k < len(elems) && k-i <= pairWindow; k++ {
+				e := elems[k]
+				d := an.soleInt(s, e)
+				if d == nil || d.Val >= SmallTokens || d.Interval() != r || !spans[e].Flagged || an.stop[elems[k-1]] != an.start[e] {
+					break
+				}
+				var ok bool
+				if sum, ok = add(r, sum, r.Value(d.Val)); !ok {
+					break
+				}
+				if r.Rank(sum) < SmallTokens {
+					continue
+				}
+				cand := Splice(s.Data, int(c.Start), an.stop[e], AppendIntToken(nil, r.Rank(sum)), s.Data[c.End:an.stop[elems[i]]])
+				if !yield(pos{node: int(p), i: i}, cand) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// soleInt returns the one choice of element span e besides its flag if it
+// is an integer of three values or more, not frozen; or nil.
+func (an *Analysis) soleInt(s *ChoiceSeq, e int32) *Choice {
+	sp := s.Rec.Spans[e]
+	first := sp.First
+	if sp.Flagged {
+		first++
+	}
+	if sp.Last-first != 1 || an.frozenSpan[e] {
+		return nil
+	}
+	if c := &s.Rec.Choices[first]; c.Kind == KindInt && c.Hi-c.Lo >= 2 {
+		return c
+	}
+	return nil
+}
+
+// add returns a+b, values of range r, and whether the sum lies in it.
+func add(r Interval, a, b uint64) (uint64, bool) {
+	sum := a + b
+	if r.Signed {
+		x, y := int64(a), int64(b)
+		if y > 0 && x > math.MaxInt64-y || y < 0 && x < math.MinInt64-y {
+			return 0, false
+		}
+	} else if sum < a {
+		return 0, false
+	}
+	return sum, r.contains(sum)
 }
