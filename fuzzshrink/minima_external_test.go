@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/fuzzmin/fuzzmin/fuzzshrink"
 )
@@ -384,6 +385,15 @@ func generatorShapes() []shape {
 				t.Fatal("large")
 			}
 		}, "p = new(int(11))", nil},
+		// Letters are scattered over the runes past the Basic
+		// Multilingual Plane: U+10000 is one, and so are runs after gaps.
+		{"AstralLetter", func(t *fuzzshrink.T) {
+			for _, r := range fuzzshrink.String().Draw(t, "s") {
+				if r > 0xFFFF && unicode.IsLetter(r) {
+					t.Fatal("an astral letter")
+				}
+			}
+		}, `s = "𐀀"`, nil},
 		{"StringMatchingPhone", func(t *fuzzshrink.T) {
 			if s := phone.Draw(t, "s"); s[len(s)-1] == '7' {
 				t.Fatal("ends in 7")

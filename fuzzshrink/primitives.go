@@ -293,7 +293,7 @@ var runeRange = shrink.UnsignedInterval(0, maxRuneIndex)
 // UTF-8. Runes shrink toward '0', then the other
 // digits, lowercase and uppercase letters.
 func Rune() *Gen[rune] {
-	return newGen("Rune()",
+	g := newGen("Rune()",
 		func(t *T) rune { return runeOfIndex(t.drawInt(runeRange, dist{kind: distRunes})) },
 		func(t *T, v rune) error {
 			if !utf8.ValidRune(v) {
@@ -302,6 +302,8 @@ func Rune() *Gen[rune] {
 			t.putRank(runeRange, runeRange.Rank(indexOfRune(v)))
 			return nil
 		})
+	g.info.Scattered = true // Unicode's classes
+	return g
 }
 
 // RuneFrom generates runes of the alphabet, the first ones more often, and

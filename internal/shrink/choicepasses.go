@@ -89,6 +89,7 @@ func onChoices(f func(s *ChoiceSeq, from pos, yield func(pos, []byte) bool)) fun
 type Analysis struct {
 	Frozen      []bool    // per choice: drawn inside a NoShrink span
 	filtered    []bool    // per choice: drawn inside a Filter
+	scattered   []bool    // per choice: drawn inside a Scattered span
 	branch      []bool    // per choice: the branch index of a OneOf
 	frozenSpan  []bool    // per span: NoShrink, or inside one
 	subtreeEnd  []int32   // per span: the index after its last descendant
@@ -108,6 +109,7 @@ func (s *ChoiceSeq) Analysis() *Analysis {
 	an := &Analysis{
 		Frozen:     make([]bool, len(rec.Choices)),
 		filtered:   make([]bool, len(rec.Choices)),
+		scattered:  make([]bool, len(rec.Choices)),
 		branch:     make([]bool, len(rec.Choices)),
 		frozenSpan: make([]bool, n),
 		subtreeEnd: make([]int32, n),
@@ -129,6 +131,7 @@ func (s *ChoiceSeq) Analysis() *Analysis {
 		for c := sp.First; c < sp.Last; c++ {
 			an.Frozen[c] = an.Frozen[c] || an.frozenSpan[i]
 			an.filtered[c] = an.filtered[c] || sp.Drawer.Filter
+			an.scattered[c] = an.scattered[c] || sp.Drawer.Scattered
 		}
 		if sp.Drawer.Depth && sp.First < sp.Last {
 			an.branch[sp.First] = true
@@ -464,6 +467,7 @@ const (
 	lowerScan          // a linear scan below the value, inside a Filter; j is the step
 	lowerList          // floats: a list of simpler values; j is the index
 	lowerOther         // the previous ranks, on the other side of the target
+	lowerBits          // the distance with its low set bits cleared; j is the set bits kept
 )
 
 // filterScan is how far below a value the linear scan of a filtered
@@ -501,7 +505,7 @@ func lowerChoices(s *ChoiceSeq, from pos, yield func(pos, []byte) bool) {
 		}
 		var ok bool
 		if c.Kind == KindInt {
-			ok = lowerInt(c, st, an.filtered[ci], put)
+			ok = lowerInt(c, st, an.filtered[ci], an.scattered[ci], put)
 		} else {
 			ok = lowerFloat(c, st, put)
 		}
@@ -515,9 +519,10 @@ func lowerChoices(s *ChoiceSeq, from pos, yield func(pos, []byte) bool) {
 // value at the same distance on the simpler side (1 for -1), then, keeping
 // the side, a binary search on the distance to the target (the ranks of one
 // side alternate with those of the other, so a search on ranks would not
-// be monotone), then the two previous ranks, then for a filtered choice a
+// be monotone), then the two previous ranks, then for a scattered choice
+// the distances with only its highest bits, then for a filtered choice a
 // linear scan. It reports false if yield did.
-func lowerInt(c *Choice, st pos, filtered bool, yield func(pos, []byte) bool) bool {
+func lowerInt(c *Choice, st pos, filtered, scattered bool, yield func(pos, []byte) bool) bool {
 	r := c.Interval()
 	v := r.Value(c.Val)
 	up, d := above(c, v)
@@ -562,6 +567,18 @@ func lowerInt(c *Choice, st pos, filtered bool, yield func(pos, []byte) bool) bo
 				return false
 			}
 		}
+		st = pos{i: lowerBits, j: 1}
+	}
+	if st.i == lowerBits {
+		// The distance with only its highest set bits: where the failing
+		// values are scattered, the binary search may stop at the start of
+		// a later run of them (an astral letter: U+10028 after the gap
+		// before it, where U+10000 fails too).
+		for k := st.j; scattered && k < mbits.OnesCount64(d); k++ {
+			if !yield(pos{i: lowerSearch, j: int(d)}, at(highBits(d, k))) {
+				return false
+			}
+		}
 		st = pos{i: lowerScan, j: 2}
 	}
 	if st.i == lowerScan && filtered {
@@ -572,6 +589,16 @@ func lowerInt(c *Choice, st pos, filtered bool, yield func(pos, []byte) bool) bo
 		}
 	}
 	return true
+}
+
+// highBits returns d with only its k highest set bits.
+func highBits(d uint64, k int) uint64 {
+	var h uint64
+	for range k {
+		top := uint64(1) << (mbits.Len64(d) - 1)
+		h, d = h|top, d&^top
+	}
+	return h
 }
 
 // lowerFloat proposes simpler values of a float choice: the simplest value

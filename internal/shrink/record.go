@@ -81,6 +81,10 @@ type Drawer struct {
 	Element  bool // an element of a collection: its flag and its value
 	Depth    bool // OneOf: counts nested draws of itself
 	Steps    bool // Repeat: its spans are the steps of a sequence of commands
+	// Scattered: the failing values of its integers are scattered over
+	// their range, as a Unicode class is over the runes: lowering one
+	// tries the distances with only their highest bits set too.
+	Scattered bool
 }
 
 // Normalize returns the normal form of a run's sequence: the canonical
