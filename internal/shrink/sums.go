@@ -38,7 +38,8 @@ const (
 	sumInternet                // ones' complement sum of 16-bit words, RFC 1071
 )
 
-// A sum is a field that holds a checksum of the region [start, end). An
+// A sum is a field that holds a checksum of the region [start, end): right
+// before the field, or with zero bytes between them (maxSumGap). An
 // internet sum's region holds its field, read as zero.
 type sum struct {
 	layout
@@ -90,11 +91,17 @@ func zeros(b []byte) int { return bytes.Count(b, []byte{0}) }
 // down.
 const maxSumsInput = 32 << 10
 
+// maxSumGap is how many zero bytes may lie between a CRC field and its
+// region: xz's block check follows the end of the block's data and its
+// padding to 4 bytes.
+const maxSumGap = 4
+
 // findSums returns the sums of s, smallest region first: a 4-byte field
 // that holds the CRC-32 or the Adler-32, or an 8-byte field that holds
 // the CRC-64, of at least 2 bytes right before it (the longest such
-// region); and the checksums of IPv4 headers (version 4, a header length
-// of 5 words or more). It takes O(n) time: the checksums of all the
+// region), or for a CRC before up to maxSumGap zero bytes before it; and
+// the checksums of IPv4 headers (version 4, a header length of 5 words or
+// more). It takes O(n) time: the checksums of all the
 // regions that end at a field are not computed one by one.
 func findSums(s []byte) []sum {
 	n := len(s)
@@ -119,17 +126,17 @@ func findSums(s []byte) []sum {
 	}
 	var sums []sum
 	found := map[int]bool{} // fields found, by offset
-	add := func(at, width int, little bool, k sumKind, start int) {
+	add := func(at, width int, little bool, k sumKind, start, end int) {
 		if !found[at] {
 			found[at] = true
-			sums = append(sums, sum{layout{at, width, little}, k, start, at})
+			sums = append(sums, sum{layout{at, width, little}, k, start, end})
 		}
 	}
 	field32 := func(at int) (uint32, uint32) { return be32[at], le32[at] }
 	field64 := func(at int) (uint64, uint64) { return be64[at], le64[at] }
-	crcRegions(s, (*[256]uint32)(crc32Table), check, field32, func(at int, little bool, start int) { add(at, 4, little, sumCRC32, start) })
-	adlerRegions(s, check, be32, le32, func(at int, little bool, start int) { add(at, 4, little, sumAdler32, start) })
-	crcRegions(s, (*[256]uint64)(crc64Table), check, field64, func(at int, little bool, start int) { add(at, 8, little, sumCRC64, start) })
+	crcRegions(s, (*[256]uint32)(crc32Table), check, field32, func(at int, little bool, start, end int) { add(at, 4, little, sumCRC32, start, end) })
+	adlerRegions(s, check, be32, le32, func(at int, little bool, start int) { add(at, 4, little, sumAdler32, start, at) })
+	crcRegions(s, (*[256]uint64)(crc64Table), check, field64, func(at int, little bool, start, end int) { add(at, 8, little, sumCRC64, start, end) })
 	for start := 0; start+20 <= n; start++ {
 		words := int(s[start] & 0x0f)
 		if s[start]>>4 != 4 || words < 5 || start+4*words > n {
@@ -259,11 +266,11 @@ func resealOne(s, c []byte, sums []sum) []byte {
 	return c
 }
 
-// crcRegions finds, for each offset e where check holds, a region [a, e)
+// crcRegions finds, for each offset f where check holds, a region [a, e)
 // of at least 2 bytes whose CRC (table tab, reflected, initial value and
 // final XOR all ones, as CRC-32 and xz's CRC-64 are) is the value a field
-// at e holds, big-endian or little-endian (field), and calls add with the
-// smallest such a.
+// at f holds, big-endian or little-endian (field), where e is f or s[e:f]
+// is up to maxSumGap zero bytes, and calls add with the smallest such a.
 //
 // A CRC register is linear over GF(2): with P(k) the register after
 // s[:k] from zero and Z the register's step for a zero byte, the CRC of
@@ -271,7 +278,7 @@ func resealOne(s, c []byte, sums []sum) []byte {
 // exactly when Z^-a(P(a) ^ ^0) = Z^-e(P(e) ^ ^v): a lookup of the right
 // side among the left sides, with Z^-k kept as a matrix (the images of the
 // register's bits) and stepped once per byte.
-func crcRegions[T uint32 | uint64](s []byte, tab *[256]T, check []bool, field func(at int) (be, le T), add func(at int, little bool, start int)) {
+func crcRegions[T uint32 | uint64](s []byte, tab *[256]T, check []bool, field func(at int) (be, le T), add func(at int, little bool, start, end int)) {
 	width := 4
 	if uint64(^T(0)) > math.MaxUint32 {
 		width = 8
@@ -319,12 +326,15 @@ func crcRegions[T uint32 | uint64](s []byte, tab *[256]T, check []bool, field fu
 				first[keys[k-2]] = k - 2
 			}
 		}
-		if check[k] && k+width <= len(s) {
-			be, le := field(k)
+		for f := k; f <= n && f-k <= maxSumGap && (f == k || s[f-1] == 0); f++ {
+			if !check[f] || f+width > len(s) {
+				continue
+			}
+			be, le := field(f)
 			if a, ok := first[apply(p^^be)]; ok && be != 0 {
-				add(k, false, a)
+				add(f, false, a, k)
 			} else if a, ok := first[apply(p^^le)]; ok && le != 0 {
-				add(k, true, a)
+				add(f, true, a, k)
 			}
 		}
 		if k < n {

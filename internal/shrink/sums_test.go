@@ -34,6 +34,11 @@ func guarded(head, body string, k sumKind, little bool, tail string) []byte {
 	return append(append(b, field...), tail...)
 }
 
+// gapped returns b with gap inserted before its last width bytes.
+func gapped(b []byte, width int, gap string) []byte {
+	return slices.Concat(b[:len(b)-width], []byte(gap), b[len(b)-width:])
+}
+
 // ipv4 returns an IPv4 header with options, its checksum right, then
 // payload.
 func ipv4(opts, payload string) []byte {
@@ -68,6 +73,14 @@ func TestFindSums(t *testing.T) {
 			[]sum{{layout{20004, 4, true}, sumCRC32, 4, 20004}}},
 		{"adler32 of a long region", guarded("\x78\x01", string(randomBytes(5, 9000)), sumAdler32, false, ""),
 			[]sum{{layout{9002, 4, false}, sumAdler32, 2, 9002}}},
+		// An xz block of one uncompressed LZMA2 chunk: its data, the end
+		// of the chunks and padding to 4 bytes, then the data's check.
+		{"crc64 after zero bytes", gapped(guarded("\x01\x00\x0a", "eleven byte", sumCRC64, true, ""), 8, "\x00\x00\x00"),
+			[]sum{{layout{17, 8, true}, sumCRC64, 3, 14}}},
+		{"crc32 after zero bytes", gapped(guarded("hd", "some data to guard", sumCRC32, true, ""), 4, "\x00\x00\x00\x00"),
+			[]sum{{layout{24, 4, true}, sumCRC32, 2, 20}}},
+		{"crc32 after too many zero bytes", gapped(guarded("hd", "some data to guard", sumCRC32, true, ""), 4, "\x00\x00\x00\x00\x00"), nil},
+		{"crc32 after other bytes", gapped(guarded("hd", "some data to guard", sumCRC32, true, ""), 4, "\x00\x01"), nil},
 		{"random", []byte(random), nil},
 		{"zeros", make([]byte, 1000), nil},
 		{"text", []byte("no sums in text, however long it is"), nil},
@@ -132,6 +145,12 @@ func TestResealOne(t *testing.T) {
 	c := replace(s, rng{26, 27}, "\x00")
 	if got := resealOne(s, c, sums); !bytes.Equal(got, c) {
 		t.Errorf("a checksum's byte lowered: resealOne = %q, want it as it was", got)
+	}
+	// A check after padding, as xz's block check is.
+	xz := gapped(guarded("\x01\x00\x0a", "eleven byte", sumCRC64, true, ""), 8, "\x00\x00\x00")
+	want := gapped(guarded("\x01\x00\x0a", "eleven 0yte", sumCRC64, true, ""), 8, "\x00\x00\x00")
+	if got := resealOne(xz, replace(xz, rng{10, 11}, "0"), findSums(xz)); !bytes.Equal(got, want) {
+		t.Errorf("a byte lowered before padding: resealOne = %q, want %q", got, want)
 	}
 }
 
