@@ -335,6 +335,54 @@ func blockSizes(n int, every bool, from pos) iter.Seq2[pos, [2]int] {
 	}
 }
 
+// shiftArg shifts bytes of binary []byte and string arguments right.
+func shiftArg(v any, from pos) iter.Seq2[pos, any] {
+	switch x := v.(type) {
+	case []byte:
+		return boxed(shiftBytes(x, from))
+	case string:
+		if isBinary(x) {
+			return boxed(shiftBytes(x, from))
+		}
+	}
+	return nil
+}
+
+// shiftWindow bounds how far the shift pass carries bytes to a zero.
+const shiftWindow = 8
+
+// shiftBytes yields binary data with a byte 00, then 01, put in before
+// byte i and the first zero byte of the shiftWindow after it taken out, so
+// that the bytes between move one place right: a smaller candidate of the
+// same length where byte i is above the byte put in. In the options of a
+// header, kind and length of an option then move past a no-op option
+// (01), as "02 05 00 00" becomes "01 02 05 00" and then "01 01 02 05",
+// where no one byte can change alone. It runs only when no other pass
+// makes progress. The cursor is pos.i, the byte before which one goes in.
+func shiftBytes[S byteString](s S, from pos) iter.Seq2[pos, S] {
+	return func(yield func(pos, S) bool) {
+		for i := from.i; i+1 < len(s); i++ {
+			z := i + 1
+			for z < len(s) && z <= i+shiftWindow && s[z] != 0 {
+				z++
+			}
+			if z == len(s) || z > i+shiftWindow {
+				continue
+			}
+			for _, b := range []byte{0, 1} {
+				if b >= s[i] {
+					break
+				}
+				c := make([]byte, 0, len(s))
+				c = append(append(append(append(c, s[:i]...), b), s[i:z]...), s[z+1:]...)
+				if !yield(pos{i: i + 1}, S(c)) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // swapArg swaps adjacent bytes or runes of []byte and string arguments.
 func swapArg(v any, from pos) iter.Seq2[pos, any] {
 	switch x := v.(type) {

@@ -64,6 +64,41 @@ func TestRedistribute(t *testing.T) {
 	}
 }
 
+func TestShiftBytes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		b    []byte
+		from pos
+		want string
+	}{
+		// The pcap shape's options: a no-op (01) comes in before the
+		// option, or before its length.
+		{[]byte{2, 5, 0, 0}, pos{}, "[[0 2 5 0] [1 2 5 0] [2 0 5 0] [2 1 5 0]]"},
+		{[]byte{2, 5, 0, 0}, pos{i: 1}, "[[2 0 5 0] [2 1 5 0]]"},
+		// Only a smaller byte comes in: 00 before 01.
+		{[]byte{1, 7, 0}, pos{}, "[[0 1 7] [1 0 7] [1 1 7]]"},
+		// The zero taken out lies within 8 bytes after: from byte 2 on.
+		{[]byte{9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 0}, pos{i: 8}, "[[9 9 9 9 9 9 9 9 0 9 9] [9 9 9 9 9 9 9 9 1 9 9] [9 9 9 9 9 9 9 9 9 0 9] [9 9 9 9 9 9 9 9 9 1 9]]"},
+		{[]byte{5, 3, 3}, pos{}, "[]"},
+		{[]byte{0, 0, 1}, pos{}, "[]"},
+	} {
+		var got [][]byte
+		for _, c := range shiftBytes(tc.b, tc.from) {
+			got = append(got, c)
+		}
+		if g := fmt.Sprint(got); g != tc.want {
+			t.Errorf("shiftBytes(%v, %+v) = %s, want %s", tc.b, tc.from, g, tc.want)
+		}
+	}
+	far := []byte{9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 0}
+	for p, c := range shiftBytes(far, pos{}) {
+		if p.i != 3 || c[2] != 0 {
+			t.Errorf("shiftBytes(%v) begins with %v at %d, want a zero before byte 2, the first within 8 bytes of the zero", far, c, p.i)
+		}
+		break
+	}
+}
+
 func TestLowerBytes(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

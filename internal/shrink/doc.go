@@ -116,6 +116,9 @@
 //   - swap: swap adjacent bytes or runes that are out of order (00!0 →
 //     000!); it runs only in rounds where no pass before it accepted
 //     anything;
+//   - shift: binary data with 00, then 01, put in before a byte above it
+//     and the first zero of the 8 bytes after taken out (02 05 00 00 →
+//     01 02 05 00: an option moved past a no-op), in the same rounds;
 //   - cuts: the toolchain's own removals (cuts.go): the tail by 1024, 512,
 //     …, 1 bytes, then every range of two bytes or more of inputs of up
 //     to 128 bytes; it runs only in rounds where no other pass accepted

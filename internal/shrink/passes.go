@@ -37,6 +37,7 @@ var passes = [...]pass{
 	{name: "bytes", arg: lowerBytesArg, node: leaves(lowerBytesArg)},                              // bytes.go: []byte, and strings that are not valid UTF-8
 	{name: "runes", arg: lowerRunesArg, node: leaves(lowerRunesArg)},                              // strings.go: valid UTF-8 strings
 	{name: "swap", arg: swapArg, node: leaves(swapArg), stuck: true},                              // bytes.go, strings.go
+	{name: "shift", arg: shiftArg, node: leaves(shiftArg), stuck: true},                           // bytes.go: binary data
 	{name: "cuts", arg: cutsArg, node: leaves(cutsArg), stuck: true},                              // cuts.go: last, at a fixed point of all the others
 }
 
