@@ -99,9 +99,9 @@ const maxSumGap = 4
 // findSums returns the sums of s, smallest region first: a 4-byte field
 // that holds the CRC-32 or the Adler-32, or an 8-byte field that holds
 // the CRC-64, of at least 2 bytes right before it (the longest such
-// region), or for a CRC before up to maxSumGap zero bytes before it; and
-// the checksums of IPv4 headers (version 4, a header length of 5 words or
-// more). It takes O(n) time: the checksums of all the
+// region), or for a CRC of bytes followed by up to maxSumGap zero bytes
+// before it; and the checksums of IPv4 headers (version 4, a header length
+// of 5 words or more). It takes O(n) time: the checksums of all the
 // regions that end at a field are not computed one by one.
 func findSums(s []byte) []sum {
 	n := len(s)
