@@ -131,7 +131,8 @@
 // replace spans by descendants, zero spans, lower choices, sort spans,
 // merge sibling collections, flatten nested ones into their parent,
 // relabel interchangeable elements, move value between numbers (integers
-// and floats) and offset integers together; they order sequences shortlex
+// and floats), gather runs of integer elements into one holding their
+// sum, and offset integers together; they order sequences shortlex
 // on their bytes, and after accepting a candidate the engine keeps its
 // normal form.
 //
