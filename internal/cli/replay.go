@@ -57,15 +57,27 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 	if st != "" || err != nil {
 		return st, err
 	}
-	if slowUnderLoad(sigs) && j.runner.Limit() < j.runner.Timeout {
+	if timeouts := timeouts(sigs); timeouts > 0 && j.runner.Limit() < j.runner.Timeout {
 		// A run that timed out under the limit learned from a fast input
 		// may only have been slow (a busy machine, a process growing
 		// towards the memory limit): judge the runs again by
-		// -exec-timeout before calling the entry flaky.
+		// -exec-timeout before calling the entry flaky, or, if every run
+		// timed out, once they are seen to be slow: one run by
+		// -exec-timeout does not time out.
 		judge := j.judge()
 		judge.Limit = j.runner.Timeout
-		if sigs, st, err = c.replayRuns(ctx, j, judge); st != "" || err != nil {
-			return st, err
+		slow := timeouts < len(sigs)
+		if !slow {
+			out, err := j.runner.Run(ctx, [][]byte{j.entry.Data}, judge)
+			if err != nil {
+				return statusFailed, err
+			}
+			slow = len(out.Outcomes) == 1 && out.Outcomes[0].Kind != failure.Timeout
+		}
+		if slow {
+			if sigs, st, err = c.replayRuns(ctx, j, judge); st != "" || err != nil {
+				return st, err
+			}
 		}
 	}
 	j.want = sigs[0]
@@ -134,16 +146,15 @@ func (c *command) replayRuns(ctx context.Context, j *entryJob, judge testbin.Jud
 	return sigs, "", nil
 }
 
-// slowUnderLoad reports whether some runs of an entry timed out and others
-// did not: the time outs may be slowness, not a hang.
-func slowUnderLoad(sigs []failure.Signature) bool {
-	timeouts := 0
+// timeouts returns how many runs of an entry timed out.
+func timeouts(sigs []failure.Signature) int {
+	n := 0
 	for _, s := range sigs {
 		if s.Kind == failure.Timeout {
-			timeouts++
+			n++
 		}
 	}
-	return timeouts > 0 && timeouts < len(sigs)
+	return n
 }
 
 // zeroOutcome is the result of a search that starts at the zero input of
