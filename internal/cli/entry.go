@@ -150,7 +150,11 @@ func (c *command) minimizeInProcess(ctx context.Context, j *entryJob, res result
 func (c *command) minimizeOutOfProcess(ctx context.Context, j *entryJob, res result) result {
 	inWorker, why := c.workerAgrees(ctx, j)
 	if inWorker {
-		c.rep.verbosef("  candidates run in a fuzz worker")
+		how := "one per call"
+		if j.runner.InBatches() {
+			how = "many per call"
+		}
+		c.rep.verbosef("  candidates run in a fuzz worker, %s", how)
 	} else {
 		c.rep.verbosef("  candidates run in processes: %s", why)
 	}

@@ -24,6 +24,7 @@ type pkg struct {
 	Args       []string // how the go command is told of it: the import path, or the .go files named
 	Dir        string
 	ModuleDir  string    // the root of its module, or Dir outside modules
+	ModulePath string    // its module's path, "" outside modules
 	Writable   bool      // in the main module: testdata may be written
 	Targets    []*target // FuzzXxx functions in its test files, sorted by name
 	// Unbuilt are the fuzz targets of test files that the build
@@ -37,6 +38,10 @@ type target struct {
 	Name string
 	File string // the test file that declares it, and the line
 	Line int
+	// Package is the package clause of File, External whether that is
+	// the external test package.
+	Package  string
+	External bool
 	// Wrapped: the target calls fuzzshrink.Fuzz, as its source shows
 	// (see wrappedTargets), or as it said when asked (session.Probe).
 	Wrapped bool
@@ -64,6 +69,7 @@ type listed struct {
 	// IgnoredGoFiles are the files build constraints leave out.
 	IgnoredGoFiles []string
 	Module         *struct {
+		Path string
 		Dir  string
 		Main bool
 	}
@@ -120,7 +126,7 @@ func loadPackages(dir string, env []string, tags string, patterns []string) ([]*
 			p.Args = goFiles(patterns) // go test x.go x_test.go, as the user named them
 		}
 		if lp.Module != nil && lp.Module.Dir != "" {
-			p.ModuleDir = lp.Module.Dir
+			p.ModuleDir, p.ModulePath = lp.Module.Dir, lp.Module.Path
 		}
 		p.findTargets(fset, &lp)
 		pkgs = append(pkgs, p)
@@ -138,7 +144,7 @@ func (p *pkg) findTargets(fset *token.FileSet, lp *listed) {
 	// The package's test files are compiled with its other files; the
 	// external test files (package p_test) are a package of their own.
 	internal := slices.Concat(lp.GoFiles, lp.CgoFiles, lp.TestGoFiles)
-	for _, files := range [][]string{internal, lp.XTestGoFiles} {
+	for k, files := range [][]string{internal, lp.XTestGoFiles} {
 		syntax := parseFiles(fset, lp.Dir, files)
 		wrapped := wrappedTargets(syntax)
 		for i, f := range syntax {
@@ -148,7 +154,8 @@ func (p *pkg) findTargets(fset *token.FileSet, lp *listed) {
 			for _, fn := range fuzzTargets(f) {
 				if name := fn.Name.Name; p.target(name) == nil {
 					pos := fset.Position(fn.Pos())
-					p.Targets = append(p.Targets, &target{Name: name, File: pos.Filename, Line: pos.Line, Wrapped: wrapped[name]})
+					p.Targets = append(p.Targets, &target{Name: name, File: pos.Filename, Line: pos.Line, Wrapped: wrapped[name],
+						Package: f.Name.Name, External: k == 1})
 				}
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -345,6 +346,31 @@ func targetNames(jobs []*targetJob) []string {
 	return names
 }
 
+// hook returns go test's flags that add the hook's batch workers of the
+// targets to p's test binary (testbin.WriteHooks), with dir for its files;
+// nil where candidates do not run in fuzz workers, where p is not of a
+// module of the user's (a package in the module cache, or one the go
+// command is told of by its files), or where the user's GOFLAGS has an
+// overlay of its own, which the flag would replace.
+func (c *command) hook(p *pkg, dir string, targets []string) []string {
+	if !c.opts.worker || !testbin.WorkerSupported || !p.Writable || p.ModulePath == "" || p.ImportPath == "command-line-arguments" ||
+		strings.Contains(envValue(c.env, "GOFLAGS"), "-overlay") {
+		return nil
+	}
+	var hooks []testbin.HookTarget
+	for _, name := range targets {
+		if t := p.target(name); t != nil {
+			hooks = append(hooks, testbin.HookTarget{Name: t.Name, Package: t.Package, External: t.External})
+		}
+	}
+	flag, err := testbin.WriteHooks(dir, p.ModuleDir, p.ModulePath, p.Dir, hooks)
+	if err != nil {
+		c.verboseNote(fmt.Sprintf("fuzzmin: %s: built without the batch workers: %v", p.ImportPath, err))
+		return nil
+	}
+	return []string{flag}
+}
+
 // build has go test build the package's test binary, with dir for its
 // files.
 func (c *command) build(ctx context.Context, p *pkg, dir string, targets []string) (*built, bool) {
@@ -359,7 +385,14 @@ func (c *command) build(ctx context.Context, p *pkg, dir string, targets []strin
 	// The go test run checks the results when the package is done: a
 	// first interrupt, which stops the searches, does not end it.
 	goCmd := func(args ...string) *exec.Cmd { return c.goCommand(c.finishContext(), args...) }
-	s, err := testbin.StartBuild(ctx, goCmd, ctl, targets, append(c.buildFlags(), p.Args...))
+	flags := append(c.buildFlags(), p.Args...)
+	hook := c.hook(p, dir, targets)
+	s, err := testbin.StartBuild(ctx, goCmd, ctl, targets, append(slices.Clip(flags), hook...))
+	if be := (*testbin.BuildError)(nil); hook != nil && errors.As(err, &be) && testbin.HookBroke(be.Output) {
+		c.verboseNote(fmt.Sprintf("fuzzmin: %s does not build with the batch workers' files; built without them:\n%s", p.ImportPath, be.Output))
+		hook = nil
+		s, err = testbin.StartBuild(ctx, goCmd, ctl, targets, flags)
+	}
 	c.rep.phase("")
 	if err != nil {
 		c.buildFailed(ctx, p, err)
@@ -369,6 +402,7 @@ func (c *command) build(ctx context.Context, p *pkg, dir string, targets []strin
 	bin := &testbin.Binary{
 		Path: s.Binary, Args: s.Args, ModDir: p.ModuleDir, PkgDir: p.Dir, Toolchain: c.toolchain(s.Binary),
 		Timeout: c.opts.execTimeout, MemLimit: int64(c.opts.memLimit), Env: c.env, RAM: c.ram.path, Disk: c.disk.path, Note: c.verboseNote,
+		Hooked: hook != nil,
 	}
 	return &built{s: s, bin: bin, dir: dir}, true
 }

@@ -76,7 +76,7 @@ func FuzzX(f *testing.F) {
 		return out.String(), des[0].Name() + "\n" + string(b)
 	}
 	verified, want := run(toolchainSource)
-	if !strings.Contains(verified, "  candidates run in a fuzz worker\n") || strings.Contains(verified, "protocol") {
+	if !strings.Contains(verified, "  candidates run in a fuzz worker, many per call\n") || strings.Contains(verified, "protocol") {
 		t.Fatalf("with the toolchain's own source, want the worker and no note:\n%s", verified)
 	}
 	out, got := run(func(string) string { return drifted })

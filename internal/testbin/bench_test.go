@@ -13,30 +13,32 @@ import (
 )
 
 // BenchmarkOutOfProcess measures the out-of-process evaluation rate on a
-// target that passes everything: candidates run in a fuzz worker, as seed
-// entries many per process, and one process per candidate; and the rate of
-// calls to a worker that run nothing, the floor of the first.
+// target that passes everything: candidates run in a fuzz worker (the
+// hook's batch worker, or the toolchain's, one per call), as seed entries
+// many per process, and one process per candidate; and the rate of calls
+// to each worker that run nothing, the floor of a call.
 func BenchmarkOutOfProcess(b *testing.B) {
 	dir, bin := buildProbe(b)
-	for _, perProcess := range []int{0, 64, 1} {
-		name := fmt.Sprintf("per-process=%d", perProcess)
-		if perProcess == 0 {
-			name, perProcess = "worker", 64
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, how := range []string{"worker", "worker-toolchain", "per-process=64", "per-process=1"} {
+		b.Run(how, func(b *testing.B) {
 			r := testbintest.Runner(b, bin, dir, "FuzzTrivial", 10*time.Second)
-			inputs := make([][]byte, perProcess)
+			run, n := r.RunInWorker, 64
+			switch how {
+			case "worker-toolchain":
+				testbin.NoHook(r)
+			case "per-process=64":
+				run = r.Run
+			case "per-process=1":
+				run, n = r.Run, 1
+			}
+			inputs := make([][]byte, n)
 			for i := range inputs {
 				inputs[i], _ = encoding.Marshal([]byte(fmt.Sprintf("candidate %d", i)))
 			}
 			shape := func(_ int, _ failure.Signature, msg string) string { return msg }
 			b.ResetTimer()
 			start := time.Now()
-			n := 0
-			run := r.Run
-			if name == "worker" {
-				run = r.RunInWorker
-			}
+			n = 0
 			for b.Loop() {
 				res, err := run(context.Background(), inputs, testbin.Judge{Shape: shape})
 				if err != nil || len(res.Outcomes) != len(inputs) {
@@ -48,18 +50,23 @@ func BenchmarkOutOfProcess(b *testing.B) {
 		})
 	}
 	// The floor of a call to a worker: one that runs nothing.
-	b.Run("worker-ping", func(b *testing.B) {
-		r := testbintest.Runner(b, bin, dir, "FuzzTrivial", 10*time.Second)
-		in, _ := encoding.Marshal([]byte("x"))
-		if _, _, err := testbin.JudgeInWorker(r, context.Background(), in, time.Second); err != nil {
-			b.Fatal(err)
-		}
-		start := time.Now()
-		for b.Loop() {
-			if err := testbin.PingWorker(r); err != nil {
+	for _, how := range []string{"worker-ping", "worker-toolchain-ping"} {
+		b.Run(how, func(b *testing.B) {
+			r := testbintest.Runner(b, bin, dir, "FuzzTrivial", 10*time.Second)
+			if how == "worker-toolchain-ping" {
+				testbin.NoHook(r)
+			}
+			in, _ := encoding.Marshal([]byte("x"))
+			if _, _, err := testbin.JudgeInWorker(r, context.Background(), in, time.Second); err != nil {
 				b.Fatal(err)
 			}
-		}
-		b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "calls/s")
-	})
+			start := time.Now()
+			for b.Loop() {
+				if err := testbin.PingWorker(r); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "calls/s")
+		})
+	}
 }

@@ -21,6 +21,9 @@
 //   - worker.go, protocol.go: the fuzz worker mode (internal/fuzz/worker.go,
 //     mem.go, sys_posix.go; testing/fuzz.go), checked against the source of
 //     the release that built the binary;
+//   - batch.go and package hook: fuzzmin's own fuzz worker, added to the
+//     binaries it builds, which runs many candidates per call (testing/fuzz.go:
+//     F.Fuzz, fuzzState; testing/testing.go: testDeps), checked as it starts;
 //   - exec.go, check.go: the go test run that builds the binary through
 //     go test -exec (cmd/go/internal/test) and runs the final checks;
 //   - stale.go, argtypes.go: the testing package's complaints about corpus

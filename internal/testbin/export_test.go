@@ -2,6 +2,7 @@ package testbin
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/internal/failure"
@@ -35,8 +36,23 @@ func JudgeInWorker(r *Runner, ctx context.Context, in []byte, limit time.Duratio
 var SplitVersion = splitVersion
 
 // PingWorker makes the call that runs nothing in r's fuzz worker, which
-// must be running.
+// must be running: in a batch worker, a call of no candidates.
 func PingWorker(r *Runner) error {
-	_, err := r.worker.call(context.Background(), pingCall, time.Second)
+	w := r.worker
+	if !w.batch {
+		_, err := w.call(context.Background(), pingCall, time.Second)
+		return err
+	}
+	if _, err := w.calls.Write(make([]byte, 4)); err != nil {
+		return err
+	}
+	end := time.Now().Add(time.Second)
+	kind, n, _, err := w.answer(context.Background(), func() time.Time { return end })
+	if err == nil && (kind != batchPassed || n != 0) {
+		err = fmt.Errorf("a call of no candidates: answer %d, %d", kind, n)
+	}
 	return err
 }
+
+// NoHook makes r run candidates in the toolchain's fuzz worker.
+func NoHook(r *Runner) { r.Hooked = false }

@@ -42,6 +42,9 @@ type Binary struct {
 	Disk string
 	// Note, if not nil, tells the user of such a move (under -v).
 	Note func(msg string)
+	// Hooked says that the binary was built with the hook (WriteHooks):
+	// its fuzz targets' candidates may run in batch workers.
+	Hooked bool
 }
 
 // A Runner runs inputs through one fuzz target of a built test binary, as
@@ -65,6 +68,9 @@ type Runner struct {
 	// workerRoom says that no file system had room for a worker's
 	// memory: candidates run in processes.
 	workerRoom error
+	// hookErr says why the binary's batch worker does not serve: its
+	// candidates run in the toolchain's worker.
+	hookErr error
 	// slowest is the longest a passing input has run: inputs that run
 	// much longer hang (see limit). passed is how many have passed, and
 	// spent the time they ran, for the oracle to tell what an input costs.

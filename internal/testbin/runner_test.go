@@ -201,11 +201,22 @@ func TestRunner_AdaptiveLimit(t *testing.T) {
 // and the output of the test does not reach the worker's report, so a
 // fmt.Print before an error does not hide the error from it, as it does in
 // a process on Go 1.26. WorkerAgrees tells such an entry apart.
+//
+// It checks both workers: the hook's batch worker, and the toolchain's.
 func TestWorker_Outcomes(t *testing.T) {
+	for _, batch := range []bool{true, false} {
+		t.Run(fmt.Sprint("batch=", batch), func(t *testing.T) { testWorkerOutcomes(t, batch) })
+	}
+}
+
+func testWorkerOutcomes(t *testing.T, batch bool) {
 	dir, bin := buildProbe(t)
 	r := testbintest.Runner(t, bin, dir, "FuzzProbe", 2*time.Second)
 	if ok, why := r.Toolchain.Worker(); !ok {
 		t.Fatalf("no worker: %s", why)
+	}
+	if !batch {
+		testbin.NoHook(r)
 	}
 	shape := func(_ int, _ failure.Signature, msg string) string { return failure.Shape(msg, nil) }
 	for n := range 13 {
@@ -232,8 +243,8 @@ func TestWorker_Outcomes(t *testing.T) {
 				return
 			}
 			// Judged by the worker itself, not by a process it fell back on.
-			if !testbin.HasWorker(r) {
-				t.Fatal("no worker runs")
+			if !testbin.HasWorker(r) || r.InBatches() != batch {
+				t.Fatalf("no worker runs, or not the one meant (batch: %v)", r.InBatches())
 			}
 			sig, msg, err := testbin.JudgeInWorker(r, context.Background(), probeInput(n), time.Second)
 			if err != nil {
@@ -314,8 +325,8 @@ func TestWorker_Canceled(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	// 8 blocks for ever.
-	if _, _, err := testbin.JudgeInWorker(r, ctx, probeInput(8), 10*time.Second); err != context.DeadlineExceeded {
+	// 7 runs for ever.
+	if _, _, err := testbin.JudgeInWorker(r, ctx, probeInput(7), 10*time.Second); err != context.DeadlineExceeded {
 		t.Fatalf("a call past its context's end: %v, want %v", err, context.DeadlineExceeded)
 	}
 	if testbin.HasWorker(r) {

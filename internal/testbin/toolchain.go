@@ -89,7 +89,7 @@ func (t *Toolchain) Worker() (bool, string) {
 	if t.noWorker != "" {
 		return false, t.noWorker
 	}
-	if !workerSupported {
+	if !WorkerSupported {
 		return false, "fuzz worker mode is not supported on this system"
 	}
 	return true, ""

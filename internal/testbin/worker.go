@@ -76,9 +76,11 @@ type sharedMemHeader struct {
 
 const memHeaderSize = int(unsafe.Sizeof(sharedMemHeader{}))
 
-// A fuzzWorker is a running test process in fuzz worker mode.
+// A fuzzWorker is a running test process in fuzz worker mode: the
+// toolchain's, or the batch worker of fuzzmin's hook (batch.go).
 type fuzzWorker struct {
 	cmd    *exec.Cmd
+	batch  bool          // the hook's batch worker
 	calls  *os.File      // our end of its descriptor 3
 	resps  *os.File      // our end of its descriptor 4, read with deadlines
 	buf    []byte        // what resps is read into
@@ -97,18 +99,43 @@ var (
 )
 
 // startWorker starts a fuzz worker for the runner's target whose memory
-// holds inputs of up to size bytes.
-func (r *Runner) startWorker(size int) (w *fuzzWorker, err error) {
+// holds inputs of up to size bytes: the hook's batch worker if the binary
+// has one that serves, the toolchain's otherwise.
+func (r *Runner) startWorker(size int) (*fuzzWorker, error) {
 	if ok, why := r.Toolchain.Worker(); !ok {
 		return nil, errors.New(why)
 	}
-	f, err := r.sharedFile(int64(memHeaderSize + size))
+	if r.Hooked && r.hookErr == nil {
+		w, err := r.launchWorker(size, true)
+		if err == nil {
+			return w, nil
+		}
+		if noRoom(err) {
+			return nil, err
+		}
+		// The toolchain's worker may serve where the hook does not.
+		r.hookErr = err
+		r.note("fuzzmin: %s: candidates run one per call in the toolchain's fuzz worker: %v", r.Target, err)
+	}
+	return r.launchWorker(size, false)
+}
+
+// launchWorker starts a fuzz worker, a batch worker if batch, and waits
+// until it serves.
+func (r *Runner) launchWorker(size int, batch bool) (w *fuzzWorker, err error) {
+	memSize := memHeaderSize + size
+	if batch {
+		// Room for several inputs: an input's tuple is never much longer
+		// than its corpus file.
+		memSize = batchTimesAt + 12 + 2*size
+	}
+	f, err := r.sharedFile(int64(memSize))
 	if err != nil {
 		return nil, err
 	}
 	defer os.Remove(f.Name()) // the processes keep it open
 	defer f.Close()
-	mem, err := mapShared(f, memHeaderSize+size)
+	mem, err := mapShared(f, memSize)
 	if err != nil {
 		return nil, err
 	}
@@ -121,36 +148,56 @@ func (r *Runner) startWorker(size int) (w *fuzzWorker, err error) {
 	if err != nil {
 		return nil, err
 	}
-	defer inR.Close()
 	outR, outW, err := os.Pipe()
 	if err != nil {
+		inR.Close()
 		inW.Close()
 		return nil, err
 	}
-	defer outW.Close()
+	// The worker's ends are closed here once it has them: a worker that
+	// ends then ends its answers.
+	theirs := []*os.File{inR, outW}
 	defer func() {
+		for _, f := range theirs {
+			f.Close()
+		}
 		if err != nil {
 			inW.Close()
 			outR.Close()
 		}
 	}()
+	target, env := r.Target, commandEnv()
+	if batch {
+		target = HookName(r.Target)
+	}
 	cache := filepath.Join(r.RAM, "fuzzcache")
-	cmd := exec.Command(r.Path, "-test.fuzzworker", "-test.run=^$", "-test.fuzz=^"+r.Target+"$",
+	cmd := exec.Command(r.Path, "-test.fuzzworker", "-test.run=^$", "-test.fuzz=^"+target+"$",
 		"-test.fuzzcachedir="+cache, "-test.paniconexit0")
-	cmd.Dir, cmd.Env = r.work, append(r.Env, commandEnv())
+	cmd.Dir, cmd.Env = r.work, append(r.Env, env)
+	if batch {
+		cmd.Env = append(cmd.Env, hookEnv+"=1")
+	}
 	cmd.ExtraFiles = []*os.File{inR, outW, f}
 	setProcessGroup(cmd)
 	dieWithParent(cmd, syscall.SIGKILL)
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting the test binary as a fuzz worker: %w", err)
 	}
-	w = &fuzzWorker{cmd: cmd, calls: inW, resps: outR,
+	inR.Close()
+	outW.Close()
+	theirs = nil
+	w = &fuzzWorker{cmd: cmd, batch: batch, calls: inW, resps: outR,
 		dead: make(chan struct{}), mem: mem, size: size, limit: r.MemLimit}
 	go func() {
 		cmd.Wait()
 		close(w.dead)
 	}()
-	if _, err := w.call(context.Background(), pingCall, r.Timeout); err != nil {
+	if batch {
+		err = w.hello(r.Timeout)
+	} else {
+		_, err = w.call(context.Background(), pingCall, r.Timeout)
+	}
+	if err != nil {
 		w.close()
 		return nil, fmt.Errorf("the test binary did not answer as a fuzz worker: %w", err)
 	}
@@ -171,15 +218,38 @@ func encodeCall(c call) []byte {
 	return append(b, '\n')
 }
 
-// call makes a call and waits for its answer, for at most limit. The
-// answer is read here, not by a goroutine of its own: a call costs two
-// wake-ups, one in each process, and a fast target runs tens of
-// thousands of them a second. A call that does not end with an answer
-// leaves the worker in a state not known; the caller ends it.
+// call makes a call of the toolchain's worker and waits for its answer,
+// for at most limit.
 func (w *fuzzWorker) call(ctx context.Context, c []byte, limit time.Duration) (fuzzResponse, error) {
 	if _, err := w.calls.Write(c); err != nil {
 		return fuzzResponse{}, errWorkerLost
 	}
+	end := time.Now().Add(limit)
+	var line []byte
+	err := w.await(ctx, func() time.Time { return end }, func(deadline time.Time) (err error) {
+		line, err = w.readLine(deadline)
+		return err
+	})
+	if err != nil {
+		return fuzzResponse{}, err
+	}
+	var resp fuzzResponse
+	if err := json.Unmarshal(line, &resp); err != nil {
+		return resp, fmt.Errorf("the fuzz worker's answer is not understood: %v", err)
+	}
+	if resp.InternalErr != "" {
+		return resp, errors.New(resp.InternalErr)
+	}
+	return resp, nil
+}
+
+// await waits for the answer to a call, which read reads, waiting until a
+// deadline at most, until due(), when the input running counts as
+// hanging. The answer is read here, not by a goroutine of its own: a
+// call costs two wake-ups, one in each process, and a fast target runs
+// tens of thousands of them a second. A call that does not end with an
+// answer leaves the worker in a state not known; the caller ends it.
+func (w *fuzzWorker) await(ctx context.Context, due func() time.Time, read func(deadline time.Time) error) error {
 	if ctx.Done() != nil {
 		fired := make(chan struct{})
 		stop := context.AfterFunc(ctx, func() {
@@ -192,69 +262,74 @@ func (w *fuzzWorker) call(ctx context.Context, c []byte, limit time.Duration) (f
 			}
 		}()
 	}
-	end := time.Now().Add(limit)
 	for {
 		// The memory limit, if any, is read every memPoll.
-		next := end
-		if poll := time.Now().Add(memPoll); w.limit > 0 && poll.Before(end) {
+		next := due()
+		if poll := time.Now().Add(memPoll); w.limit > 0 && poll.Before(next) {
 			next = poll
 		}
-		line, err := w.readLine(next)
-		if err == nil {
-			var resp fuzzResponse
-			if err := json.Unmarshal(line, &resp); err != nil {
-				return resp, fmt.Errorf("the fuzz worker's answer is not understood: %v", err)
-			}
-			if resp.InternalErr != "" {
-				return resp, errors.New(resp.InternalErr)
-			}
-			return resp, nil
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
+		err := read(next)
 		switch {
+		case err == nil:
+			return nil
 		case ctx.Err() != nil:
-			return fuzzResponse{}, ctx.Err()
+			return ctx.Err()
 		case !errors.Is(err, os.ErrDeadlineExceeded):
-			return fuzzResponse{}, errWorkerLost
-		case !time.Now().Before(end):
-			return fuzzResponse{}, errWorkerHung
-		case rss(w.cmd.Process.Pid) > w.limit:
+			return errWorkerLost
+		case !time.Now().Before(due()):
+			return errWorkerHung
+		case w.limit > 0 && rss(w.cmd.Process.Pid) > w.limit:
 			// The input runs again in a process, which the limit judges
 			// (Runner.Run).
-			return fuzzResponse{}, errWorkerLost
+			return errWorkerLost
 		}
 	}
+}
+
+// fill reads the worker's answers until n bytes are unread, waiting until
+// deadline at most.
+func (w *fuzzWorker) fill(n int, deadline time.Time) error {
+	if err := w.resps.SetReadDeadline(deadline); err != nil {
+		return err
+	}
+	for len(w.unread) < n {
+		if len(w.unread) == 0 {
+			w.unread = w.buf[:0]
+		}
+		if cap(w.unread)-len(w.unread) < max(1024, n-len(w.unread)) {
+			w.buf = append(make([]byte, 0, 2*cap(w.buf)+n+4096), w.unread...)
+			w.unread = w.buf
+		}
+		k, err := w.resps.Read(w.unread[len(w.unread):cap(w.unread)])
+		w.unread = w.unread[:len(w.unread)+k]
+		if err != nil && len(w.unread) < n {
+			return err
+		}
+	}
+	return nil
 }
 
 // readLine reads the worker's next answer, a line, waiting until
 // deadline at most. The line is good until the next read.
 func (w *fuzzWorker) readLine(deadline time.Time) ([]byte, error) {
-	if err := w.resps.SetReadDeadline(deadline); err != nil {
-		return nil, err
-	}
 	for {
 		if i := bytes.IndexByte(w.unread, '\n'); i >= 0 {
 			line := w.unread[:i]
 			w.unread = w.unread[i+1:]
 			return line, nil
 		}
-		if len(w.unread) == 0 {
-			w.unread = w.buf[:0]
-		}
-		if cap(w.unread)-len(w.unread) < 1024 {
-			w.buf = append(make([]byte, 0, 2*cap(w.buf)+4096), w.unread...)
-			w.unread = w.buf
-		}
-		n, err := w.resps.Read(w.unread[len(w.unread):cap(w.unread)])
-		w.unread = w.unread[:len(w.unread)+n]
-		if err != nil {
+		if err := w.fill(len(w.unread)+1, deadline); err != nil {
 			return nil, err
 		}
 	}
 }
 
-// run runs one input (a corpus file) and returns the output of its run if
-// it failed, "" if it passed. A worker that says it ran another number of
-// inputs than one is not understood.
+// run runs one input (a corpus file) in the toolchain's worker and
+// returns the output of its run if it failed, "" if it passed. A worker
+// that says it ran another number of inputs than one is not understood.
 func (w *fuzzWorker) run(ctx context.Context, input []byte, limit time.Duration) (string, error) {
 	h := (*sharedMemHeader)(unsafe.Pointer(&w.mem[0]))
 	h.count, h.valueLen = 0, len(input)
@@ -284,18 +359,81 @@ func (w *fuzzWorker) close() {
 // workerGrace is how long closing a worker waits for it to end.
 const workerGrace = 10 * time.Second
 
+// A ran is what a worker made of the inputs of a call: how many it ran,
+// whether the last of them failed and its output then, and the time each
+// of those that passed ran.
+type ran struct {
+	n      int
+	failed bool
+	out    string
+	times  []time.Duration
+}
+
+// runInputs runs inputs in order in the runner's worker, starting one if
+// needed, until one fails: in a batch worker as many as a call takes, in
+// the toolchain's the first. An error says that the worker could not
+// judge the input after those it ran; the worker is then ended.
+func (r *Runner) runInputs(ctx context.Context, inputs [][]byte, limit time.Duration) (ran, error) {
+	if r.worker != nil && len(inputs[0]) > r.worker.size {
+		r.closeWorker()
+	}
+	if r.worker == nil {
+		if r.workerRoom != nil {
+			return ran{}, r.workerRoom
+		}
+		w, err := r.startWorker(max(workerMem, 2*len(inputs[0])))
+		if err != nil {
+			if noRoom(err) {
+				r.workerRoom = err // no second try
+			}
+			return ran{}, err
+		}
+		r.worker = w
+	}
+	if r.worker.batch {
+		res, err := r.runBatch(ctx, inputs, limit)
+		if err != nil {
+			r.closeWorker()
+		}
+		return res, err
+	}
+	start := time.Now()
+	out, err := r.worker.run(ctx, inputs[0], limit)
+	if err != nil {
+		// Even one the context ended: its answer would be taken for the
+		// next call's.
+		r.closeWorker()
+		return ran{}, err
+	}
+	if out != "" {
+		return ran{n: 1, failed: true, out: out}, nil
+	}
+	return ran{n: 1, times: []time.Duration{time.Since(start)}}, nil
+}
+
+// workerMem is the least memory a worker gets for its inputs.
+const workerMem = 64 << 10
+
 // RunInWorker runs inputs in order, as Run does, in the runner's fuzz
 // worker, starting one if needed. An input the worker cannot judge, and
 // those after it, run in a process (Run), which judges them; so do all
 // inputs if no worker starts.
 func (r *Runner) RunInWorker(ctx context.Context, inputs [][]byte, j Judge) (Result, error) {
 	res := Result{Msgs: map[int]string{}}
-	for i, in := range inputs {
+	for i := 0; i < len(inputs); {
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}
-		start, limit := time.Now(), j.limit(r)
-		sig, msg, err := r.judgeInWorker(ctx, in, limit)
+		limit := j.limit(r)
+		got, err := r.runInputs(ctx, inputs[i:], limit)
+		for _, d := range got.times {
+			r.ran(d)
+			res.Outcomes = append(res.Outcomes, failure.Signature{})
+			if j.stop(i, failure.Signature{}) {
+				return res, nil
+			}
+			i++
+		}
 		if err == context.Canceled || err == context.DeadlineExceeded {
 			return res, err
 		}
@@ -304,8 +442,19 @@ func (r *Runner) RunInWorker(ctx context.Context, inputs [][]byte, j Judge) (Res
 			// run in a new worker.
 			r.cuts++
 			res.Outcomes = append(res.Outcomes, failure.Signature{})
+			if j.stop(i, failure.Signature{}) {
+				return res, nil
+			}
+			i++
 			continue
 		}
+		if err != nil {
+			return r.runRest(ctx, res, inputs, j)
+		}
+		if !got.failed {
+			continue
+		}
+		sig, msg, err := r.workerFailure(got.out)
 		if err != nil {
 			return r.runRest(ctx, res, inputs, j)
 		}
@@ -313,13 +462,11 @@ func (r *Runner) RunInWorker(ctx context.Context, inputs [][]byte, j Judge) (Res
 			res.Msgs[i] = msg
 			sig.Text = j.shape(i, sig, msg)
 		}
-		if !sig.Failed() {
-			r.ran(time.Since(start))
-		}
 		res.Outcomes = append(res.Outcomes, sig)
 		if j.stop(i, sig) {
 			break
 		}
+		i++
 	}
 	return res, nil
 }
@@ -329,34 +476,19 @@ func (r *Runner) RunInWorker(ctx context.Context, inputs [][]byte, j Judge) (Res
 // An error says that the worker could not judge it; the worker is then
 // ended.
 func (r *Runner) judgeInWorker(ctx context.Context, in []byte, limit time.Duration) (failure.Signature, string, error) {
-	if r.worker != nil && len(in) > r.worker.size {
-		r.closeWorker()
-	}
-	if r.worker == nil {
-		if r.workerRoom != nil {
-			return failure.Signature{}, "", r.workerRoom
-		}
-		w, err := r.startWorker(max(64<<10, 2*len(in)))
-		if err != nil {
-			if noRoom(err) {
-				r.workerRoom = err // no second try
-			}
-			return failure.Signature{}, "", err
-		}
-		r.worker = w
-	}
-	out, err := r.worker.run(ctx, in, limit)
-	if err != nil {
-		// Even one the context ended: its answer would be taken for the
-		// next call's.
-		r.closeWorker()
+	got, err := r.runInputs(ctx, [][]byte{in}, limit)
+	if err != nil || !got.failed {
 		return failure.Signature{}, "", err
 	}
-	if out == "" {
-		return failure.Signature{}, "", nil
-	}
+	return r.workerFailure(got.out)
+}
+
+// workerFailure reads a failure from the output of its run in the
+// runner's worker. If it cannot, it ends the worker.
+func (r *Runner) workerFailure(out string) (failure.Signature, string, error) {
 	sig, msg, ok := workerFailure(out, r.Toolchain.GOROOT)
 	if !ok {
+		r.closeWorker()
 		return failure.Signature{}, "", errors.New("the fuzz worker's report of a failure is not understood")
 	}
 	// The worker runs inputs as the target itself, not as its subtests:
@@ -407,6 +539,10 @@ func (r *Runner) runRest(ctx context.Context, res Result, inputs [][]byte, j Jud
 	res.Stale, res.Stales, res.Tail = rest.Stale, rest.Stales, rest.Tail
 	return res, err
 }
+
+// InBatches reports whether the runner's fuzz worker is a batch worker,
+// which runs many candidates per call.
+func (r *Runner) InBatches() bool { return r.worker != nil && r.worker.batch }
 
 // Close ends the runner's fuzz worker, if it has one.
 func (r *Runner) Close() { r.closeWorker() }

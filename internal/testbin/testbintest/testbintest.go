@@ -4,6 +4,9 @@ package testbintest
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,20 +30,33 @@ type result struct {
 }
 
 // Build writes a module of path modPath with files (name → content) and
-// builds its test binary, once per test process and module path. It
-// returns the module's directory and the binary. It skips the test under
-// -short.
+// builds its test binary, with the hook (testbin.WriteHooks), once per
+// test process and module path. It returns the module's directory and the
+// binary. It skips the test under -short.
 func Build(t testing.TB, modPath string, files map[string]string) (dir, bin string) {
+	t.Helper()
+	return buildOnce(t, modPath, files, true)
+}
+
+// BuildWithoutHooks is Build without the hook: the binary has no batch
+// workers.
+func BuildWithoutHooks(t testing.TB, modPath string, files map[string]string) (dir, bin string) {
+	t.Helper()
+	return buildOnce(t, modPath, files, false)
+}
+
+func buildOnce(t testing.TB, modPath string, files map[string]string, hooks bool) (dir, bin string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds a test binary")
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	r, ok := built[modPath]
+	key := fmt.Sprint(modPath, " ", hooks)
+	r, ok := built[key]
 	if !ok {
-		r = build(modPath, files)
-		built[modPath] = r
+		r = build(modPath, files, hooks)
+		built[key] = r
 	}
 	if r.err != nil {
 		t.Fatal(r.err)
@@ -48,7 +64,7 @@ func Build(t testing.TB, modPath string, files map[string]string) (dir, bin stri
 	return r.dir, r.bin
 }
 
-func build(modPath string, files map[string]string) result {
+func build(modPath string, files map[string]string, hooks bool) result {
 	dir, err := os.MkdirTemp("", "fuzzmin-testbin")
 	if err != nil {
 		return result{err: err}
@@ -60,13 +76,46 @@ func build(modPath string, files map[string]string) result {
 			return result{err: err}
 		}
 	}
-	bin := filepath.Join(dir, "x.test")
-	cmd := exec.Command("go", "test", "-c", "-o", bin, ".")
+	args := []string{"test", "-c", "-vet=off", "-o", filepath.Join(dir, "x.test")}
+	if hooks {
+		hookDir, err := os.MkdirTemp("", "fuzzmin-hooks")
+		if err != nil {
+			return result{err: err}
+		}
+		defer os.RemoveAll(hookDir)
+		overlay, err := testbin.WriteHooks(hookDir, dir, modPath, dir, hookTargets(files))
+		if err != nil {
+			return result{err: err}
+		}
+		args = append(args, overlay)
+	}
+	cmd := exec.Command("go", append(args, ".")...)
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return result{err: fmt.Errorf("%v\n%s", err, out)}
 	}
-	return result{dir: dir, bin: bin}
+	return result{dir: dir, bin: filepath.Join(dir, "x.test")}
+}
+
+// hookTargets finds the fuzz targets of the test files, for the hook.
+func hookTargets(files map[string]string) []testbin.HookTarget {
+	var targets []testbin.HookTarget
+	for name, src := range files {
+		if !strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.SkipObjectResolution)
+		if err != nil {
+			continue // go test says what is wrong
+		}
+		for _, d := range f.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && strings.HasPrefix(fn.Name.Name, "Fuzz") && fn.Type.Params.NumFields() == 1 {
+				pkg := f.Name.Name
+				targets = append(targets, testbin.HookTarget{Name: fn.Name.Name, Package: pkg, External: strings.HasSuffix(pkg, "_test")})
+			}
+		}
+	}
+	return targets
 }
 
 // Cleanup removes what Build wrote; TestMain calls it after the tests.
@@ -92,13 +141,13 @@ func GoEnv(t testing.TB) (goroot, goversion string) {
 }
 
 // Runner returns a runner of target in the test binary bin of the package
-// in dir, the root of its module, built by the go command on PATH; the
-// test ends its fuzz worker.
+// in dir, the root of its module, built by the go command on PATH, as
+// Build builds it, with the hook; the test ends its fuzz worker.
 func Runner(t testing.TB, bin, dir, target string, timeout time.Duration) *testbin.Runner {
 	t.Helper()
 	goroot, goversion := GoEnv(t)
 	b := &testbin.Binary{Path: bin, ModDir: dir, PkgDir: dir, Toolchain: testbin.Identify(bin, goroot, goversion, filepath.Join(goroot, "src")),
-		Timeout: timeout, Env: os.Environ(), RAM: t.TempDir()}
+		Timeout: timeout, Env: os.Environ(), RAM: t.TempDir(), Hooked: true}
 	r, err := b.Runner(target, t.TempDir())
 	if err != nil {
 		t.Fatal(err)

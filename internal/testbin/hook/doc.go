@@ -1,0 +1,8 @@
+// Package hook is the batch worker of fuzz targets: a fuzz test that runs
+// a target's candidates many per call from fuzzmin, where the toolchain's
+// fuzz worker runs one (see internal/testbin, batch.go). fuzzmin adds it to
+// the test binaries it builds through go test's -overlay, never on disk:
+// this package, as a package of the module under test, and a test file in
+// the package under test with a fuzz test per target that calls [Serve].
+// So it imports the standard library alone.
+package hook
