@@ -186,8 +186,11 @@ before and after. "fuzzmin help" prints this manual.
 		Run the candidates of an entry inside a test process that stays
 		up, in the test binary's fuzz worker mode (as go test -fuzz runs
 		inputs), when the original fails there exactly as in a process
-		of its own; -worker=false runs every batch of candidates in a
-		fresh process. The default is true.
+		of its own: many per call in a worker fuzzmin adds to the binary
+		it builds (go test -overlay; nothing is written into the
+		module), or one per call in the toolchain's. -worker=false runs
+		every batch of candidates in a fresh process, and builds the
+		binary without fuzzmin's worker. The default is true.
 
 GOFLAGS and the rest of the environment reach the go command as they would
 for go test.

@@ -202,7 +202,7 @@ func minimizeFlags(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.tracked, "tracked", o.tracked, "Minimize the entries that git tracks too. By default a committed entry is a regression test somebody chose to keep: it is replayed, and if it fails it is reported as a regression and left alone.")
 	fs.StringVar(&o.fuzz, "fuzz", o.fuzz, "First fuzz the target matching `regexp` with go test -fuzz (one package), then minimize the failing entries it wrote.")
 	fs.StringVar(&o.fuzztime, "fuzztime", o.fuzztime, "With -fuzz, how long to fuzz: a `duration` or a number of runs (100x), as for go test -fuzztime.")
-	fs.BoolVar(&o.worker, "worker", o.worker, "Run the candidates of an entry inside a test process that stays up, in the test binary's fuzz worker mode (as go test -fuzz runs inputs), when the original fails there exactly as in a process of its own; -worker=false runs every batch of candidates in a fresh process.")
+	fs.BoolVar(&o.worker, "worker", o.worker, "Run the candidates of an entry inside a test process that stays up, in the test binary's fuzz worker mode (as go test -fuzz runs inputs), when the original fails there exactly as in a process of its own: many per call in a worker fuzzmin adds to the binary it builds (go test -overlay; nothing is written into the module), or one per call in the toolchain's. -worker=false runs every batch of candidates in a fresh process, and builds the binary without fuzzmin's worker.")
 	fs.BoolVar(&o.version, "version", o.version, "Print fuzzmin's version and exit.")
 	return fs
 }
