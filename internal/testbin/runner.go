@@ -58,6 +58,9 @@ type Runner struct {
 	Target string
 	// Extra are more arguments for the test binary's runs of inputs.
 	Extra []string
+	// MinLimit is the least Limit: the inputs of an entry whose original
+	// was seen to be slow, not hanging, get the time it took.
+	MinLimit time.Duration
 
 	work    string      // the package directory in the mirror, the binary's working directory
 	corpus  string      // work/testdata/fuzz/<Target>, a link to private
@@ -106,7 +109,7 @@ func (r *Runner) Limit() time.Duration {
 	if r.slowest == 0 {
 		return r.Timeout
 	}
-	return min(r.Timeout, max(hangFloor, hangFactor*r.slowest))
+	return min(r.Timeout, max(hangFloor, hangFactor*r.slowest, r.MinLimit))
 }
 
 // ShortLimit is the limit of a search for a smaller input that hangs, from

@@ -190,6 +190,11 @@ func TestRunner_AdaptiveLimit(t *testing.T) {
 	if took := time.Since(start); took > 20*time.Second {
 		t.Errorf("a hanging input took %v to be cut, limit %v: the limit did not adapt", took, r.Limit())
 	}
+	// An entry seen to be slow gives its inputs more time.
+	r.MinLimit = 30 * time.Second
+	if r.Limit() != 30*time.Second {
+		t.Errorf("with MinLimit 30s: limit %v", r.Limit())
+	}
 }
 
 // TestWorker_Outcomes checks that a fuzz worker judges every failure it
