@@ -4,5 +4,7 @@
 // the test binaries it builds through go test's -overlay, never on disk:
 // this package, as a package of the module under test, and a test file in
 // the package under test with a fuzz test per target that calls [Serve].
-// So it imports the standard library alone.
+// So it imports the standard library alone, and keeps to the language of
+// Go 1.16 (no any, no range over an integer): it is compiled with the
+// language version of the user's module.
 package hook

@@ -62,7 +62,7 @@ type corpusEntry = struct {
 	Parent     string
 	Path       string
 	Data       []byte
-	Values     []any
+	Values     []interface{}
 	Generation int
 	IsSeed     bool
 }
@@ -81,7 +81,7 @@ type testDeps interface {
 	CoordinateFuzzing(time.Duration, int64, time.Duration, int64, int, []corpusEntry, []reflect.Type, string, string) error
 	RunFuzzWorker(func(corpusEntry) error) error
 	ReadCorpus(string, []reflect.Type) ([]corpusEntry, error)
-	CheckCorpus([]any, []reflect.Type) error
+	CheckCorpus([]interface{}, []reflect.Type) error
 	ResetCoverage()
 	SnapshotCoverage()
 	InitRuntimeCoverage() (mode string, tearDown func(coverprofile string, gocoverdir string) (string, error), snapcov func() float64)
@@ -164,7 +164,7 @@ func (w *worker) serve(run func(corpusEntry) error) error {
 func (w *worker) run(run func(corpusEntry) error, n int) (kind, ran int, msg string) {
 	mem := w.mem
 	at := timesAt + 8*n
-	for i := range n {
+	for i := 0; i < n; i++ {
 		if at+4 > len(mem) {
 			return broken, i, "candidates past the end of the memory"
 		}
@@ -203,8 +203,8 @@ func (w *worker) answer(kind, ran int, msg string) error {
 // values reads a tuple of values: each a tag of its type, then the
 // uvarint length and the bytes of a string or []byte, or 8 little-endian
 // bytes: a bool as 0 or 1, an integer sign-extended, a float's IEEE bits.
-func values(b []byte) ([]any, error) {
-	var vals []any
+func values(b []byte) ([]interface{}, error) {
+	var vals []interface{}
 	for len(b) > 0 {
 		tag := b[0]
 		b = b[1:]
@@ -227,7 +227,7 @@ func values(b []byte) ([]any, error) {
 		}
 		u := binary.LittleEndian.Uint64(b)
 		b = b[8:]
-		var v any
+		var v interface{}
 		switch tag {
 		case 3:
 			v = u != 0
