@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"hash/crc32"
+	"hash/crc64"
 	"image"
 	"image/color"
 	stdpng "image/png"
@@ -32,7 +33,7 @@ var update = flag.Bool("update", false, "write the binary shapes' inputs to test
 func TestBinaryInputs(t *testing.T) {
 	for name, input := range map[string][]byte{
 		"wire": wireInput(), "dns": dnsInput(), "tiff": tiffInput(), "bmp": bmpInput(), "pcap": pcapInput(),
-		"png": pngInput(), "ipudp": ipudpInput(),
+		"png": pngInput(), "ipudp": ipudpInput(), "xz": xzInput(),
 	} {
 		file, err := encoding.Marshal(input)
 		if err != nil {
@@ -594,4 +595,67 @@ func ipudpInput() []byte {
 	}
 	binary.BigEndian.PutUint16(ip[10:], ^uint16(sum))
 	return append(ip, udp...)
+}
+
+// xzInput is an xz stream of two blocks checked by CRC-64, as xz -T2
+// writes one: block headers with both sizes and a dictionary of 2 MiB,
+// the content in uncompressed LZMA2 chunks of at most 200 bytes, 738
+// bytes of settings in all, one a level past the table's.
+func xzInput() []byte {
+	rng := rand.New(rand.NewPCG(15, 16))
+	keys := []string{"threads", "memory", "block", "timeout", "retries", "window", "buffer", "depth"}
+	var contents [2][]byte
+	for k := range contents {
+		c := []byte("# archiver settings, part " + fmt.Sprint(k+1) + "\n")
+		for len(c) < 360 {
+			if k == 1 && len(c) > 150 && !bytes.Contains(c, []byte("level=")) {
+				c = append(c, "level=9\n"...)
+				continue
+			}
+			c = fmt.Appendf(c, "%s=%d\n", keys[rng.IntN(len(keys))], rng.IntN(5000))
+		}
+		contents[k] = c
+	}
+	flags := []byte{0, 4} // CRC-64
+	b := append([]byte{0xfd, '7', 'z', 'X', 'Z', 0}, flags...)
+	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(flags))
+	var index []byte
+	for _, c := range contents {
+		var data []byte
+		for i := 0; i < len(c); i += 200 {
+			chunk := c[i:min(i+200, len(c))]
+			control := byte(2)
+			if i == 0 {
+				control = 1
+			}
+			data = binary.BigEndian.AppendUint16(append(data, control), uint16(len(chunk)-1))
+			data = append(data, chunk...)
+		}
+		data = append(data, 0)
+		h := binary.AppendUvarint([]byte{0, 0xc0}, uint64(len(data)))
+		h = binary.AppendUvarint(h, uint64(len(c)))
+		h = append(h, 0x21, 1, 0x12)
+		for (len(h)+4)%4 != 0 {
+			h = append(h, 0)
+		}
+		h[0] = byte((len(h)+4)/4 - 1)
+		h = binary.LittleEndian.AppendUint32(h, crc32.ChecksumIEEE(h))
+		b = append(append(b, h...), data...)
+		for len(b)%4 != 0 {
+			b = append(b, 0)
+		}
+		b = binary.LittleEndian.AppendUint64(b, crc64.Checksum(c, crc64.MakeTable(crc64.ECMA)))
+		index = binary.AppendUvarint(index, uint64(len(h)+len(data)+8))
+		index = binary.AppendUvarint(index, uint64(len(c)))
+	}
+	index = append([]byte{0, byte(len(contents))}, index...)
+	for len(index)%4 != 0 {
+		index = append(index, 0)
+	}
+	index = binary.LittleEndian.AppendUint32(index, crc32.ChecksumIEEE(index))
+	b = append(b, index...)
+	footer := binary.LittleEndian.AppendUint32(nil, uint32(len(index)/4-1))
+	footer = append(footer, flags...)
+	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(footer))
+	return append(append(b, footer...), 'Y', 'Z')
 }
