@@ -99,7 +99,7 @@ var unreached = map[string]struct {
 	// the index's (multibyte integers), the block's padding, its CRC-64
 	// (of the content, which chunk headers interleave), and the index's
 	// size in the footer (in 4-byte units less one). See its EXPECTED.md.
-	"xz": {844, "no byte of the xz stream moves"},
+	"xz": {844, "not a byte of the stream is removed"},
 }
 
 // TestShrink_Shapes shrinks inputs shaped like real ones (a JSON document,
