@@ -60,7 +60,10 @@ import (
 // hookEnv, set to 1, tells the hook's fuzz tests that fuzzmin runs them.
 const hookEnv = "FUZZMIN_BATCH"
 
-// The kinds of answer, as the hook numbers them.
+// The kinds of answer, as the hook numbers them. The hook has its own
+// copies of these numbers, of the memory's layout and of the tuple's tags
+// (it imports nothing of fuzzmin's: it is compiled in the user's module);
+// the batch tests run both ends, every tag included.
 const (
 	batchPassed  = iota // every candidate of the call passed
 	batchFailed         // the last candidate run failed, with this output
