@@ -33,6 +33,10 @@ const againRuns = 7
 // status if that ends the job: it passes, is stale or flaky, or (an entry
 // made of another failure) does not fail as that failure did.
 func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
+	runners := append([]*testbin.Runner{j.probe}, j.runners...)
+	for _, r := range runners {
+		r.MinLimit = 0 // the target's runners serve its entries in turn
+	}
 	zeroVals := zeroValues(j.entry.Values)
 	zero, err := encoding.Marshal(zeroVals...)
 	if err != nil {
@@ -79,7 +83,7 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 				return st, err
 			}
 			// Its candidates, as slow, get the same time.
-			for _, r := range append([]*testbin.Runner{j.probe}, j.runners...) {
+			for _, r := range runners {
 				r.MinLimit = r.Timeout
 			}
 		}
