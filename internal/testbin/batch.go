@@ -234,9 +234,9 @@ func (r *Runner) runBatch(ctx context.Context, inputs [][]byte, limit time.Durat
 	}
 	switch {
 	case kind == batchPassed && k == n:
-		return ran{n: n, times: w.times(n)}, nil
+		return ran{times: w.times(n)}, nil
 	case kind == batchFailed && k >= 1 && k <= n:
-		return ran{n: k, failed: true, out: msg, times: w.times(k - 1)}, nil
+		return ran{times: w.times(k - 1), failed: true, out: msg}, nil
 	case kind == batchBroken && k >= 0 && k < n:
 		r.hookErr = fmt.Errorf("the batch worker did not understand a call: %s", msg)
 		return ran{times: w.times(k)}, r.hookErr

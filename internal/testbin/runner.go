@@ -58,8 +58,9 @@ type Runner struct {
 	Target string
 	// Extra are more arguments for the test binary's runs of inputs.
 	Extra []string
-	// MinLimit is the least Limit: the inputs of an entry whose original
-	// was seen to be slow, not hanging, get the time it took.
+	// MinLimit is the least Limit once inputs have passed: an entry whose
+	// original was seen to be slow, not hanging, sets it to Timeout for its
+	// candidates.
 	MinLimit time.Duration
 
 	work    string      // the package directory in the mirror, the binary's working directory

@@ -359,14 +359,13 @@ func (w *fuzzWorker) close() {
 // workerGrace is how long closing a worker waits for it to end.
 const workerGrace = 10 * time.Second
 
-// A ran is what a worker made of the inputs of a call: how many it ran,
-// whether the last of them failed and its output then, and the time each
-// of those that passed ran.
+// A ran is what a worker made of the inputs of a call: the time each of
+// those that passed ran, in order, and whether the input after them failed,
+// with its output.
 type ran struct {
-	n      int
+	times  []time.Duration
 	failed bool
 	out    string
-	times  []time.Duration
 }
 
 // runInputs runs inputs in order in the runner's worker, starting one if
@@ -406,9 +405,9 @@ func (r *Runner) runInputs(ctx context.Context, inputs [][]byte, limit time.Dura
 		return ran{}, err
 	}
 	if out != "" {
-		return ran{n: 1, failed: true, out: out}, nil
+		return ran{failed: true, out: out}, nil
 	}
-	return ran{n: 1, times: []time.Duration{time.Since(start)}}, nil
+	return ran{times: []time.Duration{time.Since(start)}}, nil
 }
 
 // workerMem is the least memory a worker gets for its inputs.
