@@ -11,6 +11,8 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+
+	"github.com/fuzzmin/fuzzmin/internal/xz"
 )
 
 // Compressed parts. A zlib stream (RFC 1950) or a gzip member (RFC 1952)
@@ -24,11 +26,21 @@ import (
 // stream smallest, its trailer computed again; the fields around the
 // stream are fixed up, and the checksums sealed, as the fields pass does
 // (a PNG chunk's length and CRC).
+//
+// An xz stream is read and written the same way (package xz): its blocks'
+// LZMA2 data decoded, each candidate content written as the smallest
+// stream of the check and the form it had (uncompressed chunks, or LZMA
+// where that is shorter), a dozen checksums, sizes and paddings computed
+// anew. Its first candidates are the same content with no check and in
+// LZMA, which the code under test may take.
 
 // A stream is a compressed part of an input.
 type stream struct {
 	gzip             bool
-	start, data, end int // where its header starts, its deflated bits start, and it ends, trailer included
+	xz               bool // an xz stream (package xz): data is unused
+	check            byte // an xz stream's check type
+	lzma             bool // an xz stream has LZMA chunks
+	start, data, end int  // where its header starts, its deflated bits start, and it ends, trailer included
 	content          []byte
 }
 
@@ -43,14 +55,22 @@ const (
 )
 
 // findStreams returns the zlib streams and gzip members of s that inflate
-// and whose trailer holds their content's checksum, in order, at most
-// maxStreams.
+// and whose trailer holds their content's checksum, and the xz streams of
+// s (readXZ), in order, at most maxStreams.
 func findStreams(s []byte) []stream {
 	const maxStreams = 8
 	var out []stream
 	for i := 0; i+2 < len(s) && len(out) < maxStreams; i++ {
 		var st stream
 		switch {
+		case s[i] == xz.Magic[0]:
+			x, ok := xz.Read(s[i:], maxInflated)
+			if !ok {
+				continue
+			}
+			out = append(out, stream{xz: true, check: x.Check, lzma: x.LZMA, start: i, end: i + x.Len, content: x.Content})
+			i += x.Len - 1
+			continue
 		case s[i] == 0x1f && s[i+1] == 0x8b && s[i+2] == 8:
 			data, ok := gzipData(s, i)
 			if !ok {
@@ -184,6 +204,9 @@ var (
 // the fixed codes; its header kept, or for zlib, with no matches, the
 // smallest header, 08 1d (a window of 256 bytes, no flags).
 func (st stream) encode(s, content []byte) []byte {
+	if st.xz {
+		return xz.Encode(content, st.check, st.lzma)
+	}
 	var best []byte
 	try := func(head, deflated []byte) {
 		c := append(append(append([]byte(nil), head...), deflated...), st.trailer(content)...)
@@ -318,17 +341,29 @@ func shrinkStreams[S byteString](s0 S, from pos, sums []sum) iter.Seq2[pos, S] {
 	return func(yield func(pos, S) bool) {
 		s := []byte(s0)
 		streams := findStreams(s)
-		var m *model
+		var (
+			m      *model
+			mFor   = -1 // the stream m is of
+			around []sum
+		)
 		replace := func(st stream, repl []byte) [][]byte {
+			if mFor != st.start {
+				// The sums inside the stream (an xz stream's) go with its
+				// bytes: repl has its own.
+				around = slices.DeleteFunc(slices.Clone(sums), func(z sum) bool {
+					return st.start <= min(z.at, z.start) && max(z.layout.end(), z.end) <= st.end
+				})
+				m, mFor = nil, st.start
+			}
 			switch old := s[st.start:st.end]; {
 			case len(repl) < len(old):
 				if m == nil {
-					m = newModel(s, littleFirst(s), sums)
+					m = newModel(s, littleFirst(s), around)
 				}
 				return m.replacements(st.start, st.end, repl)
 			case len(repl) == len(old) && bytes.Compare(repl, old) < 0:
 				c := append(append(append([]byte(nil), s[:st.start]...), repl...), s[st.end:]...)
-				return [][]byte{resealOne(s, c, sums)}
+				return [][]byte{resealOne(s, c, around)}
 			}
 			return nil
 		}
@@ -342,9 +377,24 @@ func shrinkStreams[S byteString](s0 S, from pos, sums []sum) iter.Seq2[pos, S] {
 				}
 			}
 			if k == 0 {
-				for _, c := range replace(st, st.encode(s, st.content)) {
-					if !yield(pos{i: i, k: 1}, S(c)) {
-						return
+				encs := [][]byte{st.encode(s, st.content)}
+				if st.xz {
+					// With no check and in LZMA too, smallest first: the
+					// code under test may take them.
+					for _, check := range []byte{xz.CheckNone, st.check} {
+						for _, lzma := range []bool{st.lzma, true} {
+							if enc := xz.Encode(st.content, check, lzma); !slices.ContainsFunc(encs, func(e []byte) bool { return bytes.Equal(e, enc) }) {
+								encs = append(encs, enc)
+							}
+						}
+					}
+					slices.SortFunc(encs, compareBytes)
+				}
+				for _, enc := range encs {
+					for _, c := range replace(st, enc) {
+						if !yield(pos{i: i, k: 1}, S(c)) {
+							return
+						}
 					}
 				}
 				k = 1

@@ -77,7 +77,6 @@ var shapeMinima = map[string]any{
 		"\x00\x00\x00\x0dIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02\x00\x00\x00\x90\x77\x53\xde" +
 		"\x00\x00\x00\x0cIDAT\x08\x1d\x63\xf8\xcf\xc0\x00\x00\x03\x01\x01\x00\x5b\xdb\xf9\x44" +
 		"\x00\x00\x00\x00IEND\xae\x42\x60\x82"),
-	// The hand minimum, which the search does not reach (see unreached).
 	"xz": []byte("\xfd7zXZ\x00\x00\x00\xff\x12\xd9\x41" +
 		"\x02\x00\x21\x01\x00\x00\x00\x00\x37\x27\x97\xd6" + "\x01\x00\x06level=8\x00" + "\x00" +
 		"\x00\x01\x17\x07\x1e\xa4\x61\xbb" + "\x06\x72\x9e\x7a\x01\x00\x00\x00\x00\x00YZ"),
@@ -86,20 +85,6 @@ var shapeMinima = map[string]any{
 	"png": []byte("\x89PNG\r\n\x1a\n" +
 		"\x00\x00\x00\x0dIHDR" + strings.Repeat("\x00", 13) + "\x2e\x90\x68\x0f" +
 		"\x00\x00\x00\x01PLTE\x00\xc9\x48\xe2\x7f"),
-}
-
-// unreached are the shapes whose hand minimum the search does not reach
-// yet: the most bytes their result may have, and why.
-var unreached = map[string]struct {
-	most int
-	why  string
-}{
-	// Removing a byte of content changes, together, an LZMA2 chunk's size
-	// (its size less one, big-endian), the block header's two sizes and
-	// the index's (multibyte integers), the block's padding, its CRC-64
-	// (of the content, which chunk headers interleave), and the index's
-	// size in the footer (in 4-byte units less one). See its EXPECTED.md.
-	"xz": {844, "not a byte of the stream is removed"},
 }
 
 // TestShrink_Shapes shrinks inputs shaped like real ones (a JSON document,
@@ -116,18 +101,7 @@ func TestShrink_Shapes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := []any{shapeMinima[s.Name]}
-			switch u, ok := unreached[s.Name]; {
-			case equalArgs(r.Args, want):
-				if ok {
-					t.Errorf("Shrink reaches the hand minimum: %s is no longer unreached", s.Name)
-				}
-			case ok && size(r.Args[0]) <= u.most:
-				t.Logf("%d bytes, the hand minimum %d: %s", size(r.Args[0]), size(want[0]), u.why)
-				if sig := s.Check(want[0]); sig != s.Sig {
-					t.Errorf("the hand minimum fails with %v, the input with %v", sig, s.Sig)
-				}
-			default:
+			if want := []any{shapeMinima[s.Name]}; !equalArgs(r.Args, want) {
 				t.Errorf("Shrink = %q, want %q", r.Args[0], want[0])
 			}
 			if sig := s.Check(r.Args[0]); sig != s.Sig {
