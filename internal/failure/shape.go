@@ -11,6 +11,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/fuzzmin/fuzzmin/internal/xz"
 )
 
 // The identity of a failure message is its constant text: what the test
@@ -570,11 +572,15 @@ func (in *inputs) text() []string {
 }
 
 // inflate returns what s inflates to if it is a gzip member or a zlib
-// stream, as far as it reads (at most maxDerive bytes).
+// stream, as far as it reads (at most maxDerive bytes), or the content of
+// an xz stream of at most maxDerive bytes.
 func inflate(s string) (string, bool) {
 	var r io.Reader
 	var err error
 	switch {
+	case strings.HasPrefix(s, string(xz.Magic)):
+		st, ok := xz.Read([]byte(s), maxDerive)
+		return string(st.Content), ok && len(st.Content) > 0
 	case strings.HasPrefix(s, "\x1f\x8b"):
 		r, err = gzip.NewReader(strings.NewReader(s))
 	case len(s) >= 2 && s[0]&0x0f == 8 && (uint(s[0])<<8|uint(s[1]))%31 == 0:

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/fuzzmin/fuzzmin/internal/xz"
 )
 
 // A messagePair is two failure messages, each with the input that failed,
@@ -117,6 +119,9 @@ var messagePairs = []messagePair{
 		b: `eeting: got " \t", want "\t"`, inb: []any{gzipped("eeting: \t")}, same: true, aText: "… got …, want …"},
 	{name: "pieces of a zlib stream's content", a: "unknown key color", ina: []any{zlibbed("color=red")},
 		b: "unknown key c", inb: []any{zlibbed("c=")}, same: true},
+	// (In LZMA: "greeting" is no piece of the stream's bytes.)
+	{name: "pieces of an xz stream's content", a: `greeting: got " hello\tworld", want "hello\tworld"`, ina: []any{xz.Encode([]byte(strings.Repeat("a: 1\n", 40)+"greeting: hello\tworld\n"), xz.CheckCRC64, true)},
+		b: `eeting: got " \t", want "\t"`, inb: []any{xz.Encode([]byte("eeting: \t"), xz.CheckNone, false)}, same: true, aText: "… got …, want …"},
 	{name: "hex word not from input", a: "bad frame cafe", ina: []any{[]byte{0x01}}, b: "bad frame beef", inb: []any{[]byte{0x02}}, same: false},
 	{name: "table case numbers", a: "case 17: got 3, want 4", b: "case 0: got 0, want 1", same: true},
 	{name: "candidate names", a: "FuzzX/c000001 failed", b: "FuzzX/5a3f9b2c1d0e4f67 failed", same: true},
