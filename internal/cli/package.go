@@ -111,6 +111,7 @@ func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob) (sa
 		return
 	}
 	defer unlock()
+	tj.entries = c.relist(tj)
 	tj.deadline = time.Now().Add(c.opts.timeout * time.Duration(max(1, len(tj.entries))))
 	if !c.opts.dryRun {
 		if err := writable(tj.dir); err != nil {
@@ -184,6 +185,26 @@ func (c *command) report(res result) {
 	if res.Status.failure() || res.Error != "" {
 		c.fail(exitFailure)
 	}
+}
+
+// relist returns tj's entries as its directory holds them now that its
+// lock is held: between the listing and the lock, another run may have
+// rewritten or removed some.
+func (c *command) relist(tj *targetJob) []corpus.Entry {
+	now, err := corpus.Read(tj.dir)
+	if err != nil {
+		return tj.entries // the replays will say what is wrong
+	}
+	var kept []corpus.Entry
+	for _, e := range tj.entries {
+		i := slices.IndexFunc(now, func(n corpus.Entry) bool { return n.Name == e.Name })
+		if i < 0 {
+			c.rep.infof("%s/%s: removed by another fuzzmin after this one listed it; skipped", tj.target.Name, e.Name)
+			continue
+		}
+		kept = append(kept, now[i])
+	}
+	return kept
 }
 
 // lockDir locks the corpus directory dir, so that two runs of fuzzmin never
