@@ -32,15 +32,18 @@ import (
 // stream of the check and the form it had (uncompressed chunks, or LZMA
 // where that is shorter), a dozen checksums, sizes and paddings computed
 // anew. Its first candidates are the same content with no check and in
-// LZMA, which the code under test may take.
+// LZMA, which the code under test may take. A zip archive's files are
+// too (zip.go), each candidate written as a whole archive.
 
 // A stream is a compressed part of an input.
 type stream struct {
 	gzip             bool
-	xz               bool // an xz stream (package xz): data is unused
-	check            byte // an xz stream's check type
-	lzma             bool // an xz stream has LZMA chunks
-	start, data, end int  // where its header starts, its deflated bits start, and it ends, trailer included
+	xz               bool        // an xz stream (package xz): data is unused
+	check            byte        // an xz stream's check type
+	lzma             bool        // an xz stream has LZMA chunks
+	zip              *zipArchive // a file of a zip archive (zip.go), which is [start, end): data is unused
+	entry            int         // the file's index in zip
+	start, data, end int         // where its header starts, its deflated bits start, and it ends, trailer included
 	content          []byte
 }
 
@@ -55,12 +58,21 @@ const (
 )
 
 // findStreams returns the zlib streams and gzip members of s that inflate
-// and whose trailer holds their content's checksum, and the xz streams of
-// s (readXZ), in order, at most maxStreams.
+// and whose trailer holds their content's checksum, the xz streams of s
+// (package xz) and the files of a zip archive (readZip), in order, at most
+// maxStreams.
 func findStreams(s []byte) []stream {
 	const maxStreams = 8
 	var out []stream
+	z, isZip := readZip(s)
 	for i := 0; i+2 < len(s) && len(out) < maxStreams; i++ {
+		if isZip && i == z.start {
+			for j := range z.files[:min(len(z.files), maxStreams-len(out))] {
+				out = append(out, stream{zip: &z, entry: j, start: z.start, end: z.end, content: z.files[j].content})
+			}
+			i = z.end - 1
+			continue
+		}
 		var st stream
 		switch {
 		case s[i] == xz.Magic[0]:
@@ -204,8 +216,11 @@ var (
 // the fixed codes; its header kept, or for zlib, with no matches, the
 // smallest header, 08 1d (a window of 256 bytes, no flags).
 func (st stream) encode(s, content []byte) []byte {
-	if st.xz {
+	switch {
+	case st.xz:
 		return xz.Encode(content, st.check, st.lzma)
+	case st.zip != nil:
+		return st.zip.with(st.entry, content).encode()
 	}
 	var best []byte
 	try := func(head, deflated []byte) {
@@ -215,6 +230,21 @@ func (st stream) encode(s, content []byte) []byte {
 		}
 	}
 	head := s[st.start:st.data]
+	ds := deflations(content)
+	for i, deflated := range ds {
+		try(head, deflated)
+		if !st.gzip && (i == 0 || i == len(ds)-1) { // stored, or literals: no matches
+			try(smallZlibHeader, deflated)
+		}
+	}
+	return best
+}
+
+// deflations returns content deflated by compress/flate at each of
+// flateLevels (but the best, for content past maxBestContent), then as
+// fixedLiterals.
+func deflations(content []byte) [][]byte {
+	var out [][]byte
 	for i, level := range flateLevels {
 		if level == flate.BestCompression && len(content) > maxBestContent {
 			continue
@@ -229,17 +259,14 @@ func (st stream) encode(s, content []byte) []byte {
 		w.Write(content)
 		w.Close()
 		writers[i].Put(w)
-		try(head, b.Bytes())
-		if !st.gzip && level == flate.NoCompression {
-			try(smallZlibHeader, b.Bytes())
-		}
+		out = append(out, b.Bytes())
 	}
-	lits := fixedLiterals(content)
-	try(head, lits)
-	if !st.gzip {
-		try(smallZlibHeader, lits)
-	}
-	return best
+	return append(out, fixedLiterals(content))
+}
+
+// smallestDeflation returns the smallest of content's deflations.
+func smallestDeflation(content []byte) []byte {
+	return slices.MinFunc(deflations(content), compareBytes)
 }
 
 // smallZlibHeader is the smallest zlib header: deflate with a window of
@@ -378,7 +405,12 @@ func shrinkStreams[S byteString](s0 S, from pos, sums []sum) iter.Seq2[pos, S] {
 			}
 			if k == 0 {
 				encs := [][]byte{st.encode(s, st.content)}
-				if st.xz {
+				switch {
+				case st.zip != nil && st.entry == 0:
+					encs = st.zip.rewrites()
+				case st.zip != nil:
+					encs = nil // the archive's rewrites came with its first file
+				case st.xz:
 					// With no check and in LZMA too, smallest first: the
 					// code under test may take them.
 					for _, check := range []byte{xz.CheckNone, st.check} {
@@ -392,12 +424,17 @@ func shrinkStreams[S byteString](s0 S, from pos, sums []sum) iter.Seq2[pos, S] {
 				}
 				for _, enc := range encs {
 					for _, c := range replace(st, enc) {
-						if !yield(pos{i: i, k: 1}, S(c)) {
+						// Accepted, this stage runs again: an archive
+						// without one file may do without another.
+						if !yield(pos{i: i}, S(c)) {
 							return
 						}
 					}
 				}
 				k = 1
+			}
+			if k == 1 && st.zip != nil {
+				k = 2 // a file has no dimensions before it
 			}
 			if k == 1 {
 				start := pos{}

@@ -1,0 +1,193 @@
+package shrink
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/binary"
+	"hash/crc32"
+	"io"
+	"slices"
+)
+
+// Zip archives (APPNOTE.TXT 6.3). Each file of an archive is a local
+// header (its method, CRC-32 and sizes, its name), its data, stored or
+// deflated, and a central directory entry that repeats the header and
+// says where it is; an end record says where the directory is and how
+// many entries it has. Removing a byte of a file's content changes its
+// deflated bits, its CRC-32 and sizes in two places, and the offsets of
+// everything after it. The inflate pass reads an archive's files and
+// writes each candidate as a whole archive in its smallest form (encode),
+// each file's content shrunk as a stream's is.
+
+// A zipArchive is an archive read, at [start, end) of the input.
+type zipArchive struct {
+	start, end int
+	files      []zipFile
+}
+
+type zipFile struct {
+	name    []byte
+	method  uint16 // zipStored or zipDeflated
+	noCRC   bool   // its CRC-32 is 0: readers that take 0 for none check nothing
+	content []byte
+}
+
+const (
+	zipStored   = 0
+	zipDeflated = 8
+
+	zipLocalLen = 30 // a local header without its name
+	zipEntryLen = 46 // a central directory entry without its name
+	zipEndLen   = 22 // the end record without its comment
+)
+
+var (
+	zipLocalSig = []byte("PK\x03\x04")
+	zipEntrySig = []byte("PK\x01\x02")
+	zipEndSig   = []byte("PK\x05\x06")
+)
+
+// readZip reads the archive whose end record is the last in s: files
+// stored or deflated, not encrypted, not zip64, each whose data holds the
+// content its CRC-32 and sizes say, at most maxInflated bytes in all.
+func readZip(s []byte) (zipArchive, bool) {
+	at := bytes.LastIndex(s, zipEndSig)
+	if at < 0 || at+zipEndLen > len(s) {
+		return zipArchive{}, false
+	}
+	le16 := func(i int) int { return int(binary.LittleEndian.Uint16(s[i:])) }
+	le32 := func(i int) int { return int(binary.LittleEndian.Uint32(s[i:])) }
+	n, dirLen, dirOff, commentLen := le16(at+10), le32(at+12), le32(at+16), le16(at+20)
+	start := at - dirLen - dirOff
+	if start != 0 && dirOff+4 <= len(s) && bytes.HasPrefix(s[dirOff:], zipEntrySig) {
+		start = 0 // as archive/zip does: the directory's size is wrong, its offset right
+	}
+	if n == 0 || n == 0xffff || start < 0 || at+zipEndLen+commentLen > len(s) {
+		return zipArchive{}, false
+	}
+	z := zipArchive{start: start, end: at + zipEndLen + commentLen}
+	total := 0
+	for i, e := 0, start+dirOff; i < n; i++ {
+		if e+zipEntryLen > at || !bytes.HasPrefix(s[e:], zipEntrySig) {
+			return zipArchive{}, false
+		}
+		flags, method, crc := le16(e+8), le16(e+10), uint32(le32(e+16))
+		size, usize := le32(e+20), le32(e+24)
+		nameLen, extraLen, fileCommentLen, local := le16(e+28), le16(e+30), le16(e+32), start+le32(e+42)
+		next := e + zipEntryLen + nameLen + extraLen + fileCommentLen
+		if flags&1 != 0 || method != zipStored && method != zipDeflated || next > at ||
+			local+zipLocalLen > at || !bytes.HasPrefix(s[local:], zipLocalSig) {
+			return zipArchive{}, false
+		}
+		data := local + zipLocalLen + le16(local+26) + le16(local+28)
+		if data+size > at || total+usize > maxInflated {
+			return zipArchive{}, false
+		}
+		content := s[data : data+size]
+		if method == zipDeflated {
+			var err error
+			if content, err = io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(content)), int64(usize)+1)); err != nil {
+				return zipArchive{}, false
+			}
+		}
+		sum := crc32.ChecksumIEEE(content)
+		if len(content) != usize || crc != sum && crc != 0 {
+			return zipArchive{}, false
+		}
+		total += usize
+		name := s[e+zipEntryLen : e+zipEntryLen+nameLen]
+		z.files = append(z.files, zipFile{name: name, method: uint16(method), noCRC: crc == 0 && sum != 0, content: content})
+		e = next
+	}
+	return z, true
+}
+
+// with returns the archive with file i's content replaced.
+func (z zipArchive) with(i int, content []byte) zipArchive {
+	z.files = slices.Clone(z.files)
+	z.files[i].content = content
+	return z
+}
+
+// encode returns the archive in its smallest form: each file's local
+// header, with no extra field, then its data (the smallest deflation of
+// its content, or the content stored), then the central directory, every
+// version, flag, time, attribute and comment 0.
+func (z zipArchive) encode() []byte {
+	var out, dir []byte
+	for _, f := range z.files {
+		data := f.content
+		if f.method == zipDeflated {
+			data = smallestDeflation(f.content)
+		}
+		var crc uint32
+		if !f.noCRC {
+			crc = crc32.ChecksumIEEE(f.content)
+		}
+		// The fields from the method on, which both records hold.
+		common := binary.LittleEndian.AppendUint16(nil, f.method)
+		common = append(common, 0, 0, 0, 0) // the time and date
+		common = binary.LittleEndian.AppendUint32(common, crc)
+		common = binary.LittleEndian.AppendUint32(common, uint32(len(data)))
+		common = binary.LittleEndian.AppendUint32(common, uint32(len(f.content)))
+		common = binary.LittleEndian.AppendUint16(common, uint16(len(f.name)))
+		common = append(common, 0, 0) // no extra field
+		local := len(out)
+		out = append(append(out, zipLocalSig...), 0, 0, 0, 0) // the version needed, the flags
+		out = append(append(append(out, common...), f.name...), data...)
+		dir = append(append(dir, zipEntrySig...), 0, 0, 0, 0, 0, 0) // the versions, the flags
+		dir = append(dir, common...)
+		dir = append(dir, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) // the comment, disk, attributes
+		dir = binary.LittleEndian.AppendUint32(dir, uint32(local))
+		dir = append(dir, f.name...)
+	}
+	end := append(slices.Clone(zipEndSig), 0, 0, 0, 0)
+	end = binary.LittleEndian.AppendUint16(end, uint16(len(z.files)))
+	end = binary.LittleEndian.AppendUint16(end, uint16(len(z.files)))
+	end = binary.LittleEndian.AppendUint32(end, uint32(len(dir)))
+	end = binary.LittleEndian.AppendUint32(end, uint32(len(out)))
+	end = append(end, 0, 0) // no comment
+	return append(append(out, dir...), end...)
+}
+
+// each returns the archive with f applied to a copy of each file.
+func (z zipArchive) each(f func(*zipFile)) zipArchive {
+	z.files = slices.Clone(z.files)
+	for i := range z.files {
+		f(&z.files[i])
+	}
+	return z
+}
+
+// rewrites returns the archive's candidates that change more than one
+// file's content, smallest first: the archive in its smallest form, with
+// no CRC-32s, with every file stored, without each file, and with each
+// file's name empty.
+func (z zipArchive) rewrites() [][]byte {
+	var out [][]byte
+	add := func(z zipArchive) {
+		if c := z.encode(); !slices.ContainsFunc(out, func(d []byte) bool { return bytes.Equal(c, d) }) {
+			out = append(out, c)
+		}
+	}
+	stored := func(f *zipFile) { f.method = zipStored }
+	add(z)
+	noCRC := z.each(func(f *zipFile) { f.noCRC = true })
+	add(noCRC)
+	add(z.each(stored))
+	add(noCRC.each(stored))
+	for i := range z.files {
+		if len(z.files) > 1 {
+			y := z
+			y.files = slices.Delete(slices.Clone(z.files), i, i+1)
+			add(y)
+		}
+		if len(z.files[i].name) > 0 {
+			y := z.with(i, z.files[i].content)
+			y.files[i].name = nil
+			add(y)
+		}
+	}
+	slices.SortFunc(out, compareBytes)
+	return out
+}
