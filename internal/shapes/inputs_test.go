@@ -1,7 +1,9 @@
 package shapes
 
 import (
+	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
 	"compress/zlib"
 	"encoding/binary"
@@ -120,8 +122,8 @@ func stored(t *testing.T, path string, input func() []byte) []byte {
 	return b
 }
 
-// TestCompressedInputs checks that the inputs of the gzip and zlib shapes
-// inflate to the texts their encoders compressed. compress/flate's output
+// TestCompressedInputs checks that the inputs of the gzip, zlib and zip
+// shapes inflate to the texts their encoders compressed. compress/flate's output
 // differs between Go releases, so testdata keeps the bytes go1.26.8 wrote
 // (go test -update writes them again, with the Go that runs it).
 func TestCompressedInputs(t *testing.T) {
@@ -134,6 +136,7 @@ func TestCompressedInputs(t *testing.T) {
 		{"gzip", gzipInput, gzipText, func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) }},
 		{"zlib", zlibInput, zlibText, func(r io.Reader) (io.Reader, error) { return zlib.NewReader(r) }},
 		{"pngpix", pngpixInput, pngpixRows, pngpixIDAT},
+		{"zip", zipInput, zipText, unzip},
 	} {
 		path := filepath.Join("testdata", c.name)
 		r, err := c.inflate(bytes.NewReader(stored(t, path, c.input)))
@@ -658,4 +661,86 @@ func xzInput() []byte {
 	footer = append(footer, flags...)
 	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(footer))
 	return append(append(b, footer...), 'Y', 'Z')
+}
+
+// zipInput is an archive of zipTexts' files, deflated at the default
+// level, as archive/zip writes files whose sizes it knows: no data
+// descriptors, a modification time in each header and an extended
+// timestamp in each extra field.
+func zipInput() []byte {
+	var b bytes.Buffer
+	w := zip.NewWriter(&b)
+	for i, f := range zipTexts() {
+		var deflated bytes.Buffer
+		fw, _ := flate.NewWriter(&deflated, flate.DefaultCompression)
+		fw.Write([]byte(f.Content))
+		fw.Close()
+		h := &zip.FileHeader{
+			Name:               f.Name,
+			Method:             zip.Deflate,
+			Modified:           time.Date(2026, 11, 30, 12, i, 0, 0, time.UTC),
+			CRC32:              crc32.ChecksumIEEE([]byte(f.Content)),
+			CompressedSize64:   uint64(deflated.Len()),
+			UncompressedSize64: uint64(len(f.Content)),
+		}
+		raw, err := w.CreateRaw(h)
+		if err != nil {
+			panic(err)
+		}
+		raw.Write(deflated.Bytes())
+	}
+	if err := w.Close(); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+}
+
+// zipTexts are three files of settings, 1.8 KB in all, one a level past
+// the table's.
+func zipTexts() []struct{ Name, Content string } {
+	var files []struct{ Name, Content string }
+	rng := rand.New(rand.NewPCG(3, 4))
+	keys := []string{"block", "window", "threads", "memory", "timeout", "retries", "buffer", "depth", "cache"}
+	for i, name := range []string{"server.conf", "client.conf", "limits.conf"} {
+		var text strings.Builder
+		fmt.Fprintf(&text, "# %s, generated\n", name)
+		for j := range 25 {
+			if i == 1 && j == 17 {
+				text.WriteString("level=9\n")
+			}
+			fmt.Fprintf(&text, "%s=%d\n", keys[rng.IntN(len(keys))], rng.IntN(100000))
+		}
+		files = append(files, struct{ Name, Content string }{name, text.String()})
+	}
+	return files
+}
+
+func zipText() string {
+	var all strings.Builder
+	for _, f := range zipTexts() {
+		all.WriteString(f.Content)
+	}
+	return all.String()
+}
+
+// unzip reads the files of an archive with archive/zip, one after the
+// other.
+func unzip(r io.Reader) (io.Reader, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		return nil, err
+	}
+	var all []io.Reader
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, rc)
+	}
+	return io.MultiReader(all...), nil
 }

@@ -37,6 +37,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/shapes/toml"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/wire"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/xz"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/zip"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/zlib"
 )
 
@@ -116,6 +117,7 @@ var targets = []struct {
 	{"pngpix", func(arg any) { pngpix.Decode(arg.([]byte)) }},
 	{"ipudp", func(arg any) { ipudp.Read(arg.([]byte)) }},
 	{"xz", func(arg any) { xz.Read(arg.([]byte)) }},
+	{"zip", func(arg any) { zip.Read(arg.([]byte)) }},
 	// The standard library's PNG decoder, and a test that fails on an
 	// image whose first pixel is red.
 	{"imagepng", func(arg any) {

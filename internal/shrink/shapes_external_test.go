@@ -80,6 +80,10 @@ var shapeMinima = map[string]any{
 	"xz": []byte("\xfd7zXZ\x00\x00\x00\xff\x12\xd9\x41" +
 		"\x02\x00\x21\x01\x00\x00\x00\x00\x37\x27\x97\xd6" + "\x01\x00\x06level=8\x00" + "\x00" +
 		"\x00\x01\x17\x07\x1e\xa4\x61\xbb" + "\x06\x72\x9e\x7a\x01\x00\x00\x00\x00\x00YZ"),
+	"zip": []byte("PK\x03\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00<\xb7\x0e\xf0\x07\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00\x00level=8" +
+		"PK\x01\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00<\xb7\x0e\xf0\x07\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00\x00" +
+		"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+		"PK\x05\x06\x00\x00\x00\x00\x01\x00\x01\x00.\x00\x00\x00%\x00\x00\x00\x00\x00"),
 	"ipudp": []byte("\x45\x00\x00\x1f\x00\x00\x00\x00\x00\x11\x00\x00\x00\x00\x00\x00\x00\x00\xba\xcf" +
 		"\x00\x00\x00\x00\x00\x0b\x00\x00" + "\x07\x01\x01"),
 	"png": []byte("\x89PNG\r\n\x1a\n" +
@@ -120,17 +124,20 @@ func TestShrink_Shapes(t *testing.T) {
 func TestShrink_ShapesBatchSize(t *testing.T) {
 	t.Parallel()
 	for _, s := range shapes.All() {
-		want, _ := shrink.Shrink(context.Background(), []any{s.Input}, shapeOracle{s: s})
-		for _, batch := range []int{3, 16} {
-			r, err := shrink.Shrink(context.Background(), []any{s.Input}, shapeOracle{s: s, full: true}, shrink.BatchSize(batch))
-			if err != nil {
-				t.Fatal(err)
+		t.Run(s.Name, func(t *testing.T) {
+			t.Parallel()
+			want, _ := shrink.Shrink(context.Background(), []any{s.Input}, shapeOracle{s: s})
+			for _, batch := range []int{3, 16} {
+				r, err := shrink.Shrink(context.Background(), []any{s.Input}, shapeOracle{s: s, full: true}, shrink.BatchSize(batch))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !equalArgs(r.Args, want.Args) || r.Stats.Accepted != want.Stats.Accepted {
+					t.Errorf("BatchSize(%d) gives %q (%d accepted), BatchSize(1) %q (%d accepted)",
+						batch, r.Args[0], r.Stats.Accepted, want.Args[0], want.Stats.Accepted)
+				}
 			}
-			if !equalArgs(r.Args, want.Args) || r.Stats.Accepted != want.Stats.Accepted {
-				t.Errorf("%s: BatchSize(%d) gives %q (%d accepted), BatchSize(1) %q (%d accepted)",
-					s.Name, batch, r.Args[0], r.Stats.Accepted, want.Args[0], want.Stats.Accepted)
-			}
-		}
+		})
 	}
 }
 
