@@ -1,6 +1,7 @@
 package failure
 
 import (
+	"archive/zip"
 	"bytes"
 	"compress/gzip"
 	"compress/zlib"
@@ -31,6 +32,16 @@ func gzipped(s string) []byte {
 	var b bytes.Buffer
 	w := gzip.NewWriter(&b)
 	w.Write([]byte(s))
+	w.Close()
+	return b.Bytes()
+}
+
+// zipped writes a zip archive of one deflated file.
+func zipped(name, content string) []byte {
+	var b bytes.Buffer
+	w := zip.NewWriter(&b)
+	f, _ := w.Create(name)
+	f.Write([]byte(content))
 	w.Close()
 	return b.Bytes()
 }
@@ -122,6 +133,8 @@ var messagePairs = []messagePair{
 	// (In LZMA: "greeting" is no piece of the stream's bytes.)
 	{name: "pieces of an xz stream's content", a: `greeting: got " hello\tworld", want "hello\tworld"`, ina: []any{xz.Encode([]byte(strings.Repeat("a: 1\n", 40)+"greeting: hello\tworld\n"), xz.CheckCRC64, true)},
 		b: `eeting: got " \t", want "\t"`, inb: []any{xz.Encode([]byte("eeting: \t"), xz.CheckNone, false)}, same: true, aText: "… got …, want …"},
+	{name: "pieces of a zip archive's files", a: `greeting: got " hello\tworld", want "hello\tworld"`, ina: []any{zipped("a.txt", strings.Repeat("a: 1\n", 40)+"greeting: hello\tworld\n")},
+		b: `eeting: got " \t", want "\t"`, inb: []any{zipped("", "eeting: \t")}, same: true, aText: "… got …, want …"},
 	{name: "hex word not from input", a: "bad frame cafe", ina: []any{[]byte{0x01}}, b: "bad frame beef", inb: []any{[]byte{0x02}}, same: false},
 	{name: "table case numbers", a: "case 17: got 3, want 4", b: "case 0: got 0, want 1", same: true},
 	{name: "candidate names", a: "FuzzX/c000001 failed", b: "FuzzX/5a3f9b2c1d0e4f67 failed", same: true},
