@@ -47,9 +47,12 @@ var (
 	zipEndSig   = []byte("PK\x05\x06")
 )
 
-// readZip reads the archive whose end record is the last in s: files
-// stored or deflated, not encrypted, not zip64, each whose data holds the
-// content its CRC-32 and sizes say, at most maxInflated bytes in all.
+// readZip reads the archive whose end record is the last in s: its
+// central directory, and the files that read, stored or deflated, not
+// encrypted, not zip64, whose data holds the content their CRC-32 and
+// sizes say, at most maxInflated bytes in all. A file that does not read
+// (a local header another pass broke, when the code under test never
+// opens that file) is left out: the archive is written again without it.
 func readZip(s []byte) (zipArchive, bool) {
 	at := bytes.LastIndex(s, zipEndSig)
 	if at < 0 || at+zipEndLen > len(s) {
@@ -58,48 +61,65 @@ func readZip(s []byte) (zipArchive, bool) {
 	le16 := func(i int) int { return int(binary.LittleEndian.Uint16(s[i:])) }
 	le32 := func(i int) int { return int(binary.LittleEndian.Uint32(s[i:])) }
 	n, dirLen, dirOff, commentLen := le16(at+10), le32(at+12), le32(at+16), le16(at+20)
-	start := at - dirLen - dirOff
-	if start != 0 && dirOff+4 <= len(s) && bytes.HasPrefix(s[dirOff:], zipEntrySig) {
-		start = 0 // as archive/zip does: the directory's size is wrong, its offset right
+	// Offsets count from base, as archive/zip reckons it: where the end
+	// record says the archive starts, or 0 if the directory is found at
+	// its offset from there (the directory's size is wrong); before the
+	// input, when bytes before the directory were removed.
+	base := at - dirLen - dirOff
+	if base > 0 && dirOff+4 <= len(s) && bytes.HasPrefix(s[dirOff:], zipEntrySig) {
+		base = 0
 	}
-	if n == 0 || n == 0xffff || start < 0 || at+zipEndLen+commentLen > len(s) {
+	if n == 0 || n == 0xffff || base+dirOff < 0 || at+zipEndLen+commentLen > len(s) {
 		return zipArchive{}, false
 	}
-	z := zipArchive{start: start, end: at + zipEndLen + commentLen}
+	z := zipArchive{start: max(base, 0), end: at + zipEndLen + commentLen}
 	total := 0
-	for i, e := 0, start+dirOff; i < n; i++ {
+	for i, e := 0, base+dirOff; i < n; i++ {
 		if e+zipEntryLen > at || !bytes.HasPrefix(s[e:], zipEntrySig) {
 			return zipArchive{}, false
 		}
-		flags, method, crc := le16(e+8), le16(e+10), uint32(le32(e+16))
-		size, usize := le32(e+20), le32(e+24)
-		nameLen, extraLen, fileCommentLen, local := le16(e+28), le16(e+30), le16(e+32), start+le32(e+42)
+		nameLen, extraLen, fileCommentLen := le16(e+28), le16(e+30), le16(e+32)
 		next := e + zipEntryLen + nameLen + extraLen + fileCommentLen
-		if flags&1 != 0 || method != zipStored && method != zipDeflated || next > at ||
-			local+zipLocalLen > at || !bytes.HasPrefix(s[local:], zipLocalSig) {
+		if next > at {
 			return zipArchive{}, false
 		}
-		data := local + zipLocalLen + le16(local+26) + le16(local+28)
-		if data+size > at || total+usize > maxInflated {
-			return zipArchive{}, false
+		if f, ok := readZipFile(s[:at], e, base); ok && total+len(f.content) <= maxInflated {
+			total += len(f.content)
+			z.files = append(z.files, f)
 		}
-		content := s[data : data+size]
-		if method == zipDeflated {
-			var err error
-			if content, err = io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(content)), int64(usize)+1)); err != nil {
-				return zipArchive{}, false
-			}
-		}
-		sum := crc32.ChecksumIEEE(content)
-		if len(content) != usize || crc != sum && crc != 0 {
-			return zipArchive{}, false
-		}
-		total += usize
-		name := s[e+zipEntryLen : e+zipEntryLen+nameLen]
-		z.files = append(z.files, zipFile{name: name, method: uint16(method), noCRC: crc == 0 && sum != 0, content: content})
 		e = next
 	}
-	return z, true
+	return z, len(z.files) > 0
+}
+
+// readZipFile reads the file whose central directory entry is at s[e],
+// in the archive whose offsets count from base.
+func readZipFile(s []byte, e, base int) (zipFile, bool) {
+	le16 := func(i int) int { return int(binary.LittleEndian.Uint16(s[i:])) }
+	le32 := func(i int) int { return int(binary.LittleEndian.Uint32(s[i:])) }
+	flags, method, crc := le16(e+8), le16(e+10), uint32(le32(e+16))
+	size, usize, local := le32(e+20), le32(e+24), base+le32(e+42)
+	if flags&1 != 0 || method != zipStored && method != zipDeflated || usize > maxInflated ||
+		local < 0 || local+zipLocalLen > len(s) || !bytes.HasPrefix(s[local:], zipLocalSig) {
+		return zipFile{}, false
+	}
+	data := local + zipLocalLen + le16(local+26) + le16(local+28)
+	if data+size > len(s) {
+		return zipFile{}, false
+	}
+	content := s[data : data+size]
+	if method == zipDeflated {
+		var err error
+		if content, err = io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(content)), int64(usize)+1)); err != nil {
+			return zipFile{}, false
+		}
+	}
+	sum := crc32.ChecksumIEEE(content)
+	if len(content) != usize || crc != sum && crc != 0 {
+		return zipFile{}, false
+	}
+	name := s[e+zipEntryLen : e+zipEntryLen+le16(e+28)]
+	return zipFile{name: name, method: uint16(method), noCRC: crc == 0 && sum != 0, content: content}, true
 }
 
 // with returns the archive with file i's content replaced.
@@ -162,7 +182,7 @@ func (z zipArchive) each(f func(*zipFile)) zipArchive {
 // rewrites returns the archive's candidates that change more than one
 // file's content, smallest first: the archive in its smallest form, with
 // no CRC-32s, with every file stored, without each file, and with each
-// file's name empty.
+// file's name empty or cut to its extension or base name.
 func (z zipArchive) rewrites() [][]byte {
 	var out [][]byte
 	add := func(z zipArchive) {
@@ -182,10 +202,16 @@ func (z zipArchive) rewrites() [][]byte {
 			y.files = slices.Delete(slices.Clone(z.files), i, i+1)
 			add(y)
 		}
-		if len(z.files[i].name) > 0 {
-			y := z.with(i, z.files[i].content)
-			y.files[i].name = nil
-			add(y)
+		// A name empty, or its extension or base name alone: what code
+		// that picks files by name may look for.
+		name := z.files[i].name
+		ext := name[max(0, bytes.LastIndexByte(name, '.')):]
+		for _, short := range [][]byte{nil, ext, name[bytes.LastIndexByte(name, '/')+1:]} {
+			if len(short) < len(name) {
+				y := z.with(i, z.files[i].content)
+				y.files[i].name = short
+				add(y)
+			}
 		}
 	}
 	slices.SortFunc(out, compareBytes)

@@ -108,23 +108,45 @@ func TestReadZip(t *testing.T) {
 			t.Errorf("%s: written again in %d bytes, from %d", tt.name, len(enc), z.end-z.start)
 		}
 	}
-	// A changed byte of deflated data, or a CRC-32 that does not hold,
-	// is no archive of ours; a CRC-32 of 0 is none.
+	// A file whose deflated data changed, or whose CRC-32 does not hold,
+	// or whose local header is gone, is left out; with no file left, it
+	// is no archive of ours. A CRC-32 of 0 is none.
 	in := zipOf(t, true, zip.Deflate, files...)
+	dir := bytes.Index(in, []byte("PK\x01\x02"))
+	var locals []int
+	for i := 0; i < dir; i++ {
+		if bytes.HasPrefix(in[i:], []byte("PK\x03\x04")) {
+			locals = append(locals, i)
+		}
+	}
 	for _, tt := range []struct {
-		name string
-		at   int
-		to   byte
-		ok   bool
+		name  string
+		at    []int
+		files string
 	}{
-		{"data", 30 + len("a.txt") + 5, 0x55, false},
-		{"crc", bytes.Index(in, []byte("PK\x01\x02")) + 16, 0x55, false},
+		{"a's data", []int{30 + len("a.txt") + 5}, "dir/b.conf,empty"},
+		{"a's crc", []int{dir + 16}, "dir/b.conf,empty"},
+		{"a's local header", []int{0}, "dir/b.conf,empty"},
+		{"every local header", locals, ""},
 	} {
 		c := bytes.Clone(in)
-		c[tt.at] ^= tt.to
-		if _, ok := readZip(c); ok != tt.ok {
-			t.Errorf("%s changed: read %v, want %v", tt.name, ok, tt.ok)
+		for _, at := range tt.at {
+			c[at] ^= 0x55
 		}
+		z, ok := readZip(c)
+		var names []string
+		for _, f := range z.files {
+			names = append(names, string(f.name))
+		}
+		if ok != (tt.files != "") || strings.Join(names, ",") != tt.files {
+			t.Errorf("%s changed: read %v, files %q, want %q", tt.name, ok, names, tt.files)
+		}
+	}
+	// Bytes removed before the directory, its offsets not fixed up, count
+	// from before the input's start, as archive/zip reckons them.
+	cut := append(bytes.Clone(in[:2]), in[2+4:]...)
+	if z, ok := readZip(cut); !ok || len(z.files) != 2 || z.start != 0 {
+		t.Errorf("4 bytes cut from the first local header: read %v, %d files from %d; want 2 from 0", ok, len(z.files), z.start)
 	}
 	noCRC := zipArchive{files: []zipFile{{name: []byte("x"), method: zipDeflated, noCRC: true, content: []byte(text)}}}
 	if z, ok := readZip(noCRC.encode()); !ok || !z.files[0].noCRC || string(z.files[0].content) != text {
