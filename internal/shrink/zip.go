@@ -30,6 +30,10 @@ type zipFile struct {
 	method  uint16 // zipStored or zipDeflated
 	noCRC   bool   // its CRC-32 is 0: readers that take 0 for none check nothing
 	content []byte
+	// deflated holds the smallest deflation of the content read, once
+	// written: the copies of the archive that keep the content share it
+	// (nil once the content is replaced).
+	deflated *[]byte
 }
 
 const (
@@ -119,13 +123,13 @@ func readZipFile(s []byte, e, base int) (zipFile, bool) {
 		return zipFile{}, false
 	}
 	name := s[e+zipEntryLen : e+zipEntryLen+le16(e+28)]
-	return zipFile{name: name, method: uint16(method), noCRC: crc == 0 && sum != 0, content: content}, true
+	return zipFile{name: name, method: uint16(method), noCRC: crc == 0 && sum != 0, content: content, deflated: new([]byte)}, true
 }
 
 // with returns the archive with file i's content replaced.
 func (z zipArchive) with(i int, content []byte) zipArchive {
 	z.files = slices.Clone(z.files)
-	z.files[i].content = content
+	z.files[i].content, z.files[i].deflated = content, nil
 	return z
 }
 
@@ -137,8 +141,15 @@ func (z zipArchive) encode() []byte {
 	var out, dir []byte
 	for _, f := range z.files {
 		data := f.content
-		if f.method == zipDeflated {
+		switch {
+		case f.method != zipDeflated:
+		case f.deflated == nil:
 			data = smallestDeflation(f.content)
+		default:
+			if *f.deflated == nil {
+				*f.deflated = smallestDeflation(f.content)
+			}
+			data = *f.deflated
 		}
 		var crc uint32
 		if !f.noCRC {
@@ -208,7 +219,8 @@ func (z zipArchive) rewrites() [][]byte {
 		ext := name[max(0, bytes.LastIndexByte(name, '.')):]
 		for _, short := range [][]byte{nil, ext, name[bytes.LastIndexByte(name, '/')+1:]} {
 			if len(short) < len(name) {
-				y := z.with(i, z.files[i].content)
+				y := z
+				y.files = slices.Clone(z.files)
 				y.files[i].name = short
 				add(y)
 			}

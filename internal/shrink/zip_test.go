@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
+	"fmt"
 	"hash/crc32"
 	"io"
 	"strings"
@@ -175,4 +176,21 @@ func FuzzReadZip(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkZipRewrites measures an archive's first candidates: 50 files
+// of 1.3 KB, 204 archives written, each file's deflation shared by those
+// that keep its content.
+func BenchmarkZipRewrites(b *testing.B) {
+	var files []string
+	for i := range 50 {
+		files = append(files, fmt.Sprintf("dir/file%02d.conf", i), strings.Repeat(fmt.Sprintf("key%d=value %d\n", i, i*7), 60))
+	}
+	z, ok := readZip(zipOf(b, false, 0, files...))
+	if !ok {
+		b.Fatal("the archive does not read")
+	}
+	for b.Loop() {
+		z.rewrites()
+	}
 }
