@@ -89,14 +89,7 @@ func (d *decoder) encodeLiteral(e *rangeEncoder, content []byte, pos int) {
 		}
 		sym = sym<<1 | bit
 	}
-	switch {
-	case d.state < 4:
-		d.state = 0
-	case d.state < 10:
-		d.state -= 3
-	default:
-		d.state -= 6
-	}
+	d.state = afterLiteral(d.state)
 }
 
 func (l *lenDecoder) encode(e *rangeEncoder, n, posState uint32) {

@@ -279,14 +279,7 @@ func (d *decoder) decode(b, out []byte, start, end int, dict uint32) ([]byte, bo
 				sym = sym<<1 | r.bit(&p[sym])
 			}
 			out = append(out, byte(sym))
-			switch {
-			case d.state < 4:
-				d.state = 0
-			case d.state < 10:
-				d.state -= 3
-			default:
-				d.state -= 6
-			}
+			d.state = afterLiteral(d.state)
 			continue
 		}
 		var n uint32
@@ -353,6 +346,17 @@ func (d *decoder) distance(r *rangeDecoder, n uint32) uint32 {
 	}
 	dist += r.direct(bits-4) << 4
 	return dist + r.reverse(d.align[:], 4)
+}
+
+// afterLiteral returns the state after a literal.
+func afterLiteral(state uint32) uint32 {
+	switch {
+	case state < 4:
+		return 0
+	case state < 10:
+		return state - 3
+	}
+	return state - 6
 }
 
 // after returns the state after a match, a long rep or a short rep: lit
