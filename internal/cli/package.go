@@ -24,6 +24,7 @@ type targetJob struct {
 	dir     string // the seed corpus directory
 	root    string // the module's root: what is written stays inside it
 	entries []corpus.Entry
+	listed  bool     // the entries were read from dir (not given by import)
 	tracked tracking // entries git tracks: regression tests somebody kept
 	// writeErr says why dir cannot be written, found before any search.
 	writeErr error
@@ -191,6 +192,9 @@ func (c *command) report(res result) {
 // lock is held: between the listing and the lock, another run may have
 // rewritten or removed some.
 func (c *command) relist(tj *targetJob) []corpus.Entry {
+	if !tj.listed {
+		return tj.entries
+	}
 	now, err := corpus.Read(tj.dir)
 	if err != nil {
 		return tj.entries // the replays will say what is wrong
@@ -270,6 +274,7 @@ func (c *command) selectEntries(ctx context.Context, p *pkg, sel selecting) []*t
 			}
 		}
 		all, err := corpus.Read(tj.dir)
+		tj.listed = true
 		if err == nil && len(all) > 0 && !c.opts.tracked && (sel != forCheck || c.opts.minimal) {
 			tj.tracked = c.trackedFiles(ctx, tj.dir)
 		}

@@ -33,7 +33,7 @@ func TestRelist(t *testing.T) {
 	write("d", "4")
 	var out bytes.Buffer
 	c := &command{rep: newReporter(&out, &out, false, false)}
-	got := c.relist(&targetJob{target: &target{Name: "FuzzX"}, dir: dir, entries: listed})
+	got := c.relist(&targetJob{target: &target{Name: "FuzzX"}, dir: dir, entries: listed, listed: true})
 	var names []string
 	for _, e := range got {
 		names = append(names, e.Name+"="+strings.TrimSpace(string(e.Data[len("go test fuzz v1\n"):])))
@@ -43,5 +43,9 @@ func TestRelist(t *testing.T) {
 	}
 	if want := "FuzzX/a: removed by another fuzzmin after this one listed it; skipped\n"; out.String() != want {
 		t.Errorf("said %q, want %q", out.String(), want)
+	}
+	// Entries import gives, which -n does not write, are not listed.
+	if got := c.relist(&targetJob{target: &target{Name: "FuzzX"}, dir: dir, entries: listed}); len(got) != len(listed) {
+		t.Errorf("relist of entries not listed = %d entries, want %d", len(got), len(listed))
 	}
 }
