@@ -96,12 +96,14 @@ before and after. "fuzzmin help" prints this manual.
 	-exec-timeout duration
 		The most one input may run before it counts as hanging. Once
 		inputs have passed, an input hangs after 20 times the slowest of
-		them (at least 1s); a search for a smaller input that hangs
-		judges candidates by 4 times (at least 50ms), and confirms its
-		result with the longer limit. Other searches give the candidates
-		that pass after 20 times the typical one (at least 20ms) a
-		quarter of their time: past it, such a candidate is cut short
-		and counts as passing. The default is 10s.
+		them (at least 1s), but for the candidates of an entry that runs
+		out of memory, which take what their allocations take; a search
+		for a smaller input that hangs judges candidates by 4 times (at
+		least 50ms), and confirms its result with the longer limit.
+		Other searches give the candidates that pass after 20 times the
+		typical one (at least 20ms) a quarter of their time: past it,
+		such a candidate is cut short and counts as passing. The default
+		is 10s.
 	-explain n
 		Explain each result with at most n runs: which arguments, and
 		which characters of strings and byte slices, matter. -1 allows
@@ -269,12 +271,14 @@ and messages are printed with their control characters as Go escapes
 	-exec-timeout duration
 		The most one input may run before it counts as hanging. Once
 		inputs have passed, an input hangs after 20 times the slowest of
-		them (at least 1s); a search for a smaller input that hangs
-		judges candidates by 4 times (at least 50ms), and confirms its
-		result with the longer limit. Other searches give the candidates
-		that pass after 20 times the typical one (at least 20ms) a
-		quarter of their time: past it, such a candidate is cut short
-		and counts as passing. The default is 10s.
+		them (at least 1s), but for the candidates of an entry that runs
+		out of memory, which take what their allocations take; a search
+		for a smaller input that hangs judges candidates by 4 times (at
+		least 50ms), and confirms its result with the longer limit.
+		Other searches give the candidates that pass after 20 times the
+		typical one (at least 20ms) a quarter of their time: past it,
+		such a candidate is cut short and counts as passing. The default
+		is 10s.
 	-github
 		Also print each finding as a GitHub Actions annotation (::error
 		or ::warning), as when GITHUB_ACTIONS is true.
@@ -366,12 +370,14 @@ named. Its flags:
 	-exec-timeout duration
 		The most one input may run before it counts as hanging. Once
 		inputs have passed, an input hangs after 20 times the slowest of
-		them (at least 1s); a search for a smaller input that hangs
-		judges candidates by 4 times (at least 50ms), and confirms its
-		result with the longer limit. Other searches give the candidates
-		that pass after 20 times the typical one (at least 20ms) a
-		quarter of their time: past it, such a candidate is cut short
-		and counts as passing. The default is 10s.
+		them (at least 1s), but for the candidates of an entry that runs
+		out of memory, which take what their allocations take; a search
+		for a smaller input that hangs judges candidates by 4 times (at
+		least 50ms), and confirms its result with the longer limit.
+		Other searches give the candidates that pass after 20 times the
+		typical one (at least 20ms) a quarter of their time: past it,
+		such a candidate is cut short and counts as passing. The default
+		is 10s.
 	-flaky
 		Minimize an entry even if its failure is not the same on every
 		replay, against the first failure seen; the report says how
@@ -454,12 +460,14 @@ Its flags:
 	-exec-timeout duration
 		The most one input may run before it counts as hanging. Once
 		inputs have passed, an input hangs after 20 times the slowest of
-		them (at least 1s); a search for a smaller input that hangs
-		judges candidates by 4 times (at least 50ms), and confirms its
-		result with the longer limit. Other searches give the candidates
-		that pass after 20 times the typical one (at least 20ms) a
-		quarter of their time: past it, such a candidate is cut short
-		and counts as passing. The default is 10s.
+		them (at least 1s), but for the candidates of an entry that runs
+		out of memory, which take what their allocations take; a search
+		for a smaller input that hangs judges candidates by 4 times (at
+		least 50ms), and confirms its result with the longer limit.
+		Other searches give the candidates that pass after 20 times the
+		typical one (at least 20ms) a quarter of their time: past it,
+		such a candidate is cut short and counts as passing. The default
+		is 10s.
 	-json
 		Print one JSON object per event, as go test -json does (see
 		Output).
@@ -549,12 +557,14 @@ the targets'. Its flags:
 	-exec-timeout duration
 		The most one input may run before it counts as hanging. Once
 		inputs have passed, an input hangs after 20 times the slowest of
-		them (at least 1s); a search for a smaller input that hangs
-		judges candidates by 4 times (at least 50ms), and confirms its
-		result with the longer limit. Other searches give the candidates
-		that pass after 20 times the typical one (at least 20ms) a
-		quarter of their time: past it, such a candidate is cut short
-		and counts as passing. The default is 10s.
+		them (at least 1s), but for the candidates of an entry that runs
+		out of memory, which take what their allocations take; a search
+		for a smaller input that hangs judges candidates by 4 times (at
+		least 50ms), and confirms its result with the longer limit.
+		Other searches give the candidates that pass after 20 times the
+		typical one (at least 20ms) a quarter of their time: past it,
+		such a candidate is cut short and counts as passing. The default
+		is 10s.
 	-json
 		Print one JSON object per event, as go test -json does (see
 		Output).
@@ -592,12 +602,14 @@ not be read. Its flags:
 	-exec-timeout duration
 		The most one input may run before it counts as hanging. Once
 		inputs have passed, an input hangs after 20 times the slowest of
-		them (at least 1s); a search for a smaller input that hangs
-		judges candidates by 4 times (at least 50ms), and confirms its
-		result with the longer limit. Other searches give the candidates
-		that pass after 20 times the typical one (at least 20ms) a
-		quarter of their time: past it, such a candidate is cut short
-		and counts as passing. The default is 10s.
+		them (at least 1s), but for the candidates of an entry that runs
+		out of memory, which take what their allocations take; a search
+		for a smaller input that hangs judges candidates by 4 times (at
+		least 50ms), and confirms its result with the longer limit.
+		Other searches give the candidates that pass after 20 times the
+		typical one (at least 20ms) a quarter of their time: past it,
+		such a candidate is cut short and counts as passing. The default
+		is 10s.
 	-fuzzcache dir
 		Distill the generated corpora under dir (as <import
 		path>/<Target>) instead of $GOCACHE/fuzz: a fuzz cache kept by
