@@ -404,12 +404,12 @@ func shrinkStreams[S byteString](s0 S, from pos, sums []sum) iter.Seq2[pos, S] {
 				}
 			}
 			if k == 0 {
-				encs := [][]byte{st.encode(s, st.content)}
+				var encs [][]byte
 				switch {
 				case st.zip != nil && st.entry == 0:
 					encs = st.zip.rewrites()
 				case st.zip != nil:
-					encs = nil // the archive's rewrites came with its first file
+					// The archive's rewrites came with its first file.
 				case st.xz:
 					// With no check and in LZMA too, smallest first: the
 					// code under test may take them.
@@ -421,6 +421,8 @@ func shrinkStreams[S byteString](s0 S, from pos, sums []sum) iter.Seq2[pos, S] {
 						}
 					}
 					slices.SortFunc(encs, compareBytes)
+				default:
+					encs = [][]byte{st.encode(s, st.content)}
 				}
 				for _, enc := range encs {
 					for _, c := range replace(st, enc) {

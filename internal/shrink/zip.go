@@ -190,10 +190,10 @@ func (z zipArchive) each(f func(*zipFile)) zipArchive {
 	return z
 }
 
-// rewrites returns the archive's candidates that change more than one
-// file's content, smallest first: the archive in its smallest form, with
-// no CRC-32s, with every file stored, without each file, and with each
-// file's name empty or cut to its extension or base name.
+// rewrites returns the candidates of the archive as a whole, smallest
+// first: the archive in its smallest form, with no CRC-32s, with every
+// file stored, without each file, and with each file's name empty or cut
+// to its extension or base name.
 func (z zipArchive) rewrites() [][]byte {
 	var out [][]byte
 	add := func(z zipArchive) {
