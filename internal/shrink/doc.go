@@ -63,12 +63,12 @@
 //     anything, both run again, before the passes after them;
 //   - inflate: in binary data, find the zlib streams and gzip members
 //     whose trailers hold their content's checksum, the xz streams and
-//     the files of a zip archive, shrink each content with the moves of
-//     the passes below, and encode it again in the form that makes the
-//     stream smallest (compress/flate's, or one block of literals in the
-//     fixed codes; for xz, LZMA or uncompressed chunks; for zip, the
-//     whole archive), its checksums computed again and the fields around
-//     it fixed up (inflate.go, zip.go);
+//     the files of a zip or tar archive, shrink each content with the
+//     moves of the passes below, and encode it again in the form that
+//     makes the stream smallest (compress/flate's, or one block of
+//     literals in the fixed codes; for xz, LZMA or uncompressed chunks;
+//     for an archive, the whole archive), its checksums computed again and
+//     the fields around it fixed up (inflate.go, zip.go, tar.go);
 //   - lists: remove blocks of items of each container, outer containers
 //     first (hierarchical delta debugging): members and elements, lines and
 //     blocks of lines, statements, arguments, attributes;

@@ -33,17 +33,28 @@ import (
 // where that is shorter), a dozen checksums, sizes and paddings computed
 // anew. Its first candidates are the same content with no check and in
 // LZMA, which the code under test may take. A zip archive's files are
-// too (zip.go), each candidate written as a whole archive.
+// too (zip.go), and a tar archive's (tar.go), each candidate written as a
+// whole archive.
+
+// An archive holds files, each of which a stream of its own shrinks: a
+// zip archive (zip.go) or a tar archive (tar.go).
+type archive interface {
+	// encodeWith returns the archive with file i's content replaced.
+	encodeWith(i int, content []byte) []byte
+	// rewrites returns the candidates of the archive as a whole,
+	// smallest first.
+	rewrites() [][]byte
+}
 
 // A stream is a compressed part of an input.
 type stream struct {
 	gzip             bool
-	xz               bool        // an xz stream (package xz): data is unused
-	check            byte        // an xz stream's check type
-	lzma             bool        // an xz stream has LZMA chunks
-	zip              *zipArchive // a file of a zip archive (zip.go), which is [start, end): data is unused
-	entry            int         // the file's index in zip
-	start, data, end int         // where its header starts, its deflated bits start, and it ends, trailer included
+	xz               bool    // an xz stream (package xz): data is unused
+	check            byte    // an xz stream's check type
+	lzma             bool    // an xz stream has LZMA chunks
+	arc              archive // a file of a zip or tar archive (zip.go, tar.go), which is [start, end): data is unused
+	entry            int     // the file's index in arc
+	start, data, end int     // where its header starts, its deflated bits start, and it ends, trailer included
 	content          []byte
 }
 
@@ -60,15 +71,21 @@ const (
 // findStreams returns the zlib streams and gzip members of s that inflate
 // and whose trailer holds their content's checksum, the xz streams of s
 // (package xz) and the files of a zip archive (readZip), in order, at most
-// maxStreams.
+// maxStreams; or, if s is a tar archive (readTar), its files.
 func findStreams(s []byte) []stream {
 	const maxStreams = 8
 	var out []stream
+	if t, ok := readTar(s); ok {
+		for j, f := range t.files[:min(len(t.files), maxStreams)] {
+			out = append(out, stream{arc: t, entry: j, end: len(s), content: f.content})
+		}
+		return out
+	}
 	z, isZip := readZip(s)
 	for i := 0; i+2 < len(s) && len(out) < maxStreams; i++ {
 		if isZip && i == z.start {
 			for j := range z.files[:min(len(z.files), maxStreams-len(out))] {
-				out = append(out, stream{zip: &z, entry: j, start: z.start, end: z.end, content: z.files[j].content})
+				out = append(out, stream{arc: z, entry: j, start: z.start, end: z.end, content: z.files[j].content})
 			}
 			i = z.end - 1
 			continue
@@ -219,8 +236,8 @@ func (st stream) encode(s, content []byte) []byte {
 	switch {
 	case st.xz:
 		return xz.Encode(content, st.check, st.lzma)
-	case st.zip != nil:
-		return st.zip.with(st.entry, content).encode()
+	case st.arc != nil:
+		return st.arc.encodeWith(st.entry, content)
 	}
 	var best []byte
 	try := func(head, deflated []byte) {
@@ -406,9 +423,9 @@ func shrinkStreams[S byteString](s0 S, from pos, sums []sum) iter.Seq2[pos, S] {
 			if k == 0 {
 				var encs [][]byte
 				switch {
-				case st.zip != nil && st.entry == 0:
-					encs = st.zip.rewrites()
-				case st.zip != nil:
+				case st.arc != nil && st.entry == 0:
+					encs = st.arc.rewrites()
+				case st.arc != nil:
 					// The archive's rewrites came with its first file.
 				case st.xz:
 					// With no check and in LZMA too, smallest first: the
@@ -435,7 +452,7 @@ func shrinkStreams[S byteString](s0 S, from pos, sums []sum) iter.Seq2[pos, S] {
 				}
 				k = 1
 			}
-			if k == 1 && st.zip != nil {
+			if k == 1 && st.arc != nil {
 				k = 2 // a file has no dimensions before it
 			}
 			if k == 1 {

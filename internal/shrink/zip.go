@@ -126,11 +126,11 @@ func readZipFile(s []byte, e, base int) (zipFile, bool) {
 	return zipFile{name: name, method: uint16(method), noCRC: crc == 0 && sum != 0, content: content, deflated: new([]byte)}, true
 }
 
-// with returns the archive with file i's content replaced.
-func (z zipArchive) with(i int, content []byte) zipArchive {
+// encodeWith returns the archive with file i's content replaced.
+func (z zipArchive) encodeWith(i int, content []byte) []byte {
 	z.files = slices.Clone(z.files)
 	z.files[i].content, z.files[i].deflated = content, nil
-	return z
+	return z.encode()
 }
 
 // encode returns the archive in its smallest form: each file's local
@@ -181,6 +181,20 @@ func (z zipArchive) encode() []byte {
 	return append(append(out, dir...), end...)
 }
 
+// shorterNames returns what may stand for an archive's file name, shorter:
+// none, its extension alone, its base name alone (what code that picks
+// files by name may look for).
+func shorterNames(name []byte) [][]byte {
+	var out [][]byte
+	ext := name[max(0, bytes.LastIndexByte(name, '.')):]
+	for _, short := range [][]byte{nil, ext, name[bytes.LastIndexByte(name, '/')+1:]} {
+		if len(short) < len(name) {
+			out = append(out, short)
+		}
+	}
+	return out
+}
+
 // each returns the archive with f applied to a copy of each file.
 func (z zipArchive) each(f func(*zipFile)) zipArchive {
 	z.files = slices.Clone(z.files)
@@ -213,17 +227,11 @@ func (z zipArchive) rewrites() [][]byte {
 			y.files = slices.Delete(slices.Clone(z.files), i, i+1)
 			add(y)
 		}
-		// A name empty, or its extension or base name alone: what code
-		// that picks files by name may look for.
-		name := z.files[i].name
-		ext := name[max(0, bytes.LastIndexByte(name, '.')):]
-		for _, short := range [][]byte{nil, ext, name[bytes.LastIndexByte(name, '/')+1:]} {
-			if len(short) < len(name) {
-				y := z
-				y.files = slices.Clone(z.files)
-				y.files[i].name = short
-				add(y)
-			}
+		for _, short := range shorterNames(z.files[i].name) {
+			y := z
+			y.files = slices.Clone(z.files)
+			y.files[i].name = short
+			add(y)
 		}
 	}
 	slices.SortFunc(out, compareBytes)
