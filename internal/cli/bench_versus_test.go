@@ -55,6 +55,7 @@ var shapeTargets = map[string]string{
 	"gzip":     `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Read(b) }) }`,
 	"xz":       `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Read(b) }) }`,
 	"zip":      `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Read(b) }) }`,
+	"tar":      `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Read(b) }) }`,
 	"zlib":     `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Read(b) }) }`,
 	"pngpix":   `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Decode(b) }) }`,
 	"ipudp":    `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Read(b) }) }`,
@@ -102,11 +103,11 @@ func shapeModule(tb testing.TB, name string) versusModule {
 // S-expression, markup, Go source, TOML, and the binary formats: an RTCP-like
 // packet, an SSH-like certificate, a DNS-like message, a TIFF-like and a
 // BMP-like image, a packet capture, a PNG image and its pixels, a gzip
-// member, a zlib stream, an IPv4/UDP packet, an xz stream, a zip archive;
-// and the programs: infix arithmetic with calls, a jq-like filter with its
-// JSON input).
+// member, a zlib stream, an IPv4/UDP packet, an xz stream, a zip archive,
+// a tar archive; and the programs: infix arithmetic with calls, a jq-like
+// filter with its JSON input).
 func BenchmarkVersusShapes(b *testing.B) {
-	for _, name := range []string{"json", "config", "sexpr", "markup", "gosource", "toml", "packet", "wire", "dns", "tiff", "bmp", "pcap", "png", "pngpix", "gzip", "zlib", "ipudp", "xz", "zip", "calc", "jq"} {
+	for _, name := range []string{"json", "config", "sexpr", "markup", "gosource", "toml", "packet", "wire", "dns", "tiff", "bmp", "pcap", "png", "pngpix", "gzip", "zlib", "ipudp", "xz", "zip", "tar", "calc", "jq"} {
 		b.Run(name, func(b *testing.B) { versus(b, shapeModule(b, name)) })
 	}
 }

@@ -1,6 +1,7 @@
 package shapes
 
 import (
+	"archive/tar"
 	"archive/zip"
 	"bytes"
 	"compress/flate"
@@ -35,7 +36,7 @@ var update = flag.Bool("update", false, "write the binary shapes' inputs to test
 func TestBinaryInputs(t *testing.T) {
 	for name, input := range map[string][]byte{
 		"wire": wireInput(), "dns": dnsInput(), "tiff": tiffInput(), "bmp": bmpInput(), "pcap": pcapInput(),
-		"png": pngInput(), "ipudp": ipudpInput(), "xz": xzInput(),
+		"png": pngInput(), "ipudp": ipudpInput(), "xz": xzInput(), "tar": tarInput(),
 	} {
 		file, err := encoding.Marshal(input)
 		if err != nil {
@@ -743,4 +744,24 @@ func unzip(r io.Reader) (io.Reader, error) {
 		all = append(all, rc)
 	}
 	return io.MultiReader(all...), nil
+}
+
+// tarInput is an archive of zipTexts' files as archive/tar writes them:
+// ustar headers with a mode, owners and a modification time, each file
+// padded to 512 bytes, two blocks of zeros at the end.
+func tarInput() []byte {
+	var b bytes.Buffer
+	w := tar.NewWriter(&b)
+	for i, f := range zipTexts() {
+		h := &tar.Header{Name: f.Name, Mode: 0o644, Uname: "build", Gname: "build", Uid: 1000, Gid: 1000,
+			ModTime: time.Date(2026, 11, 30, 12, i, 0, 0, time.UTC), Size: int64(len(f.Content)), Format: tar.FormatUSTAR}
+		if err := w.WriteHeader(h); err != nil {
+			panic(err)
+		}
+		w.Write([]byte(f.Content))
+	}
+	if err := w.Close(); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
 }

@@ -33,6 +33,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/shapes/png"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/pngpix"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/sexpr"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/tar"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/tiff"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/toml"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/wire"
@@ -118,6 +119,7 @@ var targets = []struct {
 	{"ipudp", func(arg any) { ipudp.Read(arg.([]byte)) }},
 	{"xz", func(arg any) { xz.Read(arg.([]byte)) }},
 	{"zip", func(arg any) { zip.Read(arg.([]byte)) }},
+	{"tar", func(arg any) { tar.Read(arg.([]byte)) }},
 	// The standard library's PNG decoder, and a test that fails on an
 	// image whose first pixel is red.
 	{"imagepng", func(arg any) {
