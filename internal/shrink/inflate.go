@@ -430,14 +430,13 @@ func shrinkStreams[S byteString](s0 S, from pos, sums []sum) iter.Seq2[pos, S] {
 				case st.xz:
 					// With no check and in LZMA too, smallest first: the
 					// code under test may take them.
+					var d distinct
 					for _, check := range []byte{xz.CheckNone, st.check} {
 						for _, lzma := range []bool{st.lzma, true} {
-							if enc := xz.Encode(st.content, check, lzma); !slices.ContainsFunc(encs, func(e []byte) bool { return bytes.Equal(e, enc) }) {
-								encs = append(encs, enc)
-							}
+							d.add(xz.Encode(st.content, check, lzma))
 						}
 					}
-					slices.SortFunc(encs, compareBytes)
+					encs = d.sorted()
 				default:
 					encs = [][]byte{st.encode(s, st.content)}
 				}

@@ -75,12 +75,8 @@ func (t tarArchive) encodeWith(i int, content []byte) []byte {
 // first: the archive in each form, without each file, and with each
 // file's name empty or cut to its extension or base name.
 func (t tarArchive) rewrites() [][]byte {
-	var out [][]byte
-	add := func(t tarArchive) {
-		if c := t.encode(); !slices.ContainsFunc(out, func(d []byte) bool { return bytes.Equal(c, d) }) {
-			out = append(out, c)
-		}
-	}
+	var out distinct
+	add := func(t tarArchive) { out.add(t.encode()) }
 	for _, ustar := range []bool{false, t.ustar} {
 		for _, ended := range []bool{false, t.ended} {
 			y := t
@@ -101,8 +97,7 @@ func (t tarArchive) rewrites() [][]byte {
 			add(y)
 		}
 	}
-	slices.SortFunc(out, compareBytes)
-	return out
+	return out.sorted()
 }
 
 // encode returns the archive in its form: as archive/tar writes ustar

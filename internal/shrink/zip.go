@@ -181,6 +181,21 @@ func (z zipArchive) encode() []byte {
 	return append(append(out, dir...), end...)
 }
 
+// distinct collects candidates, each once.
+type distinct [][]byte
+
+func (d *distinct) add(c []byte) {
+	if !slices.ContainsFunc(*d, func(e []byte) bool { return bytes.Equal(c, e) }) {
+		*d = append(*d, c)
+	}
+}
+
+// sorted returns the candidates, smallest first.
+func (d distinct) sorted() [][]byte {
+	slices.SortFunc(d, compareBytes)
+	return d
+}
+
 // shorterNames returns what may stand for an archive's file name, shorter:
 // none, its extension alone, its base name alone (what code that picks
 // files by name may look for).
@@ -209,12 +224,8 @@ func (z zipArchive) each(f func(*zipFile)) zipArchive {
 // file stored, without each file, and with each file's name empty or cut
 // to its extension or base name.
 func (z zipArchive) rewrites() [][]byte {
-	var out [][]byte
-	add := func(z zipArchive) {
-		if c := z.encode(); !slices.ContainsFunc(out, func(d []byte) bool { return bytes.Equal(c, d) }) {
-			out = append(out, c)
-		}
-	}
+	var out distinct
+	add := func(z zipArchive) { out.add(z.encode()) }
 	stored := func(f *zipFile) { f.method = zipStored }
 	add(z)
 	noCRC := z.each(func(f *zipFile) { f.noCRC = true })
@@ -234,6 +245,5 @@ func (z zipArchive) rewrites() [][]byte {
 			add(y)
 		}
 	}
-	slices.SortFunc(out, compareBytes)
-	return out
+	return out.sorted()
 }
