@@ -91,12 +91,24 @@ func shapeModule(tb testing.TB, name string) versusModule {
 		tb.Fatal(err)
 	}
 	test := "package " + name + "\n\nimport (\n\tstdjson \"encoding/json\"\n\t\"testing\"\n)\n\nvar _ = stdjson.Valid\n\n" + shapeTargets[name] + "\n"
-	return versusModule{
-		files:  map[string]string{name + ".go": string(src), name + "_test.go": test},
-		target: "FuzzShape",
-		entry:  entry,
+	files := map[string]string{name + ".go": string(src), name + "_test.go": test}
+	// The container shapes share what they hold (internal/shapes/settings):
+	// it goes into the module too, imported from there.
+	const shared = "github.com/fuzzmin/fuzzmin/internal/shapes/settings"
+	if strings.Contains(files[name+".go"], `"`+shared+`"`) {
+		settings, err := os.ReadFile(filepath.Join(root, "settings", "settings.go"))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		files[name+".go"] = strings.Replace(files[name+".go"], `"`+shared+`"`, `"`+moduleDir+`settings"`, 1)
+		files["settings/settings.go"] = string(settings)
 	}
+	return versusModule{files: files, target: "FuzzShape", entry: entry}
 }
+
+// moduleDir stands in a versusModule's files for its module's path and
+// a slash.
+const moduleDir = "MODULE/"
 
 // BenchmarkVersusShapes compares fuzzmin with the toolchain's minimizer on
 // the shapes: inputs like the ones parsers read (JSON, a config file, an
@@ -167,7 +179,11 @@ func versus(b *testing.B, m versusModule) {
 	}
 	write := func(b *testing.B, modPath string) string {
 		dir := b.TempDir()
-		writeModule(b, dir, modPath, m.files)
+		files := map[string]string{}
+		for name, content := range m.files {
+			files[name] = strings.ReplaceAll(content, `"`+moduleDir, `"`+modPath+"/")
+		}
+		writeModule(b, dir, modPath, files)
 		return dir
 	}
 	b.Run("fuzzmin", func(b *testing.B) {

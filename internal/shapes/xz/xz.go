@@ -32,8 +32,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"hash/crc64"
-	"strconv"
-	"strings"
+
+	"github.com/fuzzmin/fuzzmin/internal/shapes/settings"
 )
 
 var (
@@ -49,16 +49,17 @@ const (
 	checkCRC64 = 4
 )
 
-// Settings are a file's key=value lines.
-type Settings map[string]int
-
 // Read decodes a file and applies its settings.
-func Read(b []byte) (Settings, error) {
+func Read(b []byte) (settings.Settings, error) {
 	content, err := Decode(b)
 	if err != nil {
 		return nil, err
 	}
-	return apply(string(content))
+	s := settings.Settings{}
+	if err := s.Apply(string(content)); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // Decode returns the content of a file.
@@ -265,32 +266,4 @@ func uvarint(b []byte, at int) (uint64, int, error) {
 		}
 	}
 	return 0, 0, errors.New("integer too long")
-}
-
-// The levels of compression a setting may name.
-var levels = [8]string{"store", "fastest", "fast", "normal", "normal", "good", "better", "best"}
-
-// apply reads the settings: key=value lines with integer values; blank
-// lines and lines starting with # are skipped.
-func apply(content string) (Settings, error) {
-	s := Settings{}
-	for _, line := range strings.Split(content, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		k, v, ok := strings.Cut(line, "=")
-		if !ok {
-			return nil, fmt.Errorf("not a setting: %q", line)
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", k, err)
-		}
-		if k == "level" {
-			_ = levels[n] // the bug: a level is not checked against the table
-		}
-		s[k] = n
-	}
-	return s, nil
 }

@@ -30,22 +30,19 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"strconv"
-	"strings"
+
+	"github.com/fuzzmin/fuzzmin/internal/shapes/settings"
 )
 
-// Settings are the key=value lines of an archive's files.
-type Settings map[string]int
-
 // Read reads an archive and applies the settings of its files in order.
-func Read(b []byte) (Settings, error) {
+func Read(b []byte) (settings.Settings, error) {
 	files, err := Files(b)
 	if err != nil {
 		return nil, err
 	}
-	s := Settings{}
+	s := settings.Settings{}
 	for _, f := range files {
-		if err := s.apply(string(f.Content)); err != nil {
+		if err := s.Apply(string(f.Content)); err != nil {
 			return nil, fmt.Errorf("%s: %v", f.Name, err)
 		}
 	}
@@ -136,31 +133,4 @@ func Files(b []byte) ([]File, error) {
 		return nil, errors.New("bytes between the files, or after the central directory's entries")
 	}
 	return files, nil
-}
-
-// The levels of compression a setting may name.
-var levels = [8]string{"store", "fastest", "fast", "normal", "normal", "good", "better", "best"}
-
-// apply reads settings: key=value lines with integer values; blank lines
-// and lines starting with # are skipped.
-func (s Settings) apply(content string) error {
-	for _, line := range strings.Split(content, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		k, v, ok := strings.Cut(line, "=")
-		if !ok {
-			return fmt.Errorf("not a setting: %q", line)
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return fmt.Errorf("%s: %v", k, err)
-		}
-		if k == "level" {
-			_ = levels[n] // the bug: a level is not checked against the table
-		}
-		s[k] = n
-	}
-	return nil
 }
