@@ -32,8 +32,10 @@ import (
 //     (numbers, hex, 3:17, c000001); true, false and nil; the name of the
 //     running test (its callers mask it); and a word that is a piece of the
 //     failing input, as it is, in another case or in hex, with punctuation
-//     next to it that the input holds too. Values next to each other are
-//     one value.
+//     next to it that the input holds too; and a run of words and
+//     punctuation without space of at least minPiece bytes that the input
+//     holds as it is, next to anything (a name a binary format stores
+//     with its length). Values next to each other are one value.
 //   - Two messages of failures of one kind at one position are the same
 //     failure when their constant words and punctuation agree in order. A
 //     word that was a piece of the input in the first message of a failure
@@ -74,7 +76,9 @@ const (
 // above, with the pieces of inputs masked: the text of a failure that no
 // earlier message of the same target taught anything.
 func Shape(msg string, inputs []any) string {
-	return render(learn(tokenize(msg), inputs))
+	toks := tokenize(msg)
+	in := newInputs(inputs)
+	return render(learn(toks, in.pieces(toks), &in))
 }
 
 // A Shaper gives the failures of one target their identity texts, the same
@@ -111,15 +115,16 @@ type pattern struct {
 func (s *Shaper) Shape(sig Signature, msg string, inputs []any) string {
 	toks := tokenize(msg)
 	in := newInputs(inputs)
+	pieces := in.pieces(toks)
 	at := place{sig.Kind, sig.Pos}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, p := range s.patterns[at] {
-		if fits(p.toks, toks, in) {
+		if fits(p.toks, toks, pieces, &in) {
 			return p.text
 		}
 	}
-	learned := learn(toks, inputs)
+	learned := learn(toks, pieces, &in)
 	p := pattern{toks: learned, text: render(learned)}
 	if s.n < maxPatterns {
 		if s.patterns == nil {
@@ -389,12 +394,12 @@ func strayClosers(s string, end int) int {
 	return end
 }
 
-// learn marks the words of toks that are pieces of inputs, and merges
-// them with the values and marked words next to them.
-func learn(toks []token, inputs []any) []token {
-	in := newInputs(inputs)
+// learn marks the tokens of toks that are pieces of the input (the words
+// has finds, and the runs pieces found), and merges them with the values
+// and marked tokens next to them.
+func learn(toks []token, pieces []bool, in *inputs) []token {
 	for i, tok := range toks {
-		toks[i].derived = tok.kind == word && in.has(tok.text)
+		toks[i].derived = pieces != nil && pieces[i] || tok.kind == word && in.has(tok.text)
 	}
 	// Punctuation next to a word of the input, which the input holds
 	// too, is the input's: "a=b", or "with a bang!" printed with %s.
@@ -456,9 +461,10 @@ func render(toks []token) string {
 
 // fits reports whether the tokens of a message fit a learned pattern: its
 // constant words and punctuation in order, and in place of each of its
-// values a run (maybe empty) of values, words that are pieces of in, and
-// words the pattern's value held in the message it was learned from.
-func fits(pat, toks []token, in inputs) bool {
+// values a run (maybe empty) of values, pieces of the input (runs that
+// pieces found, words has finds, punctuation the input holds), and words
+// the pattern's value held in the message it was learned from.
+func fits(pat, toks []token, pieces []bool, in *inputs) bool {
 	// ok[j]: the tokens toks[j:] fit pat[i:], for the i of the loop below,
 	// filled from the end.
 	next := make([]bool, len(toks)+1)
@@ -470,7 +476,7 @@ func fits(pat, toks []token, in inputs) bool {
 		if variable(p) {
 			// cur[j] = next[j] || (toks[j] may stand in p && cur[j+1])
 			for j := len(toks); j >= 0; j-- {
-				cur[j] = next[j] || j < len(toks) && cur[j+1] && standsIn(p, toks[j], in)
+				cur[j] = next[j] || j < len(toks) && cur[j+1] && (pieces != nil && pieces[j] || standsIn(p, toks[j], in))
 			}
 		} else {
 			for j := range toks {
@@ -484,7 +490,7 @@ func fits(pat, toks []token, in inputs) bool {
 
 // standsIn reports whether tok may stand where the learned value p stood:
 // a value, a word or punctuation p held, or a piece of the input.
-func standsIn(p, tok token, in inputs) bool {
+func standsIn(p, tok token, in *inputs) bool {
 	if tok.kind == value {
 		return true
 	}
@@ -496,6 +502,7 @@ func standsIn(p, tok token, in inputs) bool {
 type inputs struct {
 	args  []any
 	seen  map[string]bool // the words asked about, and the answers
+	held  map[string]bool // the runs asked about, and the answers
 	texts []string        // the inputs as text, then what those compressed inflate to
 }
 
@@ -520,6 +527,100 @@ func (in *inputs) has(w string) bool {
 	has := in.search(w)
 	in.seen[w] = has
 	return has
+}
+
+// minPiece is the length of the shortest run of a message's tokens that is
+// a piece of the input wherever the input holds it, word boundaries or
+// not. A binary format stores a name with its length, and the next field's
+// bytes, letters or not, follow it; the message prints the name whole,
+// with the control bytes it holds. Shorter runs match too often by chance.
+const minPiece = 4
+
+// pieces reports which tokens of a message are in runs of tokens with no
+// white space or value between them, of at least minPiece bytes, that the
+// input holds as it is: pieces of the input, as the words has finds are.
+// A run is taken as long as it goes, from the left. It returns nil if there
+// is no input.
+func (in *inputs) pieces(toks []token) []bool {
+	if len(in.args) == 0 {
+		return nil
+	}
+	pieces := make([]bool, len(toks))
+	var b strings.Builder
+	for start := 0; start < len(toks); {
+		if toks[start].kind == value {
+			start++
+			continue
+		}
+		end := start + 1 // of the run from start
+		for end < len(toks) && toks[end].kind != value && !toks[end].space {
+			end++
+		}
+		left := 0 // bytes in toks[i:end], for the i below
+		for _, t := range toks[start:end] {
+			left += len(t.text)
+		}
+		for i := start; i < end && left >= minPiece; {
+			if !in.holds(toks[i].text) {
+				left -= len(toks[i].text)
+				i++
+				continue
+			}
+			// The longest run from i that the input holds: if it holds a
+			// run, it holds every shorter one from i too.
+			lo, hi := i+1, end // it holds toks[i:lo], and none longer than toks[i:hi]
+			for lo < hi {
+				mid := (lo + hi + 1) / 2
+				b.Reset()
+				for _, t := range toks[i:mid] {
+					b.WriteString(t.text)
+				}
+				if in.holds(b.String()) {
+					lo = mid
+				} else {
+					hi = mid - 1
+				}
+			}
+			n := 0
+			for _, t := range toks[i:lo] {
+				n += len(t.text)
+			}
+			if n < minPiece {
+				left -= len(toks[i].text)
+				i++
+				continue
+			}
+			for j := i; j < lo; j++ {
+				pieces[j] = true
+			}
+			left -= n
+			i = lo
+		}
+		start = end
+	}
+	return pieces
+}
+
+// holds reports whether an input holds s as it is.
+func (in *inputs) holds(s string) bool {
+	if s == "" {
+		return true
+	}
+	if held, ok := in.held[s]; ok {
+		return held
+	}
+	if in.held == nil {
+		in.held = map[string]bool{}
+	}
+	held := false
+	for _, t := range in.text() {
+		if strings.Contains(t[:min(len(t), maxDerive)], s) {
+			held = true
+			break
+		}
+	}
+	in.held[s] = held
+	return held
 }
 
 // search looks for w in the inputs, as has says.

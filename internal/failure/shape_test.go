@@ -46,6 +46,17 @@ func zipped(name, content string) []byte {
 	return b.Bytes()
 }
 
+// zipStored writes a zip archive of one stored file: its name is
+// followed by its content, in the local header, and by the end record.
+func zipStored(name, content string) []byte {
+	var b bytes.Buffer
+	w := zip.NewWriter(&b)
+	f, _ := w.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store})
+	f.Write([]byte(content))
+	w.Close()
+	return b.Bytes()
+}
+
 func zlibbed(s string) []byte {
 	var b bytes.Buffer
 	w := zlib.NewWriter(&b)
@@ -135,6 +146,15 @@ var messagePairs = []messagePair{
 		b: `eeting: got " \t", want "\t"`, inb: []any{xz.Encode([]byte("eeting: \t"), xz.CheckNone, false)}, same: true, aText: "… got …, want …"},
 	{name: "pieces of a zip archive's files", a: `greeting: got " hello\tworld", want "hello\tworld"`, ina: []any{zipped("a.txt", strings.Repeat("a: 1\n", 40)+"greeting: hello\tworld\n")},
 		b: `eeting: got " \t", want "\t"`, inb: []any{zipped("", "eeting: \t")}, same: true, aText: "… got …, want …"},
+	// A binary format stores a name with its length: the next field's
+	// bytes follow it, letters or not, and the message prints it whole,
+	// with the control bytes the search gives it.
+	{name: "name stored with its length", a: "load client.conf: bad level", ina: []any{[]byte("\x0bclient.conflevel=x")},
+		b: "load \x00\x00\x18.conf: bad level", inb: []any{[]byte("\x08\x00\x00\x18.conflevel=x")}, same: true, aText: "load client.conf: bad level"},
+	{name: "names in a zip archive", a: `Load: client.conf: level: strconv.Atoi: parsing "": invalid syntax`, ina: []any{zipStored("client.conf", "level=")},
+		b: `Load: .conf: level: strconv.Atoi: parsing "": invalid syntax`, inb: []any{zipStored(".conf", "level=")}, same: true},
+	{name: "short piece inside a word", a: "unknown op ab", ina: []any{"xaby"}, b: "unknown op cd", inb: []any{"xcdy"}, same: false,
+		reason: "a piece of fewer than 4 bytes must stand between word boundaries in the input: shorter runs match by chance"},
 	{name: "hex word not from input", a: "bad frame cafe", ina: []any{[]byte{0x01}}, b: "bad frame beef", inb: []any{[]byte{0x02}}, same: false},
 	{name: "table case numbers", a: "case 17: got 3, want 4", b: "case 0: got 0, want 1", same: true},
 	{name: "candidate names", a: "FuzzX/c000001 failed", b: "FuzzX/5a3f9b2c1d0e4f67 failed", same: true},
