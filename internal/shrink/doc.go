@@ -59,7 +59,7 @@
 //   - lengths: in binary data, find the length fields whose records tile
 //     the input, from its start or after a file header; remove whole
 //     records, and lower a record's length field while removing what it
-//     no longer counts, in one candidate; once fields or lengths accepts
+//     no longer counts, from its end or its start, in one candidate; once fields or lengths accepts
 //     anything, both run again, before the passes after them;
 //   - inflate: in binary data, find the zlib streams and gzip members
 //     whose trailers hold their content's checksum, the xz streams and

@@ -19,7 +19,8 @@ import (
 // whole records
 // (blocks of them, as [blocks] has them), and lowers a record's length
 // field together with removing what it no longer counts from the end of
-// the record, in the same candidate.
+// the record, or the zeros at the start of what it counts, in the same
+// candidate.
 
 // A lengthField is one layout of a length field.
 type lengthField struct {
@@ -162,20 +163,32 @@ func isBinary[S byteString](s S) bool {
 	return !utf8.Valid([]byte(s))
 }
 
-// shrinkRecords yields s with whole records removed, then with a record's
-// length field lowered and the end of the record removed, for every layout
+// The stages of the lengths pass on each layout: whole records removed,
+// then a record's length field lowered with what it no longer counts cut
+// from the end of the record, then with the zeros that what it counts
+// starts with (the head of a name, whose end the code under test reads,
+// after the bytes pass has lowered the rest).
+const (
+	stageRecords = iota
+	stageLowerEnd
+	stageLowerStart
+	recordStages
+)
+
+// shrinkRecords yields the candidates of the stages above for every layout
 // that tiles s (see the top of this file). Lowering is a binary search (see
-// [magnitudes]) on the field's value. The cursor is pos.k = 2·layout +
-// stage, then (pos.i, pos.j) = (block size, offset) of records to remove,
-// or (pos.i, pos.s) = (record, search state).
+// [magnitudes]) on the field's value. The cursor is pos.k = recordStages·
+// layout + stage, then (pos.i, pos.j) = (block size, offset) of records to
+// remove, or (pos.i, pos.s) = (record, search state).
 func shrinkRecords[S byteString](s0 S, from pos) iter.Seq2[pos, S] {
 	return func(yield func(pos, S) bool) {
 		s := []byte(s0)
 		var starts []int
-		for k := from.k; k < 2*len(lengthFields); k++ {
-			f := lengthFields[k/2]
-			if k%2 == 0 || k == from.k {
-				starts = f.tiling(s) // the odd stage's layout is the even one's
+		for k := from.k; k < recordStages*len(lengthFields); k++ {
+			f := lengthFields[k/recordStages]
+			stage := k % recordStages
+			if stage == stageRecords || k == from.k {
+				starts = f.tiling(s) // the later stages' layout is the first's
 			}
 			if starts == nil {
 				continue
@@ -185,7 +198,7 @@ func shrinkRecords[S byteString](s0 S, from pos) iter.Seq2[pos, S] {
 			if k == from.k {
 				start = from
 			}
-			if k%2 == 0 {
+			if stage == stageRecords {
 				for p, b := range blocks(nrec, start) {
 					p.k = k
 					if !yield(p, cut(s0, rng{starts[b[0]], starts[b[1]]})) {
@@ -201,12 +214,32 @@ func shrinkRecords[S byteString](s0 S, from pos) iter.Seq2[pos, S] {
 				}
 				r, end := starts[i], starts[i+1]
 				v := f.value(s, r)
+				if stage == stageLowerStart {
+					// Of the zeros the start of what the field counts
+					// holds, in its units, as many as the search takes.
+					body := r + f.off + f.width + f.gap
+					z := 0
+					for body+z < end-f.trailer && s[body+z] == 0 {
+						z++
+					}
+					z /= f.unit
+					for st, keep := range magnitudes(false, uint64(z), uint64(z), st) {
+						gone := (z - int(keep.mag)) * f.unit
+						c := cut(s, rng{body, body + gone})
+						f.put(c, r, v-uint64(gone/f.unit))
+						if !yield(pos{k: k, i: i, s: st}, S(c)) {
+							return
+						}
+					}
+					continue
+				}
 				for st, m := range magnitudes(false, v, v, st) {
 					n := f.recordLen(m.mag)
 					if n < 0 {
 						continue
 					}
-					c := cut(s, rng{r + n - f.trailer, end - f.trailer}) // the trailer stays
+					gone := rng{r + n - f.trailer, end - f.trailer} // the trailer stays
+					c := cut(s, gone)
 					f.put(c, r, m.mag)
 					if !yield(pos{k: k, i: i, s: st}, S(c)) {
 						return

@@ -1,10 +1,12 @@
 package shrink
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"iter"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -80,8 +82,8 @@ func TestShrinkRecords(t *testing.T) {
 	s := []byte("\x80\x01\x00\x01abcd\x80\x02\x00\x02efghijkl")
 	rtcp := slices.Index(lengthFields, lengthField{off: 2, width: 2, unit: 4})
 	var got []string
-	for p, c := range shrinkRecords(s, pos{k: 2 * rtcp}) {
-		if p.k/2 != rtcp {
+	for p, c := range shrinkRecords(s, pos{k: recordStages * rtcp}) {
+		if p.k/recordStages != rtcp {
 			break
 		}
 		got = append(got, string(c))
@@ -99,6 +101,66 @@ func TestShrinkRecords(t *testing.T) {
 	}
 }
 
+// TestShrink_NameHeads: files of a name and a content, each after its
+// length in 1 or 2 bytes; the code under test reads the end of a name. The
+// bytes pass lowers the head of the name to zeros, and the lengths pass
+// cuts them with the length: the hand minimum, from either width.
+func TestShrink_NameHeads(t *testing.T) {
+	t.Parallel()
+	for _, width := range []int{1, 2} {
+		field := func(b []byte) (f, rest []byte, ok bool) {
+			if len(b) < width {
+				return nil, nil, false
+			}
+			n := int(b[0])
+			if width == 2 {
+				n |= int(b[1]) << 8
+			}
+			if n > len(b)-width {
+				return nil, nil, false
+			}
+			return b[width : width+n], b[width+n:], true
+		}
+		fails := func(args []any) bool {
+			for b := args[0].([]byte); len(b) > 0; {
+				name, rest, ok := field(b)
+				if !ok {
+					return false
+				}
+				content, rest, ok := field(rest)
+				if !ok {
+					return false
+				}
+				if strings.HasSuffix(string(name), ".conf") && strings.Contains(string(content), "level=x") {
+					return true
+				}
+				b = rest
+			}
+			return false
+		}
+		framed := func(fields ...string) []byte {
+			var b []byte
+			for _, f := range fields {
+				b = append(b, byte(len(f)))
+				if width == 2 {
+					b = append(b, 0)
+				}
+				b = append(b, f...)
+			}
+			return b
+		}
+		in := framed("README.txt", "hello", "client.conf", "name=a\nlevel=x ok")
+		r, err := Shrink(context.Background(), []any{in}, Predicate(fails))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := r.Args[0].([]byte), framed(".conf", "level=x"); !bytes.Equal(got, want) {
+			t.Errorf("width %d: Shrink = %q, want %q", width, got, want)
+		}
+		t.Logf("width %d: %d → %d bytes in %d runs", width, len(in), len(r.Args[0].([]byte)), r.Stats.Runs)
+	}
+}
+
 // TestShrinkRecords_FileHeader: records after a file header, each a
 // 16-byte header whose bytes 8-11 (little endian) count the bytes after
 // it, 4 bytes after the field, as in a packet capture.
@@ -113,8 +175,8 @@ func TestShrinkRecords_FileHeader(t *testing.T) {
 		t.Fatalf("tiling = %v, want [10 29 50 67]", got)
 	}
 	var got []string
-	for p, c := range shrinkRecords(s, pos{k: 2 * capture}) {
-		if p.k/2 != capture {
+	for p, c := range shrinkRecords(s, pos{k: recordStages * capture}) {
+		if p.k/recordStages != capture {
 			break
 		}
 		got = append(got, string(c))
@@ -128,14 +190,26 @@ func TestShrinkRecords_FileHeader(t *testing.T) {
 			t.Errorf("shrinkRecords does not propose %q", want)
 		}
 	}
+	// A length lowered with the zeros that what it counts starts with.
+	s = []byte("FILEHEADER" + record("abc") + record("\x00\x00\x00gh") + record("i"))
+	got = got[:0]
+	for p, c := range shrinkRecords(s, pos{k: recordStages*capture + stageLowerStart}) {
+		if p.k/recordStages != capture {
+			break
+		}
+		got = append(got, string(c))
+	}
+	if want := "FILEHEADER" + record("abc") + record("gh") + record("i"); len(got) == 0 || got[0] != want {
+		t.Errorf("shrinkRecords proposes %q, want first %q", got, want)
+	}
 	// A trailer stays when its record's length is lowered: a chunk of a
 	// length, a type, the data and a checksum.
 	chunk := func(data string) string { return "\x00\x00\x00" + string(rune(len(data))) + "TYPE" + data + "CRC!" }
 	s = []byte("\x89PNG" + chunk("abcdef") + chunk("gh"))
 	png := slices.Index(lengthFields, lengthField{off: 0, width: 4, unit: 1, gap: 4, trailer: 4})
 	got = got[:0]
-	for p, c := range shrinkRecords(s, pos{k: 2*png + 1}) {
-		if p.k/2 != png {
+	for p, c := range shrinkRecords(s, pos{k: recordStages*png + stageLowerEnd}) {
+		if p.k/recordStages != png {
 			break
 		}
 		got = append(got, string(c))
