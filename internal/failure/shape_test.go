@@ -341,6 +341,9 @@ func BenchmarkIdentity(b *testing.B) {
 		{"cmp.Diff", func(int) string { return cmpDiff1 }, func(int) []any { return nil }},
 		{"testify", func(int) string { return testifyEqual1 }, func(int) []any { return nil }},
 		{"input-1MiB", func(int) string { return "bad key ZZZ" }, func(int) []any { return []any{strings.Repeat("key=zzz ", 1<<17)} }},
+		// A name a zip archive stores, which the search lowers to control
+		// bytes: a run of the input, not a word of it.
+		{"zip-name", func(i int) string { return fmt.Sprintf("Load: \x00\x00%c.conf: level: bad", i%26) }, func(i int) []any { return []any{zipStored(fmt.Sprintf("\x00\x00%c.conf", i%26), "level=")} }},
 		// A fuzzer's input printed whole: thousands of brackets that never
 		// close, and of words of the input.
 		{"brackets-8KiB", func(i int) string { return "got " + strings.Repeat("[a ", 3000+i) }, func(i int) []any { return []any{strings.Repeat("[a ", 3000+i)} }},
