@@ -50,7 +50,8 @@
 //     up the difference while the sum's field stays (sums.go);
 //     replace the input by a frame's
 //     content, remove blocks and records with their count, frames with
-//     their length, the end of a region, rows and columns with the
+//     their length, the end of a region or the zeros before text at its
+//     start, rows and columns with the
 //     dimensions, a type name by a shorter one, each with every field
 //     that sizes what it removes fixed up, and every checksum computed
 //     again, in the same candidate (fieldmoves.go); the candidates of
@@ -59,8 +60,10 @@
 //   - lengths: in binary data, find the length fields whose records tile
 //     the input, from its start or after a file header; remove whole
 //     records, and lower a record's length field while removing what it
-//     no longer counts, from its end or its start, in one candidate; once fields or lengths accepts
-//     anything, both run again, before the passes after them;
+//     no longer counts from its end, or the zeros before text at its
+//     start, in one candidate, with the header's total; once fields or
+//     lengths accepts anything, both run again, before the passes after
+//     them;
 //   - inflate: in binary data, find the zlib streams and gzip members
 //     whose trailers hold their content's checksum, the xz streams and
 //     the files of a zip or tar archive, shrink each content with the

@@ -19,7 +19,10 @@ import (
 //   - tags: a frame's text (a type name) replaced by shorter text that
 //     another frame holds;
 //   - dims: rows, then columns, of a two-dimensional region removed from
-//     its end or its start, with the fields that count them.
+//     its end or its start, with the fields that count them;
+//   - heads: the zeros a region that trim cuts starts with, before text:
+//     what the bytes pass left of the head of a name whose end the code
+//     under test reads (see [zeroHead]).
 const (
 	moveHoist = iota
 	moveCounts
@@ -27,6 +30,7 @@ const (
 	moveTrim
 	moveTags
 	moveDims
+	moveHeads
 	numMoves
 )
 
@@ -95,11 +99,13 @@ func (m *model) moves(k int, from pos) iter.Seq2[pos, []byte] {
 	case moveFrames:
 		return m.frameMoves(from)
 	case moveTrim:
-		return m.trims(from)
+		return m.trims(from, false)
 	case moveTags:
 		return m.tags(from)
+	case moveDims:
+		return m.dimMoves(from)
 	}
-	return m.dimMoves(from)
+	return m.trims(from, true)
 }
 
 // hoists yields the contents of the frames, largest first.
@@ -175,9 +181,10 @@ func (m *model) frameMoves(from pos) iter.Seq2[pos, []byte] {
 }
 
 // trims cuts the end of each frame's or size's region, and of what lies
-// between an offset and where it points (the pixels before a directory):
-// a binary search on what remains, which is first nothing.
-func (m *model) trims(from pos) iter.Seq2[pos, []byte] {
+// between an offset and where it points (the pixels before a directory),
+// or with heads the zeros it starts with: a binary search on what remains,
+// which is first nothing.
+func (m *model) trims(from pos, heads bool) iter.Seq2[pos, []byte] {
 	regions := append(slices.Clone(m.frames), m.sizes...)
 	for _, o := range m.offsets {
 		if v := int(o.get(m.s)); v > o.end() {
@@ -196,9 +203,16 @@ func (m *model) trims(from pos) iter.Seq2[pos, []byte] {
 			if i == from.i {
 				st = from.s
 			}
-			size := uint64(r.end - r.start)
-			for st, keep := range magnitudes(false, size, size, st) {
-				for _, c := range m.variants([]rng{{r.start + int(keep.mag), r.end}}, nil, 0, nil) {
+			size := r.end - r.start
+			if heads {
+				size = zeroHead(m.s[r.start:r.end])
+			}
+			for st, keep := range magnitudes(false, uint64(size), uint64(size), st) {
+				gone := rng{r.start + int(keep.mag), r.end}
+				if heads {
+					gone = rng{r.start, r.start + size - int(keep.mag)}
+				}
+				for _, c := range m.variants([]rng{gone}, nil, 0, nil) {
 					if !yield(pos{i: i, s: st}, c) {
 						return
 					}
@@ -322,4 +336,18 @@ func (m *model) lowerDim(d dims, step, keep int) [][]byte {
 		return m.variants([]rng{{d.start + len(region), len(m.s)}}, &field, uint64(n-keep), func(c []byte) { copy(c[d.start:], region) })
 	}
 	return m.variants(rs, &field, uint64(n-keep), nil)
+}
+
+// zeroHead returns the number of zeros b starts with if text follows them
+// (see [textual]): the head of a name that the bytes pass lowered to zeros,
+// as it does with what the code under test does not read; or 0.
+func zeroHead(b []byte) int {
+	z := 0
+	for z < len(b) && b[z] == 0 {
+		z++
+	}
+	if z == 0 || !textual(b[z:]) {
+		return 0
+	}
+	return z
 }

@@ -15,12 +15,13 @@ import (
 // between it and what it counts and a checksum after that or not), it
 // follows the chain of records from the start of the input, or from the
 // end of a file header of up to maxFileHeader bytes, and keeps the layouts
-// whose records tile the rest of the input exactly. On those it removes
-// whole records
-// (blocks of them, as [blocks] has them), and lowers a record's length
-// field together with removing what it no longer counts from the end of
-// the record, or the zeros at the start of what it counts, in the same
-// candidate.
+// whose records tile the rest of the input exactly (where the header holds
+// the length of what follows it, some records may be empty). On those it
+// removes whole records (blocks of them, as [blocks] has them), and lowers
+// a record's length field together with removing what it no longer counts
+// from the end of the record, or the zeros before text at the start of
+// what it counts, in the same candidate; a field of the header that holds
+// the length of the input or of what follows goes down with them.
 
 // A lengthField is one layout of a length field.
 type lengthField struct {
@@ -100,19 +101,26 @@ func (f lengthField) recordLen(v uint64) int {
 
 // tiling returns the offsets of the records of s in layout f, and len(s),
 // if they tile s exactly, from its start or from the end of a file header:
-// the shortest header after which two records or more, none empty, do;
-// nil otherwise.
+// the shortest header after which two records or more, none empty, do, or
+// some empty where the header holds the length of what follows it (see
+// [headerTotal]); nil otherwise.
 func (f lengthField) tiling(s []byte) []int {
 	for at := 0; at <= maxFileHeader && at < len(s); at++ {
-		if starts := f.tilingFrom(s, at); starts != nil {
+		if starts := f.tilingFrom(s, at, false); starts != nil {
 			return starts
+		}
+		if l, ok := headerTotal(s, at); ok && int(l.get(s)) == len(s)-at {
+			if starts := f.tilingFrom(s, at, true); starts != nil {
+				return starts
+			}
 		}
 	}
 	return nil
 }
 
-// tilingFrom is tiling with a file header of at bytes.
-func (f lengthField) tilingFrom(s []byte, at int) []int {
+// tilingFrom is tiling with a file header of at bytes, with empty records
+// if empty.
+func (f lengthField) tilingFrom(s []byte, at int, empty bool) []int {
 	count := 0
 	for r := at; r < len(s); count++ {
 		if r+f.off+f.width > len(s) {
@@ -120,7 +128,7 @@ func (f lengthField) tilingFrom(s []byte, at int) []int {
 		}
 		v := f.value(s, r)
 		n := f.recordLen(v)
-		if n <= 0 || r+n > len(s) || at > 0 && v == 0 {
+		if n <= 0 || r+n > len(s) || at > 0 && v == 0 && !empty {
 			return nil
 		}
 		r += n
@@ -165,9 +173,8 @@ func isBinary[S byteString](s S) bool {
 
 // The stages of the lengths pass on each layout: whole records removed,
 // then a record's length field lowered with what it no longer counts cut
-// from the end of the record, then with the zeros that what it counts
-// starts with (the head of a name, whose end the code under test reads,
-// after the bytes pass has lowered the rest).
+// from the end of the record, then with the zeros before text that what
+// it counts starts with (see [zeroHead]).
 const (
 	stageRecords = iota
 	stageLowerEnd
@@ -198,10 +205,20 @@ func shrinkRecords[S byteString](s0 S, from pos) iter.Seq2[pos, S] {
 			if k == from.k {
 				start = from
 			}
+			total, hasTotal := headerTotal(s, starts[0])
+			// cutFixed returns s without g, the header's total lowered
+			// with it (it counts g, and fits once lower).
+			cutFixed := func(g rng) []byte {
+				c := cut(s, g)
+				if hasTotal {
+					total.put(c, 0, total.get(s)-uint64(g.len()))
+				}
+				return c
+			}
 			if stage == stageRecords {
 				for p, b := range blocks(nrec, start) {
 					p.k = k
-					if !yield(p, cut(s0, rng{starts[b[0]], starts[b[1]]})) {
+					if !yield(p, S(cutFixed(rng{starts[b[0]], starts[b[1]]}))) {
 						return
 					}
 				}
@@ -215,17 +232,14 @@ func shrinkRecords[S byteString](s0 S, from pos) iter.Seq2[pos, S] {
 				r, end := starts[i], starts[i+1]
 				v := f.value(s, r)
 				if stage == stageLowerStart {
-					// Of the zeros the start of what the field counts
-					// holds, in its units, as many as the search takes.
+					// Of the zeros before text that what the field counts
+					// starts with, in its units, as many as the search
+					// takes.
 					body := r + f.off + f.width + f.gap
-					z := 0
-					for body+z < end-f.trailer && s[body+z] == 0 {
-						z++
-					}
-					z /= f.unit
+					z := zeroHead(s[body:end-f.trailer]) / f.unit
 					for st, keep := range magnitudes(false, uint64(z), uint64(z), st) {
 						gone := (z - int(keep.mag)) * f.unit
-						c := cut(s, rng{body, body + gone})
+						c := cutFixed(rng{body, body + gone})
 						f.put(c, r, v-uint64(gone/f.unit))
 						if !yield(pos{k: k, i: i, s: st}, S(c)) {
 							return
@@ -238,8 +252,7 @@ func shrinkRecords[S byteString](s0 S, from pos) iter.Seq2[pos, S] {
 					if n < 0 {
 						continue
 					}
-					gone := rng{r + n - f.trailer, end - f.trailer} // the trailer stays
-					c := cut(s, gone)
+					c := cutFixed(rng{r + n - f.trailer, end - f.trailer}) // the trailer stays
 					f.put(c, r, m.mag)
 					if !yield(pos{k: k, i: i, s: st}, S(c)) {
 						return
@@ -248,4 +261,21 @@ func shrinkRecords[S byteString](s0 S, from pos) iter.Seq2[pos, S] {
 			}
 		}
 	}
+}
+
+// headerTotal returns the field of a file header of at bytes, 2 or 4
+// bytes in either byte order, whose value is the length of the input, or
+// of what follows the header, or of what follows the field: a total that
+// the records' candidates lower by what they remove.
+func headerTotal(s []byte, at int) (layout, bool) {
+	for _, w := range []width{{4, false}, {4, true}, {2, false}, {2, true}} {
+		for i := 0; i+w.width <= at; i++ {
+			l := layout{i, w.width, w.little}
+			switch int(l.get(s)) {
+			case len(s), len(s) - at, len(s) - l.end():
+				return l, true
+			}
+		}
+	}
+	return layout{}, false
 }

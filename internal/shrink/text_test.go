@@ -102,27 +102,48 @@ func TestShrinkRecords(t *testing.T) {
 }
 
 // TestShrink_NameHeads: files of a name and a content, each after its
-// length in 1 or 2 bytes; the code under test reads the end of a name. The
-// bytes pass lowers the head of the name to zeros, and the lengths pass
-// cuts them with the length: the hand minimum, from either width.
+// length (in 1 byte, in 2 little endian, or in 4 big endian after a header
+// that holds the length of the rest); the code under test reads the end of
+// a name. The bytes pass lowers the head of the name to zeros, and the
+// passes that know the lengths cut them with the lengths: the hand minimum
+// in each layout.
 func TestShrink_NameHeads(t *testing.T) {
 	t.Parallel()
-	for _, width := range []int{1, 2} {
+	for _, tt := range []struct {
+		name   string
+		width  int
+		header bool
+	}{{"1 byte", 1, false}, {"2 bytes", 2, false}, {"4 bytes under a header", 4, true}} {
+		length := func(b []byte) int {
+			n := 0
+			for i := range tt.width {
+				if tt.width == 4 {
+					n = n<<8 | int(b[i])
+				} else {
+					n |= int(b[i]) << (8 * i)
+				}
+			}
+			return n
+		}
 		field := func(b []byte) (f, rest []byte, ok bool) {
-			if len(b) < width {
+			if len(b) < tt.width {
 				return nil, nil, false
 			}
-			n := int(b[0])
-			if width == 2 {
-				n |= int(b[1]) << 8
-			}
-			if n > len(b)-width {
+			n := length(b)
+			if n > len(b)-tt.width {
 				return nil, nil, false
 			}
-			return b[width : width+n], b[width+n:], true
+			return b[tt.width : tt.width+n], b[tt.width+n:], true
 		}
 		fails := func(args []any) bool {
-			for b := args[0].([]byte); len(b) > 0; {
+			b := args[0].([]byte)
+			if tt.header {
+				if len(b) < 8 || string(b[:4]) != "HDR1" || length(b[4:]) != len(b)-8 {
+					return false
+				}
+				b = b[8:]
+			}
+			for len(b) > 0 {
 				name, rest, ok := field(b)
 				if !ok {
 					return false
@@ -138,14 +159,23 @@ func TestShrink_NameHeads(t *testing.T) {
 			}
 			return false
 		}
+		put := func(b []byte, n int) []byte {
+			for i := range tt.width {
+				if tt.width == 4 {
+					b = append(b, byte(n>>(8*(3-i))))
+				} else {
+					b = append(b, byte(n>>(8*i)))
+				}
+			}
+			return b
+		}
 		framed := func(fields ...string) []byte {
 			var b []byte
 			for _, f := range fields {
-				b = append(b, byte(len(f)))
-				if width == 2 {
-					b = append(b, 0)
-				}
-				b = append(b, f...)
+				b = append(put(b, len(f)), f...)
+			}
+			if tt.header {
+				b = append(put([]byte("HDR1"), len(b)), b...)
 			}
 			return b
 		}
@@ -155,9 +185,9 @@ func TestShrink_NameHeads(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got, want := r.Args[0].([]byte), framed(".conf", "level=x"); !bytes.Equal(got, want) {
-			t.Errorf("width %d: Shrink = %q, want %q", width, got, want)
+			t.Errorf("%s: Shrink = %q, want %q", tt.name, got, want)
 		}
-		t.Logf("width %d: %d → %d bytes in %d runs", width, len(in), len(r.Args[0].([]byte)), r.Stats.Runs)
+		t.Logf("%s: %d → %d bytes in %d runs", tt.name, len(in), len(r.Args[0].([]byte)), r.Stats.Runs)
 	}
 }
 
@@ -189,6 +219,17 @@ func TestShrinkRecords_FileHeader(t *testing.T) {
 		if !slices.Contains(got, want) {
 			t.Errorf("shrinkRecords does not propose %q", want)
 		}
+	}
+	// Empty records, after a header that holds the length of what
+	// follows it.
+	str := lengthFields[slices.Index(lengthFields, lengthField{off: 0, width: 4, unit: 1})]
+	s = []byte("HDR1\x00\x00\x00\x1c" + "\x00\x00\x00\x00" + "\x00\x00\x00\x00" + "\x00\x00\x00\x05.conf" + "\x00\x00\x00\x07level=x")
+	if got := str.tiling(s); fmt.Sprint(got) != "[8 12 16 25 36]" {
+		t.Errorf("tiling with empty records = %v, want [8 12 16 25 36]", got)
+	}
+	s[7] = 0x1b // the header no longer counts them: no empty record
+	if got := str.tiling(s); fmt.Sprint(got) != "[16 25 36]" {
+		t.Errorf("tiling = %v, want [16 25 36]", got)
 	}
 	// A length lowered with the zeros that what it counts starts with.
 	s = []byte("FILEHEADER" + record("abc") + record("\x00\x00\x00gh") + record("i"))
