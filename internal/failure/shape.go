@@ -32,10 +32,10 @@ import (
 //     (numbers, hex, 3:17, c000001); true, false and nil; the name of the
 //     running test (its callers mask it); and a word that is a piece of the
 //     failing input, as it is, in another case or in hex, with punctuation
-//     next to it that the input holds too; and a run of words and
-//     punctuation without space of at least minPiece bytes that the input
-//     holds as it is, next to anything (a name a binary format stores
-//     with its length). Values next to each other are one value.
+//     right next to it that the input holds next to it too; and a run of
+//     words and punctuation without space of at least minPiece bytes that
+//     the input holds as it is, next to anything (a name a binary format
+//     stores with its length). Values next to each other are one value.
 //   - Two messages of failures of one kind at one position are the same
 //     failure when their constant words and punctuation agree in order. A
 //     word that was a piece of the input in the first message of a failure
@@ -401,10 +401,12 @@ func learn(toks []token, pieces []bool, in *inputs) []token {
 	for i, tok := range toks {
 		toks[i].derived = pieces != nil && pieces[i] || tok.kind == word && in.has(tok.text)
 	}
-	// Punctuation next to a word of the input, which the input holds
-	// too, is the input's: "a=b", or "with a bang!" printed with %s.
+	// Punctuation right next to a word of the input, which the input
+	// holds next to it too, is the input's: "a=b", or "with a bang!"
+	// printed with %s.
+	together := func(a, b token) bool { return !b.space && in.holds(a.text+b.text) }
 	for i, tok := range toks {
-		if tok.kind == punct && (i > 0 && toks[i-1].derived || i+1 < len(toks) && toks[i+1].derived) && in.has(tok.text) {
+		if tok.kind == punct && (i > 0 && toks[i-1].derived && together(toks[i-1], tok) || i+1 < len(toks) && toks[i+1].derived && together(tok, toks[i+1])) {
 			toks[i].derived = true
 		}
 	}

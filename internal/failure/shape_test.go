@@ -153,6 +153,10 @@ var messagePairs = []messagePair{
 		b: "load \x00\x00\x18.conf: bad level", inb: []any{[]byte("\x08\x00\x00\x18.conflevel=x")}, same: true, aText: "load client.conf: bad level"},
 	{name: "names in a zip archive", a: `Load: client.conf: level: strconv.Atoi: parsing "": invalid syntax`, ina: []any{zipStored("client.conf", "level=")},
 		b: `Load: .conf: level: strconv.Atoi: parsing "": invalid syntax`, inb: []any{zipStored(".conf", "level=")}, same: true},
+	// Punctuation next to a word of the input is the input's only where
+	// the input holds them together: the message's own colon stays.
+	{name: "colon before a word of the input", a: "syntax error at line 2, column 20: unterminated string", ina: []any{"{\"a\": [1, 2],\n \"b\": \"unterminated [x]"},
+		b: "syntax error at line 1, column 1: unterminated string", inb: []any{"\"unterminated"}, same: true, aText: "syntax error at line …, column …: unterminated string"},
 	{name: "short piece inside a word", a: "unknown op ab", ina: []any{"xaby"}, b: "unknown op cd", inb: []any{"xcdy"}, same: false,
 		reason: "a piece of fewer than 4 bytes must stand between word boundaries in the input: shorter runs match by chance"},
 	{name: "hex word not from input", a: "bad frame cafe", ina: []any{[]byte{0x01}}, b: "bad frame beef", inb: []any{[]byte{0x02}}, same: false},
