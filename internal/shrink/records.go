@@ -105,17 +105,33 @@ func (f lengthField) recordLen(v uint64) int {
 // some empty where the header holds the length of what follows it (see
 // [headerTotal]); nil otherwise.
 func (f lengthField) tiling(s []byte) []int {
+	counted := countedHeaders(s)
 	for at := 0; at <= maxFileHeader && at < len(s); at++ {
 		if starts := f.tilingFrom(s, at, false); starts != nil {
 			return starts
 		}
-		if l, ok := headerTotal(s, at); ok && int(l.get(s)) == len(s)-at {
+		if counted[at] {
 			if starts := f.tilingFrom(s, at, true); starts != nil {
 				return starts
 			}
 		}
 	}
 	return nil
+}
+
+// countedHeaders reports, for each length of a file header, whether a
+// field in it (2 or 4 bytes, in either byte order) holds the length of
+// what follows the header.
+func countedHeaders(s []byte) (counted [maxFileHeader + 1]bool) {
+	for _, w := range headerWidths {
+		for i := 0; i+w.width <= min(len(s), maxFileHeader); i++ {
+			l := layout{i, w.width, w.little}
+			if at := len(s) - int(l.get(s)); at >= l.end() && at <= maxFileHeader {
+				counted[at] = true
+			}
+		}
+	}
+	return counted
 }
 
 // tilingFrom is tiling with a file header of at bytes, with empty records
@@ -268,7 +284,7 @@ func shrinkRecords[S byteString](s0 S, from pos) iter.Seq2[pos, S] {
 // of what follows the header, or of what follows the field: a total that
 // the records' candidates lower by what they remove.
 func headerTotal(s []byte, at int) (layout, bool) {
-	for _, w := range []width{{4, false}, {4, true}, {2, false}, {2, true}} {
+	for _, w := range headerWidths {
 		for i := 0; i+w.width <= at; i++ {
 			l := layout{i, w.width, w.little}
 			switch int(l.get(s)) {
@@ -279,3 +295,6 @@ func headerTotal(s []byte, at int) (layout, bool) {
 	}
 	return layout{}, false
 }
+
+// headerWidths are the widths a header's total is read in.
+var headerWidths = []width{{4, false}, {4, true}, {2, false}, {2, true}}
