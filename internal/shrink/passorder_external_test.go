@@ -28,11 +28,11 @@ const bigAlloc = 1 << 20
 // end larger, nor take more runs on a shape's own input. (On the grown
 // captures it takes more: the fields pass reads a byte of their mangled
 // file header as a count, and its candidates remove a block with it that
-// holds a record's length.) It logs, for each, the runs, the result,
-// the candidates that made the decoder allocate more than bigAlloc (and
-// the passes they came from), all that the candidates allocated, and the
-// time of the search. It changes
-// the order of the passes, so it runs alone, when asked:
+// holds a record's length.) It logs, for each, the runs, the result, the
+// candidates that made the decoder allocate more than bigAlloc (and the
+// passes they came from), all that the candidates allocated, and the time
+// of the search. It changes the order of the passes, so it runs alone
+// (the parallel tests wait for it), when asked:
 //
 //	go test ./internal/shrink -run PassOrder -passorder -v
 func TestPassOrder_SizeConsistent(t *testing.T) {
