@@ -36,22 +36,13 @@ func gzipped(s string) []byte {
 	return b.Bytes()
 }
 
-// zipped writes a zip archive of one deflated file.
-func zipped(name, content string) []byte {
+// zipped writes a zip archive of one file, deflated or stored (zip.Store:
+// its name is followed by its content, in the local header, and by the
+// end record).
+func zipped(name, content string, method uint16) []byte {
 	var b bytes.Buffer
 	w := zip.NewWriter(&b)
-	f, _ := w.Create(name)
-	f.Write([]byte(content))
-	w.Close()
-	return b.Bytes()
-}
-
-// zipStored writes a zip archive of one stored file: its name is
-// followed by its content, in the local header, and by the end record.
-func zipStored(name, content string) []byte {
-	var b bytes.Buffer
-	w := zip.NewWriter(&b)
-	f, _ := w.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store})
+	f, _ := w.CreateHeader(&zip.FileHeader{Name: name, Method: method})
 	f.Write([]byte(content))
 	w.Close()
 	return b.Bytes()
@@ -144,15 +135,15 @@ var messagePairs = []messagePair{
 	// (In LZMA: "greeting" is no piece of the stream's bytes.)
 	{name: "pieces of an xz stream's content", a: `greeting: got " hello\tworld", want "hello\tworld"`, ina: []any{xz.Encode([]byte(strings.Repeat("a: 1\n", 40)+"greeting: hello\tworld\n"), xz.CheckCRC64, true)},
 		b: `eeting: got " \t", want "\t"`, inb: []any{xz.Encode([]byte("eeting: \t"), xz.CheckNone, false)}, same: true, aText: "… got …, want …"},
-	{name: "pieces of a zip archive's files", a: `greeting: got " hello\tworld", want "hello\tworld"`, ina: []any{zipped("a.txt", strings.Repeat("a: 1\n", 40)+"greeting: hello\tworld\n")},
-		b: `eeting: got " \t", want "\t"`, inb: []any{zipped("", "eeting: \t")}, same: true, aText: "… got …, want …"},
+	{name: "pieces of a zip archive's files", a: `greeting: got " hello\tworld", want "hello\tworld"`, ina: []any{zipped("a.txt", strings.Repeat("a: 1\n", 40)+"greeting: hello\tworld\n", zip.Deflate)},
+		b: `eeting: got " \t", want "\t"`, inb: []any{zipped("", "eeting: \t", zip.Deflate)}, same: true, aText: "… got …, want …"},
 	// A binary format stores a name with its length: the next field's
 	// bytes follow it, letters or not, and the message prints it whole,
 	// with the control bytes the search gives it.
 	{name: "name stored with its length", a: "load client.conf: bad level", ina: []any{[]byte("\x0bclient.conflevel=x")},
 		b: "load \x00\x00\x18.conf: bad level", inb: []any{[]byte("\x08\x00\x00\x18.conflevel=x")}, same: true, aText: "load client.conf: bad level"},
-	{name: "names in a zip archive", a: `Load: client.conf: level: strconv.Atoi: parsing "": invalid syntax`, ina: []any{zipStored("client.conf", "level=")},
-		b: `Load: .conf: level: strconv.Atoi: parsing "": invalid syntax`, inb: []any{zipStored(".conf", "level=")}, same: true},
+	{name: "names in a zip archive", a: `Load: client.conf: level: strconv.Atoi: parsing "": invalid syntax`, ina: []any{zipped("client.conf", "level=", zip.Store)},
+		b: `Load: .conf: level: strconv.Atoi: parsing "": invalid syntax`, inb: []any{zipped(".conf", "level=", zip.Store)}, same: true},
 	// Punctuation next to a word of the input is the input's only where
 	// the input holds them together: the message's own colon stays.
 	{name: "colon before a word of the input", a: "syntax error at line 2, column 20: unterminated string", ina: []any{"{\"a\": [1, 2],\n \"b\": \"unterminated [x]"},
@@ -347,7 +338,7 @@ func BenchmarkIdentity(b *testing.B) {
 		{"input-1MiB", func(int) string { return "bad key ZZZ" }, func(int) []any { return []any{strings.Repeat("key=zzz ", 1<<17)} }},
 		// A name a zip archive stores, which the search lowers to control
 		// bytes: a run of the input, not a word of it.
-		{"zip-name", func(i int) string { return fmt.Sprintf("Load: \x00\x00%c.conf: level: bad", i%26) }, func(i int) []any { return []any{zipStored(fmt.Sprintf("\x00\x00%c.conf", i%26), "level=")} }},
+		{"zip-name", func(i int) string { return fmt.Sprintf("Load: \x00\x00%c.conf: level: bad", i%26) }, func(i int) []any { return []any{zipped(fmt.Sprintf("\x00\x00%c.conf", i%26), "level=", zip.Store)} }},
 		// A fuzzer's input printed whole: thousands of brackets that never
 		// close, and of words of the input.
 		{"brackets-8KiB", func(i int) string { return "got " + strings.Repeat("[a ", 3000+i) }, func(i int) []any { return []any{strings.Repeat("[a ", 3000+i)} }},
