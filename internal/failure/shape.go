@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -31,11 +32,13 @@ import (
 //     stacks and testify's Error Trace print them); any word with a digit
 //     (numbers, hex, 3:17, c000001); true, false and nil; the name of the
 //     running test (its callers mask it); and a word that is a piece of the
-//     failing input, as it is, in another case or in hex, with punctuation
-//     right next to it that the input holds next to it too; and a run of
-//     words and punctuation without space of at least minPiece bytes that
-//     the input holds as it is, next to anything (a name a binary format
-//     stores with its length). Values next to each other are one value.
+//     failing input, as it is, in another case or in hex, or of a string
+//     in double quotes that it holds with escapes, decoded, with
+//     punctuation right next to it that the input holds next to it too;
+//     and a run of words and punctuation without space of at least
+//     minPiece bytes that the input holds as it is, next to anything (a
+//     name a binary format stores with its length). Values next to each
+//     other are one value.
 //   - Two messages of failures of one kind at one position are the same
 //     failure when their constant words and punctuation agree in order. A
 //     word that was a piece of the input in the first message of a failure
@@ -654,7 +657,8 @@ func (in *inputs) search(w string) bool {
 
 // text returns the inputs as text, and after them what those that are
 // compressed inflate to: a test that decompresses its input prints pieces
-// of the content, not of the bytes it was given.
+// of the content, not of the bytes it was given; then the strings with
+// escapes that all of those hold, decoded (see [unquoted]).
 func (in *inputs) text() []string {
 	if in.texts != nil {
 		return in.texts
@@ -672,7 +676,43 @@ func (in *inputs) text() []string {
 			in.texts = append(in.texts, c)
 		}
 	}
+	for _, t := range in.texts[:len(in.texts):len(in.texts)] {
+		if u, ok := unquoted(t); ok {
+			in.texts = append(in.texts, u)
+		}
+	}
 	return in.texts
+}
+
+// unquoted returns the strings in double quotes that s holds with escapes
+// (as JSON and Go write them), unquoted, one after the other with NULs
+// between, as far as maxDerive bytes of s: a test prints the strings it
+// decoded, not their escapes.
+func unquoted(s string) (string, bool) {
+	s = s[:min(len(s), maxDerive)]
+	if !strings.Contains(s, `\`) {
+		return "", false
+	}
+	var b strings.Builder
+	for i := strings.IndexByte(s, '"'); i >= 0 && i < len(s); {
+		end := closingQuote(s, i)
+		if end < 0 {
+			break
+		}
+		if q := s[i : end+1]; strings.Contains(q, `\`) {
+			// JSON's \/ is no Go escape; JSON has no other that Go lacks.
+			if u, err := strconv.Unquote(strings.ReplaceAll(q, `\/`, "/")); err == nil {
+				b.WriteString(u)
+				b.WriteByte(0)
+			}
+		}
+		next := strings.IndexByte(s[end+1:], '"')
+		if next < 0 {
+			break
+		}
+		i = end + 1 + next
+	}
+	return b.String(), b.Len() > 0
 }
 
 // inflate returns what s inflates to if it is a gzip member or a zlib
