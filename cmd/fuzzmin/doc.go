@@ -47,7 +47,7 @@ main.T{A:1}, &{…}), words with a digit (numbers, hex, 3:17, x.go:12),
 true, false and nil, the running test's name, lines that start with -, +,
 @ or a space (diff bodies, as go-cmp and testify print them), and words
 of the failing input, as they are, in another case or in hex, or
-decoded from a quoted string with escapes (and runs
+decoded from a quoted string or a URL's escapes (and runs
 of 4 bytes or more that the input holds, such as a name a binary format
 stores, whatever follows it there). So
 t.Fatalf("round trip: got %v, want %v", got, want) is one failure however

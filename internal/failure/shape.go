@@ -33,7 +33,8 @@ import (
 //     (numbers, hex, 3:17, c000001); true, false and nil; the name of the
 //     running test (its callers mask it); and a word that is a piece of the
 //     failing input, as it is, in another case or in hex, or of a string
-//     in double quotes that it holds with escapes, decoded, with
+//     in double quotes that it holds with escapes, or of the input with
+//     its %XX escapes, decoded, with
 //     punctuation right next to it that the input holds next to it too;
 //     and a run of words and punctuation without space of at least
 //     minPiece bytes that the input holds as it is, next to anything (a
@@ -658,7 +659,8 @@ func (in *inputs) search(w string) bool {
 // text returns the inputs as text, and after them what those that are
 // compressed inflate to: a test that decompresses its input prints pieces
 // of the content, not of the bytes it was given; then the strings with
-// escapes that all of those hold, decoded (see [unquoted]).
+// escapes that all of those hold, decoded (see [unquoted]), and their %XX
+// escapes decoded (see [percentDecoded]).
 func (in *inputs) text() []string {
 	if in.texts != nil {
 		return in.texts
@@ -680,8 +682,36 @@ func (in *inputs) text() []string {
 		if u, ok := unquoted(t); ok {
 			in.texts = append(in.texts, u)
 		}
+		if u, ok := percentDecoded(t); ok {
+			in.texts = append(in.texts, u)
+		}
 	}
 	return in.texts
+}
+
+// percentDecoded returns s, as far as maxDerive bytes, with the %XX
+// escapes of URLs and forms decoded, if it has one: net/url hands a test
+// the path and the query decoded.
+func percentDecoded(s string) (string, bool) {
+	s = s[:min(len(s), maxDerive)]
+	i := strings.IndexByte(s, '%')
+	if i < 0 {
+		return "", false
+	}
+	b := []byte(s[:i])
+	decoded := false
+	for ; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) {
+			if c, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
+				b = append(b, byte(c))
+				i += 2
+				decoded = true
+				continue
+			}
+		}
+		b = append(b, s[i])
+	}
+	return string(b), decoded
 }
 
 // unquoted returns the strings in double quotes that s holds with escapes

@@ -150,6 +150,8 @@ var messagePairs = []messagePair{
 		b: "syntax error at line 1, column 1: unterminated string", inb: []any{"\"unterminated"}, same: true, aText: "syntax error at line …, column …: unterminated string"},
 	// A test prints the strings it decoded, not their escapes.
 	{name: "JSON string with escapes", a: "unknown key aAb", ina: []any{[]byte(`{"a\u0041b": 1}`)}, b: "unknown key Ab", inb: []any{[]byte(`{"\u0041b": 1}`)}, same: true},
+	{name: "URL with escapes", a: "path /static/css/../app main.css climbs out", ina: []any{"https://example.com/static/css%2F%2e%2e/app%20main.css?v=3"},
+		b: "path ../app climbs out", inb: []any{"%2e%2e/app"}, same: true, aText: "path … climbs out"},
 	{name: "short piece inside a word", a: "unknown op ab", ina: []any{"xaby"}, b: "unknown op cd", inb: []any{"xcdy"}, same: false,
 		reason: "a piece of fewer than 4 bytes must stand between word boundaries in the input: shorter runs match by chance"},
 	{name: "hex word not from input", a: "bad frame cafe", ina: []any{[]byte{0x01}}, b: "bad frame beef", inb: []any{[]byte{0x02}}, same: false},
