@@ -105,8 +105,9 @@
 //     integers, then for integers the same binary search, for fractions
 //     fewer significant digits and the halves n+0.5;
 //   - bools: false;
-//   - literals: replace a span or a token by 0, a or an empty string, and
-//     set blocks of tokens to '0' at once;
+//   - literals: replace a span or a token by 0, a or an empty string, set
+//     blocks of tokens to '0' at once, and put for an escape (%XX, \xXX,
+//     \uXXXX) the printable ASCII character it stands for;
 //   - numbers: in text, lower each decimal number by a binary search on
 //     its value, so that a threshold is reached from a number with more
 //     digits (0<<=100 → 0<<=64);

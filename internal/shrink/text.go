@@ -287,8 +287,10 @@ var literalValues = [...]string{"0", "a"}
 // to '0' at once (aligned blocks, as [blocks] has them above smallBlock), so
 // that irrelevant characters take their final value in one run, not one per
 // character. The cursor is (pos.k, pos.i, pos.j): k is the stage (spans,
-// tokens, fill), then the span or token and the literal, or the block size
-// and offset.
+// tokens, fill, escapes), then the span or token and the literal, or the
+// block size and offset, or where the next escape is looked for. Last, an
+// escape (%XX, \xXX, \uXXXX) is replaced by the printable ASCII character
+// it stands for.
 func literals[S byteString](s S, from pos) iter.Seq2[pos, S] {
 	return func(yield func(pos, S) bool) {
 		t := structure(s)
@@ -328,27 +330,62 @@ func literals[S byteString](s S, from pos) iter.Seq2[pos, S] {
 			}
 			k, i, j = 2, 0, 0
 		}
-		size, off := i, j
-		if size == 0 {
-			size = len(ts)
+		if k == 2 {
+			size, off := i, j
+			if size == 0 {
+				size = len(ts)
+			}
+			for size = min(size, len(ts)); size > 0; size, off = size/2, 0 {
+				for ; off < len(ts); off += size {
+					r := rng{ts[off].start, ts[min(off+size, len(ts))-1].end}
+					if !smallerFill(s, r) {
+						continue
+					}
+					c := make([]byte, len(s))
+					copy(c, s)
+					for x := r.start; x < r.end; x++ {
+						c[x] = '0'
+					}
+					if !yield(pos{k: 2, i: size, j: off}, S(c)) {
+						return
+					}
+				}
+			}
+			i = 0
 		}
-		for size = min(size, len(ts)); size > 0; size, off = size/2, 0 {
-			for ; off < len(ts); off += size {
-				r := rng{ts[off].start, ts[min(off+size, len(ts))-1].end}
-				if !smallerFill(s, r) {
-					continue
-				}
-				c := make([]byte, len(s))
-				copy(c, s)
-				for x := r.start; x < r.end; x++ {
-					c[x] = '0'
-				}
-				if !yield(pos{k: 2, i: size, j: off}, S(c)) {
+		for at := i; at < len(s); at++ {
+			if n, c := escapeAt(s, at); n > 0 {
+				if !yield(pos{k: 3, i: at + 1}, replace(s, rng{at, at + n}, c)) {
 					return
 				}
 			}
 		}
 	}
+}
+
+// escapeAt returns the length of the escape that s has at i, a URL's %XX
+// or a quoted string's \xXX or \uXXXX, and the printable ASCII character
+// it stands for; or 0.
+func escapeAt[S byteString](s S, i int) (int, string) {
+	var n, digits int
+	switch {
+	case s[i] == '%':
+		n, digits = 3, 2
+	case s[i] == '\\' && i+1 < len(s) && s[i+1] == 'x':
+		n, digits = 4, 2
+	case s[i] == '\\' && i+1 < len(s) && s[i+1] == 'u':
+		n, digits = 6, 4
+	default:
+		return 0, ""
+	}
+	if i+n > len(s) {
+		return 0, ""
+	}
+	c, err := strconv.ParseUint(string(s[i+n-digits:i+n]), 16, 32)
+	if err != nil || c < 0x20 || c >= 0x7f {
+		return 0, ""
+	}
+	return n, string(rune(c))
 }
 
 // lowerNumbers yields s with a decimal number (a run of up to 18 ASCII

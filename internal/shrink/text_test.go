@@ -56,6 +56,21 @@ func TestTextPasses(t *testing.T) {
 	}
 }
 
+// TestLiterals_Escapes: the last stage of literals puts for each escape
+// of a URL or a quoted string the printable ASCII character it stands for;
+// not for a control character, nor for a % without hex digits.
+func TestLiterals_Escapes(t *testing.T) {
+	t.Parallel()
+	var got []string
+	for _, c := range literals(`x%2e%zz\x41\u0042%0a%`, pos{k: 3}) {
+		got = append(got, c)
+	}
+	want := `["x.%zz\\x41\\u0042%0a%" "x%2e%zzA\\u0042%0a%" "x%2e%zz\\x41B%0a%"]`
+	if g := fmt.Sprintf("%q", got); g != want {
+		t.Errorf("escapes = %s\nwant %s", g, want)
+	}
+}
+
 // TestNumbers_Threshold: a number in text ends at the threshold it fails
 // above, from a number of more digits too, where dropping and lowering
 // digits one at a time stop at 100.
