@@ -102,10 +102,9 @@ func (f lengthField) recordLen(v uint64) int {
 // tiling returns the offsets of the records of s in layout f, and len(s),
 // if they tile s exactly, from its start or from the end of a file header:
 // the shortest header after which two records or more, none empty, do, or
-// some empty where the header holds the length of what follows it (see
-// [headerTotal]); nil otherwise.
-func (f lengthField) tiling(s []byte) []int {
-	counted := countedHeaders(s)
+// some empty where the header holds the length of what follows it (counted,
+// see [countedHeaders]); nil otherwise.
+func (f lengthField) tiling(s []byte, counted *[maxFileHeader + 1]bool) []int {
 	for at := 0; at <= maxFileHeader && at < len(s); at++ {
 		if starts := f.tilingFrom(s, at, false); starts != nil {
 			return starts
@@ -206,12 +205,13 @@ const (
 func shrinkRecords[S byteString](s0 S, from pos) iter.Seq2[pos, S] {
 	return func(yield func(pos, S) bool) {
 		s := []byte(s0)
+		counted := countedHeaders(s) // of every layout
 		var starts []int
 		for k := from.k; k < recordStages*len(lengthFields); k++ {
 			f := lengthFields[k/recordStages]
 			stage := k % recordStages
 			if stage == stageRecords || k == from.k {
-				starts = f.tiling(s) // the later stages' layout is the first's
+				starts = f.tiling(s, &counted) // the later stages' layout is the first's
 			}
 			if starts == nil {
 				continue
