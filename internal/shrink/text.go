@@ -36,6 +36,7 @@ var (
 	spansArg    = textArg(cutSpans[[]byte], cutSpans[string])
 	tokensArg   = textArg(removeTokens[[]byte], removeTokens[string])
 	pairsArg    = textArg(removePairs[[]byte], removePairs[string])
+	rewrapArg   = onText(textArg(rewrap[[]byte], rewrap[string]))
 	literalsArg = onText(textArg(literals[[]byte], literals[string]))
 	numbersArg  = onText(textArg(lowerNumbers[[]byte], lowerNumbers[string]))
 )
@@ -275,6 +276,72 @@ func removePairs[S byteString](s S, from pos) iter.Seq2[pos, S] {
 			}
 		}
 	}
+}
+
+// Moving brackets: a program that wraps its input in brackets fails as the
+// same program without them on the input wrapped ([.]|f on 0 as .|f on
+// [0]), and only the second can lose the program's part that the input
+// now holds (.|f → .). No removal or replacement goes from one to the
+// other, as each half alone breaks the text or the failure. The moves pair
+// spans with lines, so rewrap tries only texts of up to rewrapMax bytes.
+const rewrapMax = 64
+
+// rewrap yields s with the brackets of a span that holds one token moved
+// onto a later line that holds one value (a token or a span), when that is
+// smaller: `[.]|f` and `0` → `.|f` and `[0]`. The cursor is (pos.k, pos.i)
+// = (span, line).
+func rewrap[S byteString](s S, from pos) iter.Seq2[pos, S] {
+	return func(yield func(pos, S) bool) {
+		if len(s) > rewrapMax {
+			return
+		}
+		ts, t := tokens(s), structure(s)
+		var values []rng // the lines that hold one value, trimmed
+		for start := 0; start < len(s); {
+			end := nextNewline(s, start)
+			r := trim(s, rng{start, end})
+			if r.len() > 0 && (slices.Contains(ts, r) || slices.ContainsFunc(t.spans, func(sp textSpan) bool { return sp.rng == r })) {
+				values = append(values, r)
+			}
+			start = end + 1
+		}
+		for k := from.k; k < len(t.spans); k++ {
+			sp := t.spans[k]
+			if sp.kind != spanBracket || !slices.Contains(ts, rng{sp.in0, sp.in1}) {
+				continue
+			}
+			i := 0
+			if k == from.k {
+				i = from.i
+			}
+			for nl := nextNewline(s, sp.end); i < len(values); i++ {
+				v := values[i]
+				if v.start < nl {
+					continue // not on a later line
+				}
+				c := make([]byte, 0, len(s))
+				c = append(c, s[:sp.start]...)
+				c = append(c, s[sp.in0:sp.in1]...)
+				c = append(c, s[sp.end:v.start]...)
+				c = append(c, s[sp.start:sp.in0]...)
+				c = append(c, s[v.start:v.end]...)
+				c = append(c, s[sp.in1:sp.end]...)
+				c = append(c, s[v.end:]...)
+				if compareText(S(c), s) < 0 && !yield(pos{k: k, i: i}, S(c)) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// nextNewline returns the offset of the first newline of s at or after i,
+// or len(s).
+func nextNewline[S byteString](s S, i int) int {
+	for i < len(s) && s[i] != '\n' {
+		i++
+	}
+	return i
 }
 
 // Literals that a span or token may be replaced by: the simplest number, the

@@ -44,6 +44,11 @@ func TestTextPasses(t *testing.T) {
 		{"tokens", removeTokens[string], "a+b", 0, `["" "+b" "ab" "a+"]`},
 		// Two blocks of tokens around one or two kept ones.
 		{"pairs", removePairs[string], "<a></a>", 4, `[">a>" ">/a>" "a/a>" "a</a>"]`},
+		// The brackets of a span of one token onto each later line of one
+		// value: not (-1), of two tokens, nor (~), which is not smaller
+		// without them; not in texts over rewrapMax bytes.
+		{"rewrap", rewrap[string], "[x]+(-1)+(~)\n0\n(z)", 0, `["x+(-1)+(~)\n[0]\n(z)" "x+(-1)+(~)\n0\n[(z)]"]`},
+		{"rewrap/long", rewrap[string], "[x]\n0" + strings.Repeat(" ", rewrapMax), 0, `[]`},
 		// Spans by 0, a, "" (padded where nothing separates them), tokens
 		// by 0 and a, then blocks of tokens set to 0.
 		// Each number: 0, then a binary search from half of it up.
