@@ -85,8 +85,8 @@
 //     1: large blocks at aligned offsets, ddmin-style, blocks of up to 8 at
 //     every offset, down to single elements;
 //   - rewrap: in texts of up to 64 bytes, move the brackets of a span
-//     that holds one token onto a later line that holds one value, when
-//     that is smaller: a program that wraps its input becomes one whose
+//     onto a later line, or a later text argument, that holds one value,
+//     when that is smaller: a program that wraps its input becomes one whose
 //     input comes wrapped, whose own part can then go (`[.]|f` on `0` →
 //     `.|f` on `[0]` → `.` on `[0]`);
 //   - pairs: remove two close blocks of tokens at once (`"></td>` → `"/>`);

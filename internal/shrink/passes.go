@@ -23,7 +23,7 @@ var passes = [...]pass{
 	{name: "spans", arg: spansArg, node: leaves(spansArg)},                                        // text.go
 	{name: "tokens", arg: tokensArg, node: leaves(tokensArg)},                                     // text.go
 	{name: "remove", arg: removeArg, node: removeNode},                                            // bytes.go, strings.go, composite.go
-	{name: "rewrap", arg: rewrapArg, node: leaves(rewrapArg)},                                     // text.go
+	{name: "rewrap", arg: rewrapArg, node: leaves(rewrapArg), tuple: rewrapTuple},                 // text.go
 	{name: "pairs", arg: pairsArg, node: leaves(pairsArg), stuck: true},                           // text.go
 	{name: "counts", tuple: countTuple, stuck: true},                                              // counts.go
 	{name: "zero", node: zeroNode},                                                                // composite.go

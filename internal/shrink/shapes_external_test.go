@@ -232,3 +232,25 @@ func grown(s *shapes.Shape, m any, seed uint64) any {
 	}
 	return as(b)
 }
+
+// TestShrink_ProgramAndInput: the jq shape as a target of two arguments,
+// the filter and its JSON input, reaches the same minimum as the shape:
+// the brackets move from one argument to the other.
+func TestShrink_ProgramAndInput(t *testing.T) {
+	t.Parallel()
+	var s *shapes.Shape
+	for _, sh := range shapes.All() {
+		if sh.Name == "jq" {
+			s = sh
+		}
+	}
+	filter, input, _ := strings.Cut(s.Input.(string), "\n")
+	fails := shrink.Predicate(func(args []any) bool {
+		f := args[0].(string)
+		return !strings.Contains(f, "\n") && s.Check(f+"\n"+args[1].(string)) == s.Sig
+	})
+	r, err := shrink.Shrink(context.Background(), []any{filter, input}, fails)
+	if want := []any{".[-1]", "[]"}; err != nil || !equalArgs(r.Args, want) {
+		t.Errorf("Shrink = %q, %v; want %q", r.Args, err, want)
+	}
+}

@@ -283,13 +283,13 @@ func removePairs[S byteString](s S, from pos) iter.Seq2[pos, S] {
 // [0]), and only the second can lose the program's part that the input
 // now holds (.|f → .). No removal or replacement goes from one to the
 // other, as each half alone breaks the text or the failure. The moves pair
-// spans with lines, so rewrap tries only texts of up to rewrapMax bytes.
+// spans with lines or arguments, so rewrap tries only texts of up to
+// rewrapMax bytes.
 const rewrapMax = 64
 
-// rewrap yields s with the brackets of a span that holds one token moved
-// onto a later line that holds one value (a token or a span), when that is
-// smaller: `[.]|f` and `0` → `.|f` and `[0]`. The cursor is (pos.k, pos.i)
-// = (span, line).
+// rewrap yields s with the brackets of a span moved onto a later line that
+// holds one value (a token or a span), when that is smaller: `[.]|f` and
+// `0` → `.|f` and `[0]`. The cursor is (pos.k, pos.i) = (span, line).
 func rewrap[S byteString](s S, from pos) iter.Seq2[pos, S] {
 	return func(yield func(pos, S) bool) {
 		if len(s) > rewrapMax {
@@ -299,15 +299,14 @@ func rewrap[S byteString](s S, from pos) iter.Seq2[pos, S] {
 		var values []rng // the lines that hold one value, trimmed
 		for start := 0; start < len(s); {
 			end := nextNewline(s, start)
-			r := trim(s, rng{start, end})
-			if r.len() > 0 && (slices.Contains(ts, r) || slices.ContainsFunc(t.spans, func(sp textSpan) bool { return sp.rng == r })) {
+			if r := trim(s, rng{start, end}); holdsValue(ts, t, r) {
 				values = append(values, r)
 			}
 			start = end + 1
 		}
 		for k := from.k; k < len(t.spans); k++ {
 			sp := t.spans[k]
-			if sp.kind != spanBracket || !slices.Contains(ts, rng{sp.in0, sp.in1}) {
+			if sp.kind != spanBracket || sp.in0 == sp.in1 {
 				continue
 			}
 			i := 0
@@ -333,6 +332,50 @@ func rewrap[S byteString](s S, from pos) iter.Seq2[pos, S] {
 			}
 		}
 	}
+}
+
+// rewrapTuple moves the brackets in the same way from a text argument onto
+// a later one that holds one value: a program and its input given as two
+// arguments. The cursor is pos.k, the number of moves before.
+func rewrapTuple(t []any, from pos) iter.Seq2[pos, []any] {
+	return func(yield func(pos, []any) bool) {
+		texts := make([][]byte, len(t)) // the short text arguments
+		for i, a := range t {
+			if b, ok := sized(a); ok && len(b) <= rewrapMax && !isBinary(b) {
+				texts[i] = b
+			}
+		}
+		k := 0
+		for i, s := range texts {
+			for _, sp := range structure(s).spans {
+				if sp.kind != spanBracket || sp.in0 == sp.in1 {
+					continue
+				}
+				for j := i + 1; j < len(texts); j++ {
+					d := texts[j]
+					v := trim(d, rng{0, len(d)})
+					if !holdsValue(tokens(d), structure(d), v) {
+						continue
+					}
+					if k++; k <= from.k {
+						continue
+					}
+					c := slices.Clone(t)
+					c[i] = withBytes(t[i], slices.Concat(s[:sp.start], s[sp.in0:sp.in1], s[sp.end:]))
+					c[j] = withBytes(t[j], slices.Concat(d[:v.start], s[sp.start:sp.in0], d[v.start:v.end], s[sp.in1:sp.end], d[v.end:]))
+					if compareArgs(c, t) < 0 && !yield(pos{k: k}, c) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// holdsValue reports whether r, of a text of tokens ts and structure t, is
+// one value: a token or a span.
+func holdsValue(ts []rng, t *text, r rng) bool {
+	return r.len() > 0 && (slices.Contains(ts, r) || slices.ContainsFunc(t.spans, func(sp textSpan) bool { return sp.rng == r }))
 }
 
 // nextNewline returns the offset of the first newline of s at or after i,

@@ -44,9 +44,9 @@ func TestTextPasses(t *testing.T) {
 		{"tokens", removeTokens[string], "a+b", 0, `["" "+b" "ab" "a+"]`},
 		// Two blocks of tokens around one or two kept ones.
 		{"pairs", removePairs[string], "<a></a>", 4, `[">a>" ">/a>" "a/a>" "a</a>"]`},
-		// The brackets of a span of one token onto each later line of one
-		// value: not (-1), of two tokens, nor (~), which is not smaller
-		// without them; not in texts over rewrapMax bytes.
+		// The brackets of a span onto each later line of one value: not
+		// those of (-1) or (~), which are not smaller without them; not in
+		// texts over rewrapMax bytes.
 		{"rewrap", rewrap[string], "[x]+(-1)+(~)\n0\n(z)", 0, `["x+(-1)+(~)\n[0]\n(z)" "x+(-1)+(~)\n0\n[(z)]"]`},
 		{"rewrap/long", rewrap[string], "[x]\n0" + strings.Repeat(" ", rewrapMax), 0, `[]`},
 		// Spans by 0, a, "" (padded where nothing separates them), tokens
@@ -58,6 +58,24 @@ func TestTextPasses(t *testing.T) {
 		if got := textCandidates(tc.shrink, tc.s, tc.n); got != tc.want {
 			t.Errorf("%s(%q) = %s\nwant %s", tc.name, tc.s, got, tc.want)
 		}
+	}
+}
+
+// TestRewrapTuple: the brackets of each span of a short text argument go
+// onto each later text argument that holds one value, its spaces kept; not
+// onto an argument of two values, nor onto binary data or an integer.
+func TestRewrapTuple(t *testing.T) {
+	t.Parallel()
+	var got []string
+	for _, c := range rewrapTuple([]any{"[a]|f(0)", 7, "0", []byte("b c"), "\x00", " {} "}, pos{}) {
+		got = append(got, fmt.Sprintf("%q", c))
+	}
+	want := `["a|f(0)" '\a' "[0]" "b c" "\x00" " {} "] ` +
+		`["a|f(0)" '\a' "0" "b c" "\x00" " [{}] "] ` +
+		`["[a]|f0" '\a' "(0)" "b c" "\x00" " {} "] ` +
+		`["[a]|f0" '\a' "0" "b c" "\x00" " ({}) "]`
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("rewrapTuple = %s\nwant %s", g, want)
 	}
 }
 
