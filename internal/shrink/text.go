@@ -340,9 +340,13 @@ func rewrap[S byteString](s S, from pos) iter.Seq2[pos, S] {
 func rewrapTuple(t []any, from pos) iter.Seq2[pos, []any] {
 	return func(yield func(pos, []any) bool) {
 		texts := make([][]byte, len(t)) // the short text arguments
+		values := make([]rng, len(t))   // the value each holds, if one
 		for i, a := range t {
 			if b, ok := sized(a); ok && len(b) <= rewrapMax && !isBinary(b) {
 				texts[i] = b
+				if v := trim(b, rng{0, len(b)}); holdsValue(tokens(b), structure(b), v) {
+					values[i] = v
+				}
 			}
 		}
 		k := 0
@@ -352,9 +356,8 @@ func rewrapTuple(t []any, from pos) iter.Seq2[pos, []any] {
 					continue
 				}
 				for j := i + 1; j < len(texts); j++ {
-					d := texts[j]
-					v := trim(d, rng{0, len(d)})
-					if !holdsValue(tokens(d), structure(d), v) {
+					d, v := texts[j], values[j]
+					if v.len() == 0 {
 						continue
 					}
 					if k++; k <= from.k {
