@@ -41,7 +41,8 @@ false. A candidate counts only if it fails the same way as the original:
 the same kind of failure (panic, t.Fatal or t.Error, runtime fatal error,
 process exit, timeout, out of memory, data race under -race), at the same place in your code, with the same
 constant text in its message: what the test wrote around the values.
-Every line of the message counts. Values are masked: strings in quotes,
+Every line of the message counts. Values are masked: an input of several
+lines printed whole, strings in quotes,
 what brackets hold with the type before it ([1 2], map[a:1],
 main.T{A:1}, &{…}), words with a digit (numbers, hex, 3:17, x.go:12),
 true, false and nil, the running test's name, lines that start with -, +,

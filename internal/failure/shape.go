@@ -26,7 +26,8 @@ import (
 //     diff, as go-cmp and difflib print it, or values printed one level
 //     deeper), is a value, and so is such a line behind a testify-style
 //     "Label:<tab>" column.
-//   - Values are masked: a string in quotes ("…", `…`, '…'); what a pair of
+//   - Values are masked: an input of several lines printed whole (a
+//     document printed with %s); a string in quotes ("…", `…`, '…'); what a pair of
 //     square or curly brackets holds, with the type before it (map[…],
 //     main.T{…}, &{…}, []int{…}); a position in Go source (x.go:12, as
 //     stacks and testify's Error Trace print them); any word with a digit
@@ -80,8 +81,8 @@ const (
 // above, with the pieces of inputs masked: the text of a failure that no
 // earlier message of the same target taught anything.
 func Shape(msg string, inputs []any) string {
-	toks := tokenize(msg)
 	in := newInputs(inputs)
+	toks := tokenize(in.masked(msg))
 	return render(learn(toks, in.pieces(toks), &in))
 }
 
@@ -117,8 +118,8 @@ type pattern struct {
 // the same position: their identities differ anyway, and a message made
 // of words of the input alone ("beta") would fit another one ("alpha").
 func (s *Shaper) Shape(sig Signature, msg string, inputs []any) string {
-	toks := tokenize(msg)
 	in := newInputs(inputs)
+	toks := tokenize(in.masked(msg))
 	pieces := in.pieces(toks)
 	at := place{sig.Kind, sig.Pos}
 	s.mu.Lock()
@@ -607,6 +608,42 @@ func (in *inputs) pieces(toks []token) []bool {
 	return pieces
 }
 
+// masked returns msg, as far as MaxMessage bytes, with each input of
+// several lines that it prints whole, bounded as containsWord says,
+// replaced by '…', a value: the brackets that open and close a document
+// printed with %s stand alone at the ends of their lines, where no other
+// rule finds them the input's. An input of one line keeps to those rules,
+// which let a word of it stand as the message's own word too.
+func (in *inputs) masked(msg string) string {
+	msg = msg[:min(len(msg), MaxMessage)]
+	for _, t := range in.text() {
+		if len(t) > len(msg) || !strings.Contains(strings.TrimSpace(t), "\n") {
+			continue
+		}
+		// As it is, with its last newline, then as a test may trim it.
+		msg = maskWords(msg, t)
+		msg = maskWords(msg, strings.TrimSpace(t))
+	}
+	return msg
+}
+
+// maskWords returns s with each occurrence of w that containsWord would
+// find replaced by '…'.
+func maskWords(s, w string) string {
+	var b strings.Builder
+	off := 0
+	for i := wordIndex(s, w, 0); i >= 0; i = wordIndex(s, w, off) {
+		b.WriteString(s[off:i])
+		b.WriteString("…")
+		off = i + len(w)
+	}
+	if off == 0 {
+		return s
+	}
+	b.WriteString(s[off:])
+	return b.String()
+}
+
 // holds reports whether an input holds s as it is.
 func (in *inputs) holds(s string) bool {
 	if s == "" {
@@ -789,11 +826,15 @@ func unzip(s string) (io.Reader, error) {
 }
 
 // containsWord reports whether w stands in s between word boundaries.
-func containsWord(s, w string) bool {
-	for off := 0; ; {
+func containsWord(s, w string) bool { return wordIndex(s, w, 0) >= 0 }
+
+// wordIndex returns the offset of the first occurrence of w in s at or
+// after off that is bounded as containsWord says, or -1.
+func wordIndex(s, w string, off int) int {
+	for {
 		i := strings.Index(s[off:], w)
 		if i < 0 {
-			return false
+			return -1
 		}
 		i += off
 		end := i + len(w)
@@ -801,7 +842,7 @@ func containsWord(s, w string) bool {
 		after, _ := utf8.DecodeRuneInString(s[end:])
 		if (i == 0 || !isWordRune(before) || !isWordRune(rune(w[0]))) &&
 			(end == len(s) || !isWordRune(after) || !isWordRune(rune(w[len(w)-1]))) {
-			return true
+			return i
 		}
 		off = i + 1
 	}

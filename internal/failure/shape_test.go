@@ -152,6 +152,12 @@ var messagePairs = []messagePair{
 	{name: "JSON string with escapes", a: "unknown key aAb", ina: []any{[]byte(`{"a\u0041b": 1}`)}, b: "unknown key Ab", inb: []any{[]byte(`{"\u0041b": 1}`)}, same: true},
 	{name: "URL with escapes", a: "path /static/css/../app main.css climbs out", ina: []any{"https://example.com/static/css%2F%2e%2e/app%20main.css?v=3"},
 		b: "path ../app climbs out", inb: []any{"%2e%2e/app"}, same: true, aText: "path … climbs out"},
+	// A document of several lines printed with %s: its opening and
+	// closing brackets stand alone at the ends of lines.
+	{name: "document printed whole", a: "query \".store | .[-2]\" on {\n  \"store\": {\n    \"books\": [1]\n  }\n}: got panic index out of range [-1], want a result",
+		ina: []any{".store | .[-2]", []byte("{\n  \"store\": {\n    \"books\": [1]\n  }\n}\n")},
+		b:   "query \"[0][-2]\" on 0: got panic index out of range [-1], want a result", inb: []any{"[0][-2]", []byte("0")}, same: true,
+		aText: "query … on …: got panic index out of range …, want a result"},
 	{name: "short piece inside a word", a: "unknown op ab", ina: []any{"xaby"}, b: "unknown op cd", inb: []any{"xcdy"}, same: false,
 		reason: "a piece of fewer than 4 bytes must stand between word boundaries in the input: shorter runs match by chance"},
 	{name: "hex word not from input", a: "bad frame cafe", ina: []any{[]byte{0x01}}, b: "bad frame beef", inb: []any{[]byte{0x02}}, same: false},
