@@ -27,19 +27,20 @@ import (
 //     deeper), is a value, and so is such a line behind a testify-style
 //     "Label:<tab>" column.
 //   - Values are masked: an input of several lines printed whole (a
-//     document printed with %s); a string in quotes ("…", `…`, '…'); what
-//     a pair of square or curly brackets holds, with the type before it
-//     (map[…], main.T{…}, &{…}, []int{…}); a position in Go source
-//     (x.go:12, as stacks and testify's Error Trace print them); any word
-//     with a digit (numbers, hex, 3:17, c000001); true, false and nil; the
-//     name of the running test (its callers mask it); and a word that is a
-//     piece of the failing input, as it is, in another case or in hex, or
-//     of a string in double quotes that it holds with escapes, or of the
-//     input with its %XX escapes, decoded, with punctuation right next to
-//     it that the input holds next to it too; and a run of words and
-//     punctuation without space of at least minPiece bytes that the input
-//     holds as it is, next to anything (a name a binary format stores with
-//     its length). Values next to each other are one value.
+//     document printed with %s, or in testify's indented column); a
+//     string in quotes ("…", `…`, '…'); what a pair of square or curly
+//     brackets holds, with the type before it (map[…], main.T{…}, &{…},
+//     []int{…}); a position in Go source (x.go:12, as stacks and
+//     testify's Error Trace print them); any word with a digit (numbers,
+//     hex, 3:17, c000001); true, false and nil; the name of the running
+//     test (its callers mask it); and a word that is a piece of the
+//     failing input, as it is, in another case or in hex, or of a string
+//     in double quotes that it holds with escapes, or of the input with
+//     its %XX escapes, decoded, with punctuation right next to it that the
+//     input holds next to it too; and a run of words and punctuation
+//     without space of at least minPiece bytes that the input holds as it
+//     is, next to anything (a name a binary format stores with its
+//     length). Values next to each other are one value.
 //   - Two messages of failures of one kind at one position are the same
 //     failure when their constant words and punctuation agree in order. A
 //     word that was a piece of the input in the first message of a failure
@@ -608,39 +609,71 @@ func (in *inputs) pieces(toks []token) []bool {
 }
 
 // masked returns msg, as far as MaxMessage bytes, with each input of
-// several lines that it prints whole, bounded as containsWord says,
-// replaced by '…', a value: the brackets that open and close a document
-// printed with %s stand alone at the ends of their lines, where no other
-// rule finds them the input's. An input of one line keeps to those rules,
-// which let a word of it stand as the message's own word too.
+// several lines that it prints whole replaced by '…', a value: the
+// brackets that open and close a document printed with %s stand alone at
+// the ends of their lines, where no other rule finds them the input's.
+// The input's lines after the first may stand further indented, as
+// testify's columns print a message, and it stands between word
+// boundaries, as containsWord says. An input of one line keeps to those
+// rules, which let a word of it stand as the message's own word too.
 func (in *inputs) masked(msg string) string {
 	msg = msg[:min(len(msg), MaxMessage)]
 	for _, t := range in.text() {
-		if len(t) > len(msg) || !strings.Contains(strings.TrimSpace(t), "\n") {
+		doc := strings.TrimSpace(t)
+		if len(doc) > len(msg) || !strings.Contains(doc, "\n") {
 			continue
 		}
-		// As it is, with its last newline, then as a test may trim it.
-		msg = maskWords(msg, t)
-		msg = maskWords(msg, strings.TrimSpace(t))
+		lines := strings.Split(doc, "\n")
+		var b strings.Builder
+		off := 0 // of msg not yet written to b
+		for k := wordIndex(msg, lines[0], 0); k >= 0; k = wordIndex(msg, lines[0], k+1) {
+			if k < off {
+				continue
+			}
+			end := printedAt(msg, k, lines)
+			if end < 0 {
+				continue
+			}
+			if strings.HasSuffix(t, "\n") && strings.HasPrefix(msg[end:], "\n") {
+				end++ // printed with its last newline
+			}
+			b.WriteString(msg[off:k])
+			b.WriteString("…")
+			off = end
+		}
+		if off > 0 {
+			b.WriteString(msg[off:])
+			msg = b.String()
+		}
 	}
 	return msg
 }
 
-// maskWords returns s with each occurrence of w that containsWord would
-// find replaced by '…'.
-func maskWords(s, w string) string {
-	var b strings.Builder
-	off := 0
-	for i := wordIndex(s, w, 0); i >= 0; i = wordIndex(s, w, off) {
-		b.WriteString(s[off:i])
-		b.WriteString("…")
-		off = i + len(w)
+// printedAt returns where lines, the lines of a document, end in msg if
+// msg prints them from i on, each after the first maybe further indented,
+// and ends them at a word boundary; or -1.
+func printedAt(msg string, i int, lines []string) int {
+	j := i + len(lines[0])
+	for _, l := range lines[1:] {
+		if !strings.HasPrefix(msg[j:], "\n") {
+			return -1
+		}
+		j++
+		for j < len(msg) && !strings.HasPrefix(msg[j:], l) && (msg[j] == ' ' || msg[j] == '\t') {
+			j++
+		}
+		if !strings.HasPrefix(msg[j:], l) {
+			return -1
+		}
+		j += len(l)
 	}
-	if off == 0 {
-		return s
+	last := lines[len(lines)-1]
+	before, _ := utf8.DecodeLastRuneInString(last)
+	after, _ := utf8.DecodeRuneInString(msg[j:])
+	if j < len(msg) && isWordRune(before) && isWordRune(after) {
+		return -1
 	}
-	b.WriteString(s[off:])
-	return b.String()
+	return j
 }
 
 // holds reports whether an input holds s as it is.

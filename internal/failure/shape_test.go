@@ -158,6 +158,11 @@ var messagePairs = []messagePair{
 		ina: []any{".store | .[-2]", []byte("{\n  \"store\": {\n    \"books\": [1]\n  }\n}\n")},
 		b:   "query \"[0][-2]\" on 0: got panic index out of range [-1], want a result", inb: []any{"[0][-2]", []byte("0")}, same: true,
 		aText: "query … on …: got panic index out of range …, want a result"},
+	{name: "document in testify's column", a: "\n\tError Trace:\t/tmp/doc/doc_test.go:22\n\tError:      \t\"-3\" is not greater than or equal to \"0\"\n" +
+		"\tTest:       \tFuzzConfig/…\n\tMessages:   \tconfig {\n\t            \t  \"retries\": -3,\n\t            \t  \"name\": \"edge\"\n\t            \t}",
+		ina: []any{[]byte("{\n  \"retries\": -3,\n  \"name\": \"edge\"\n}\n")},
+		b:   "\n\tError Trace:\t/tmp/doc/doc_test.go:22\n\tError:      \t\"-1\" is not greater than or equal to \"0\"\n\tTest:       \tFuzzConfig/…\n\tMessages:   \tconfig {\"retries\":-1}",
+		inb: []any{[]byte(`{"retries":-1}`)}, same: true},
 	{name: "short piece inside a word", a: "unknown op ab", ina: []any{"xaby"}, b: "unknown op cd", inb: []any{"xcdy"}, same: false,
 		reason: "a piece of fewer than 4 bytes must stand between word boundaries in the input: shorter runs match by chance"},
 	{name: "hex word not from input", a: "bad frame cafe", ina: []any{[]byte{0x01}}, b: "bad frame beef", inb: []any{[]byte{0x02}}, same: false},
