@@ -30,17 +30,17 @@ import (
 //     document printed with %s, or in testify's indented column); a
 //     string in quotes ("…", `…`, '…'); what a pair of square or curly
 //     brackets holds, with the type before it (map[…], main.T{…}, &{…},
-//     []int{…}); a position in Go source (x.go:12, as stacks and
-//     testify's Error Trace print them); any word with a digit (numbers,
-//     hex, 3:17, c000001); true, false and nil; the name of the running
-//     test (its callers mask it); and a word that is a piece of the
-//     failing input, as it is, in another case or in hex, or of a string
-//     in double quotes that it holds with escapes, or of the input with
-//     its %XX escapes, decoded, with punctuation right next to it that the
-//     input holds next to it too; and a run of words and punctuation
-//     without space of at least minPiece bytes that the input holds as it
-//     is, next to anything (a name a binary format stores with its
-//     length). Values next to each other are one value.
+//     []int{…}); a position in Go source with its path (x.go:12, and
+//     asm_amd64.s:9, as stacks and testify's Error Trace print them); any
+//     word with a digit (numbers, hex, 3:17, c000001); true, false and
+//     nil; the name of the running test (its callers mask it); and a word
+//     that is a piece of the failing input, as it is, in another case or
+//     in hex, or of a string in double quotes that it holds with escapes,
+//     or of the input with its %XX escapes, decoded, with punctuation
+//     right next to it that the input holds next to it too; and a run of
+//     words and punctuation without space of at least minPiece bytes that
+//     the input holds as it is, next to anything (a name a binary format
+//     stores with its length). Values next to each other are one value.
 //   - Two messages of failures of one kind at one position are the same
 //     failure when their constant words and punctuation agree in order. A
 //     word that was a piece of the input in the first message of a failure
@@ -301,12 +301,13 @@ func (t *tokenizer) chunk(c string) {
 	}
 }
 
-var goPosRE = regexp.MustCompile(`^[^\s"'\x60]*\.go:\d+(:\d+)?`)
+var goPosRE = regexp.MustCompile(`^[^\s"'\x60]*\.(go|s):\d+(:\d+)?`)
 
-// goPosLen returns the length of the position in Go source (file.go:line)
-// that c starts with, or 0.
+// goPosLen returns the length of the position in Go source (file.go:line,
+// or file.s:line, the runtime's assembly that a stack ends in) that c
+// starts with, or 0.
 func goPosLen(c string) int {
-	if !strings.Contains(c, ".go:") { // most words: no regexp
+	if !strings.Contains(c, ".go:") && !strings.Contains(c, ".s:") { // most words: no regexp
 		return 0
 	}
 	if m := goPosRE.FindStringIndex(c); m != nil {

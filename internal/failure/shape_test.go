@@ -163,6 +163,16 @@ var messagePairs = []messagePair{
 		ina: []any{[]byte("{\n  \"retries\": -3,\n  \"name\": \"edge\"\n}\n")},
 		b:   "\n\tError Trace:\t/tmp/doc/doc_test.go:22\n\tError:      \t\"-1\" is not greater than or equal to \"0\"\n\tTest:       \tFuzzConfig/…\n\tMessages:   \tconfig {\"retries\":-1}",
 		inb: []any{[]byte(`{"retries":-1}`)}, same: true},
+	// A stack's frames, in GOROOT or in a toolchain the go command keeps in
+	// the module cache, down to the runtime's assembly.
+	{name: "testify trace in a downloaded toolchain", a: "\n\tError Trace:\t/tmp/tq/tq_test.go:12\n" +
+		"\t            \t\t\t\t/usr/local/go/src/reflect/value.go:586\n\t            \t\t\t\t/usr/local/go/src/runtime/asm_amd64.s:1771\n" +
+		"\tError:      \t\"-1\" is not greater than or equal to \"0\"\n\tTest:       \tFuzzX/seed#0",
+		b: "\n\tError Trace:\t/tmp/tq/tq_test.go:12\n" +
+			"\t            \t\t\t\t/root/go/pkg/mod/golang.org/toolchain@v0.0.1-go1.27.3.linux-amd64/src/reflect/value.go:586\n" +
+			"\t            \t\t\t\t/root/go/pkg/mod/golang.org/toolchain@v0.0.1-go1.27.3.linux-amd64/src/runtime/asm_arm.s:1264\n" +
+			"\tError:      \t\"-1\" is not greater than or equal to \"0\"\n\tTest:       \tFuzzX/seed#0",
+		same: true, aText: "Error Trace: … Error: … is not greater than or equal to … Test: FuzzX/seed#…"},
 	{name: "short piece inside a word", a: "unknown op ab", ina: []any{"xaby"}, b: "unknown op cd", inb: []any{"xcdy"}, same: false,
 		reason: "a piece of fewer than 4 bytes must stand between word boundaries in the input: shorter runs match by chance"},
 	{name: "hex word not from input", a: "bad frame cafe", ina: []any{[]byte{0x01}}, b: "bad frame beef", inb: []any{[]byte{0x02}}, same: false},
