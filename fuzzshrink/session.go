@@ -120,6 +120,17 @@ func (s *minimizeSession) minimize(t *testing.T, p *plan, fn reflect.Value, in [
 	}
 	defer closeRecorders()
 	o := &inProcess{s: s, t: t, fn: fn, cur: cur, runs: s.cfg.Runs}
+	if s.cfg.Templates != "" {
+		b, err := os.ReadFile(s.cfg.Templates)
+		var sites map[string][]string
+		if err == nil {
+			err = json.Unmarshal(b, &sites)
+		}
+		if err != nil {
+			return session.Result{Error: "reading the message templates: " + err.Error()}
+		}
+		o.shaper.Templates = failure.NewTemplates(sites)
+	}
 	if s.cfg.Want != nil {
 		o.want = *s.cfg.Want
 	} else {

@@ -94,7 +94,12 @@ func Shape(msg string, inputs []any) string {
 // message is a piece of the input. Its zero value is ready to use; it is
 // safe for concurrent use.
 type Shaper struct {
+	// Templates are the program's message templates: a message one of
+	// them explains gets its template's text, and only others are masked.
+	Templates *Templates
+
 	mu       sync.Mutex
+	varied   map[place][]pattern // learned by Vary: they come first
 	patterns map[place][]pattern
 	n        int // patterns learned
 }
@@ -118,10 +123,26 @@ type pattern struct {
 // the same position: their identities differ anyway, and a message made
 // of words of the input alone ("beta") would fit another one ("alpha").
 func (s *Shaper) Shape(sig Signature, msg string, inputs []any) string {
+	at := place{sig.Kind, sig.Pos}
+	s.mu.Lock()
+	varied := s.varied[at]
+	s.mu.Unlock()
+	if len(varied) > 0 {
+		in := newInputs(inputs)
+		toks := tokenize(in.masked(msg))
+		pieces := in.pieces(toks)
+		for _, p := range varied {
+			if fits(p.toks, toks, pieces, &in) {
+				return p.text
+			}
+		}
+	}
+	if text, ok := s.Templates.Match(sig.Pos, msg, func(text string) string { return Shape(text, inputs) }); ok {
+		return text
+	}
 	in := newInputs(inputs)
 	toks := tokenize(in.masked(msg))
 	pieces := in.pieces(toks)
-	at := place{sig.Kind, sig.Pos}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, p := range s.patterns[at] {
@@ -139,6 +160,83 @@ func (s *Shaper) Shape(sig Signature, msg string, inputs []any) string {
 		s.n++
 	}
 	return p.text
+}
+
+// Vary returns the identity text of a failure of sig's kind at sig's
+// position whose message was a in one run of inputs and b in another:
+// what differs between the two (a time, a pointer, a temporary directory,
+// a map printed in another order) is a value, whatever rule judges the
+// rest. Later messages that fit the text learned get it.
+func (s *Shaper) Vary(sig Signature, a, b string, inputs []any) string {
+	in := newInputs(inputs)
+	ta, tb := tokenize(in.masked(a)), tokenize(in.masked(b))
+	same := commonTokens(ta, tb)
+	for i := range ta {
+		if !same[i] {
+			ta[i] = token{kind: value, space: ta[i].space}
+		}
+	}
+	learned := learn(ta, in.pieces(ta), &in)
+	p := pattern{toks: learned, text: render(learned)}
+	at := place{sig.Kind, sig.Pos}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.varied == nil {
+		s.varied = map[place][]pattern{}
+	}
+	s.varied[at] = append(s.varied[at], p)
+	return p.text
+}
+
+// commonTokens marks the tokens of a that a longest common subsequence of
+// a and b keeps; past maxCommon pairs, those of the common prefix and
+// suffix alone.
+func commonTokens(a, b []token) []bool {
+	same := make([]bool, len(a))
+	eq := func(x, y token) bool { return x.kind == y.kind && x.text == y.text }
+	pre := 0
+	for pre < len(a) && pre < len(b) && eq(a[pre], b[pre]) {
+		same[pre] = true
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && eq(a[len(a)-1-suf], b[len(b)-1-suf]) {
+		same[len(a)-1-suf] = true
+		suf++
+	}
+	ma, mb := a[pre:len(a)-suf], b[pre:len(b)-suf]
+	const maxCommon = 1 << 20
+	if len(ma)*len(mb) > maxCommon {
+		return same
+	}
+	// lcs[i][j]: the length of a longest common subsequence of ma[i:]
+	// and mb[j:].
+	lcs := make([][]int, len(ma)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(mb)+1)
+	}
+	for i := len(ma) - 1; i >= 0; i-- {
+		for j := len(mb) - 1; j >= 0; j-- {
+			if eq(ma[i], mb[j]) {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	for i, j := 0, 0; i < len(ma) && j < len(mb); {
+		switch {
+		case eq(ma[i], mb[j]):
+			same[pre+i] = true
+			i++
+			j++
+		case lcs[i+1][j] >= lcs[i][j+1]:
+			i++
+		default:
+			j++
+		}
+	}
+	return same
 }
 
 // tokenize splits a message into tokens, values collapsed.

@@ -91,6 +91,10 @@ type Config struct {
 	// died, by the Key of the candidate's tuple: those candidates are not
 	// run again.
 	Known map[string]shrink.Verdict `json:"known,omitempty"`
+	// Templates names a file that holds the message templates of the test
+	// binary's packages, as failure.Templates.Sites returns them: the
+	// session judges failures by them as the command does.
+	Templates string `json:"templates,omitempty"`
 }
 
 // Result is what a session reports.
