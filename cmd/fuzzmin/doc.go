@@ -39,24 +39,38 @@ slices lose blocks, then characters and bytes get simpler; integers go
 toward zero by binary search, floats toward small integers, bools toward
 false. A candidate counts only if it fails the same way as the original:
 the same kind of failure (panic, t.Fatal or t.Error, runtime fatal error,
-process exit, timeout, out of memory, data race under -race), at the same place in your code, with the same
-constant text in its message: what the test wrote around the values.
-Every line of the message counts. Values are masked: an input of several
-lines printed whole, strings in quotes,
-what brackets hold with the type before it ([1 2], map[a:1],
-main.T{A:1}, &{…}), words with a digit (numbers, hex, 3:17, x.go:12),
-true, false and nil, the running test's name, lines that start with -, +,
-@ or a space (diff bodies, as go-cmp and testify print them), and words
-of the failing input, as they are, in another case or in hex, or
-decoded from a quoted string or a URL's escapes (and runs
-of 4 bytes or more that the input holds, such as a name a binary format
-stores, whatever follows it there). So
-t.Fatalf("round trip: got %v, want %v", got, want) is one failure however
-got and want read, and t.Fatal(err) reached by "unexpected EOF" and by
-"invalid escape" is two. A word of the input is learned from the first
-message of each failure: in a later message the same place may hold a
-word of that input, or the same word. Reports show values as …. Candidates run through the test binary
-from a private copy of the corpus, so your testdata never sees one. A
+process exit, timeout, out of memory, data race under -race), at the same
+place in your code, made by the same format. Two failures are the same bug
+when they are of one kind, at one place, made by the same format.
+
+The formats come from the source: before the first replay fuzzmin reads
+the packages the test binary links (your tests, your code, the modules
+they import, the standard library) and takes the constant text of every
+call that makes a message: t.Error, t.Fatal and their kin, fmt.Errorf and
+Sprintf, errors.New, panic, log and slog calls, a + of literals and
+values, an Error method's result. Each verb of a format is a value slot
+that matches any text; the literal text between slots matches only
+itself, digits included (gmp2, HTTP/1.1 stay). An error in a slot (%w,
+an operand named err, t.Fatal(err)) is matched again, so one message may
+be a chain of templates; where several match, the one with the most
+literal text wins. So t.Fatalf("round trip: got %v, want %v", got, want)
+is one failure whatever got and want hold, and t.Fatal(err) reached by
+"unexpected EOF" and by "invalid escape \%c in %q" is two. A process that
+exits (os.Exit, log.Fatalf) has its last line as its message, and what
+differs between two runs of the original is a value. Reports show the
+templates: fail: round trip: got %v, want %v at x_test.go:21; -v says,
+for each entry, which template judged it. The templates are cached per
+package in the user's cache directory.
+
+Text no template explains (a message built at run time, t.Fatal(x) of a
+value) is masked instead: an input of several lines printed whole,
+strings in quotes, what brackets hold with the type before it ([1 2],
+map[a:1], main.T{A:1}, &{…}), words with a digit, true, false and nil,
+the running test's name, lines that start with -, +, @ or a space (diff
+bodies), and words of the failing input; reports show those values as ….
+
+Candidates run through the test binary from a private copy of the corpus,
+so your testdata never sees one. A
 target wrapped by fuzzshrink.Fuzz shrinks inside the test binary instead,
 as Go values. A candidate that fails another way is not accepted, but kept:
 once the target's entries are done, each other failure is minimized against

@@ -70,7 +70,7 @@ func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
 	for k := range w {
 		wg.Go(func() {
 			for i := k; i < len(jobs) && ctx.Err() == nil; i += w {
-				replays[i] = c.replayAll(ctx, runners[i], validEntries(jobs[i].entries), &failure.Shaper{})
+				replays[i] = c.replayAll(ctx, runners[i], validEntries(jobs[i].entries), c.shaperOf(ctx, p))
 			}
 		})
 	}

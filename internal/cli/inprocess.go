@@ -45,6 +45,16 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 	if j.want.Crash() {
 		cfg.Want = &j.want
 	}
+	if sites := j.tj.shaper.Templates.Sites(); len(sites) > 0 {
+		b, err := json.Marshal(sites)
+		if err != nil {
+			return shrinkOutcome{}, err
+		}
+		cfg.Templates = filepath.Join(dir, "templates.json")
+		if err := os.WriteFile(cfg.Templates, b, 0o666); err != nil {
+			return shrinkOutcome{}, err
+		}
+	}
 	best, accepted := j.entry.Data, false
 	others := map[string]int{} // distinct failures, of all sessions, and how many candidates showed each
 	outcome := func(out shrinkOutcome) shrinkOutcome {

@@ -31,6 +31,8 @@ type pkg struct {
 	// constraints leave out here (a GOOS, a build tag), by name, with the
 	// file: not orphans, only not built.
 	Unbuilt map[string]string
+	// templates are its test binary's message templates, loaded once.
+	templates pkgTemplates
 }
 
 // A target is a fuzz target of a package.

@@ -91,6 +91,7 @@ func (c *command) minimizeJobs(ctx context.Context, p *pkg, b *built, jobs []*ta
 			break
 		}
 		tj.runners, tj.probe, tj.build, tj.report = runners[:c.opts.procs], runners[c.opts.procs], b.s, report
+		tj.shaper.Templates = c.templatesOf(ctx, p)
 		saved = c.minimizeTarget(ctx, p, tj)
 		for _, r := range runners {
 			r.Close()
@@ -408,6 +409,7 @@ func (c *command) build(ctx context.Context, p *pkg, dir string, targets []strin
 		return nil, false
 	}
 	c.rep.phase("building " + p.ImportPath)
+	c.startTemplates(ctx, p) // while it builds
 	// The go test run checks the results when the package is done: a
 	// first interrupt, which stops the searches, does not end it.
 	goCmd := func(args ...string) *exec.Cmd { return c.goCommand(c.finishContext(), args...) }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
@@ -15,12 +16,12 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
-// The original is run before shrinking, in a fresh process and then
-// againRuns times in another (and in a third, after a run that ends the
-// process): a failure that does not repeat the same way is flaky, and the
-// runs tell how often it fails. (A target that fails on half its runs
-// passes or fails all of eight runs once in 128 entries; all of two runs,
-// once in two.)
+// The original is run before shrinking, each run in a fresh process, until
+// the outcome is clear: two runs that fail the same way settle it (what
+// differs between their messages is a value: see failure.Shaper.Vary),
+// and a hang is one of them, each run costing the limit. Runs that
+// disagree go on, to 1+againRuns in all, to tell how often the entry
+// fails: it is flaky.
 const againRuns = 7
 
 // replay runs the original in fresh processes to learn how it fails
@@ -57,38 +58,33 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 			r.Learn(j.probe)
 		}
 	}
-	sigs, st, err := c.replayRuns(ctx, j, j.judge())
+	sigs, msg, st, err := c.replayRuns(ctx, j, j.judge())
 	if st != "" || err != nil {
 		return st, err
 	}
-	if timeouts := timeouts(sigs); timeouts > 0 && j.runner.Limit() < j.runner.Timeout {
-		// A run that timed out under the limit learned from a fast input
-		// may only have been slow (a busy machine, a process growing
-		// towards the memory limit): judge the runs again by
-		// -exec-timeout before calling the entry flaky, or, if every run
-		// timed out, once they are seen to be slow: one run by
-		// -exec-timeout does not time out.
+	if timeouts := timeouts(sigs); timeouts > 0 && timeouts < len(sigs) && j.runner.Limit() < j.runner.Timeout {
+		// A run that timed out under the limit learned from a fast input,
+		// where another did not, may only have been slow (a cold cache, a
+		// busy machine): judge the runs again by -exec-timeout before
+		// calling the entry flaky.
 		judge := j.judge()
 		judge.Limit = j.runner.Timeout
-		slow := timeouts < len(sigs)
-		if !slow {
-			out, err := j.runner.Run(ctx, [][]byte{j.entry.Data}, judge)
-			if err != nil {
-				return statusFailed, err
-			}
-			slow = len(out.Outcomes) == 1 && out.Outcomes[0].Kind != failure.Timeout
+		if sigs, msg, st, err = c.replayRuns(ctx, j, judge); st != "" || err != nil {
+			return st, err
 		}
-		if slow {
-			if sigs, st, err = c.replayRuns(ctx, j, judge); st != "" || err != nil {
-				return st, err
-			}
-			// Its candidates, as slow, get the same time.
-			for _, r := range runners {
-				r.MinLimit = r.Timeout
-			}
+		// Its candidates, as slow, get the same time.
+		for _, r := range runners {
+			r.MinLimit = r.Timeout
 		}
 	}
 	j.want = sigs[0]
+	if j.want.Failed() && msg != "" {
+		if text, ok := j.tj.shaper.Templates.Match(j.want.Pos, msg, nil); ok {
+			c.rep.verbosef("  identity: the template %q", text)
+		} else {
+			c.rep.verbosef("  identity: no template explains the message: masked")
+		}
+	}
 	if j.want.Kind == failure.Memory {
 		// A candidate that fails as the original grows until the limit
 		// kills it, which takes what its allocations take, not what a
@@ -138,29 +134,51 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 	return "", nil
 }
 
-// replayRuns runs the original 1+againRuns times, the first run alone in
-// a fresh process, judged by judge, and returns how each run failed, or
-// the entry's status if that ends the job (it is stale, or no input ran).
-func (c *command) replayRuns(ctx context.Context, j *entryJob, judge testbin.Judge) ([]failure.Signature, status, error) {
+// replayRuns runs the original, judged by judge, as the comment on
+// againRuns says: the first two runs each alone in a fresh process, then,
+// if they disagree, the rest in one more (or a few, where runs end the
+// process). It returns how each run failed and the first run's message,
+// or the entry's status if that ends the job (it is stale, or no input
+// ran).
+func (c *command) replayRuns(ctx context.Context, j *entryJob, judge testbin.Judge) ([]failure.Signature, string, status, error) {
 	var sigs []failure.Signature
-	for procs := 0; procs < 3 && len(sigs) < 1+againRuns; procs++ {
-		n := 1 // the first run alone, in a fresh process
-		if len(sigs) > 0 {
+	var msgs []string
+	for procs := 0; procs < 4 && len(sigs) < 1+againRuns; procs++ {
+		n := 1
+		if len(sigs) >= 2 {
 			n = 1 + againRuns - len(sigs)
 		}
 		out, err := j.runner.Run(ctx, slices.Repeat([][]byte{j.entry.Data}, n), judge)
 		switch {
 		case err != nil:
-			return nil, statusFailed, err
+			return nil, "", statusFailed, err
 		case out.Stale != "":
-			return nil, statusStale, errors.New(c.staleReason(out.Stale, j))
+			return nil, "", statusStale, errors.New(c.staleReason(out.Stale, j))
 		case len(out.Outcomes) == 0:
-			return nil, statusFailed, fmt.Errorf("the test binary ran no input for %s; it said:\n%s", j.target.Name, out.Tail)
+			return nil, "", statusFailed, fmt.Errorf("the test binary ran no input for %s; it said:\n%s", j.target.Name, out.Tail)
 		}
 		j.target.Wrapped = j.target.Wrapped || out.Wrapped
-		sigs = append(sigs, out.Outcomes...)
+		for i, sig := range out.Outcomes {
+			sigs, msgs = append(sigs, sig), append(msgs, out.Msgs[i])
+		}
+		if len(sigs) == 2 {
+			if a, b := sigs[0], sigs[1]; a != b && a.Kind == b.Kind && a.Pos == b.Pos && msgs[0] != "" && msgs[1] != "" {
+				// One failure whose message changes from run to run
+				// (a time, a pointer, a map's order): what differs is
+				// a value.
+				text := j.tj.shaper.Vary(a, msgs[0], msgs[1], j.entry.Values)
+				if a.Kind == failure.Exit { // "exit status 1: " and the message
+					status, _, _ := strings.Cut(a.Text, ": ")
+					text = status + ": " + text
+				}
+				sigs[0].Text, sigs[1].Text = text, text
+			}
+			if sigs[0] == sigs[1] {
+				break
+			}
+		}
 	}
-	return sigs, "", nil
+	return sigs, msgs[0], "", nil
 }
 
 // timeouts returns how many runs of an entry timed out.

@@ -37,6 +37,11 @@ var (
 	logPosRE = regexp.MustCompile(`^\s{4,}([^\s:]+\.go:\d+): `)
 	// A frame's file line; GOTRACEBACK=system and crash add fp=, sp= and pc=.
 	framePath = regexp.MustCompile(`^\t(.+\.go):(\d+)(?: \+0x[0-9a-f]+)?(?: fp=.*)?$`)
+	// The prefix the log package writes by default (and with its other
+	// flags): 2009/01/23 01:23:23.123123 file.go:23:
+	logPrefixRE = regexp.MustCompile(`^(?:\d{4}/\d\d/\d\d )?(?:\d\d:\d\d:\d\d(?:\.\d+)? )?(?:\S+\.go:\d+: )?`)
+	// go test's line after a test binary that exited.
+	exitStatusRE = regexp.MustCompile(`^exit status \d+$`)
 )
 
 // An outputParser reads the output of one test binary run, made with
@@ -64,6 +69,7 @@ type outputParser struct {
 	lastFunc string            // the function line of the frame being read
 	race     failure.Signature // a data race the race detector reported while the current input ran
 	inRace   int               // in a race report: 0 no, 1 yes, 2 in an access's stack, before its first user frame
+	lastOut  string            // the last line the current input printed, for an exit's message
 	stale    string            // the toolchain's complaint about the corpus, if any
 	stales   []string          // and its complaint about each file, if it had several
 }
@@ -156,6 +162,8 @@ func (p *outputParser) line(l []byte) (done int, sig failure.Signature) {
 		case strings.HasPrefix(s, "fatal error: "):
 			p.crash = failure.Signature{Kind: failure.Fatal, Text: failure.Mask(s[len("fatal error: "):])}
 			p.state = stateFrames
+		case p.current >= 0 && !p.finished && strings.TrimSpace(s) != "" && !exitStatusRE.MatchString(s):
+			p.lastOut = s
 		}
 	case statePanicHead:
 		if strings.HasPrefix(s, "panic(") {
@@ -314,9 +322,14 @@ func (p *outputParser) end(exit int) (int, failure.Signature) {
 	case p.finished:
 		// passed
 	case exit > 0:
+		// The process ended itself: its last line is the message of the
+		// exit (log.Fatalf's, without the logger's date and time).
 		sig = failure.Signature{Kind: failure.Exit, Text: "exit status " + strconv.Itoa(exit)}
+		if msg := logPrefixRE.ReplaceAllString(p.lastOut, ""); msg != "" {
+			sig.Text += ": " + p.shapeOf(i, sig, msg)
+		}
 	}
-	p.current, p.crash, p.crashMsg, p.state, p.inErr, p.errCont = -1, failure.Signature{}, "", stateNormal, false, ""
+	p.current, p.crash, p.crashMsg, p.state, p.inErr, p.errCont, p.lastOut = -1, failure.Signature{}, "", stateNormal, false, "", ""
 	p.race, p.inRace = failure.Signature{}, 0
 	return i, sig
 }

@@ -132,7 +132,7 @@ func TestRunner_Outcomes(t *testing.T) {
 		{2, "fail: error … at probe_test.go:18", false},
 		{3, "panic: runtime error: index out of range [N] with length N at probe_test.go:21", true},
 		{4, "panic: custom … at probe_test.go:23", true},
-		{5, "exit: exit status 3", true},
+		{5, "exit: exit status 3: noise …", true}, // the last line printed is the exit's message
 		{6, "panic: unexpected call to os.Exit(N) during test at probe_test.go:27", true},
 		{7, "timeout", true},
 		// A deadlock has no culprit: the first user frame is the f.Fuzz call.
