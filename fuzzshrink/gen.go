@@ -2,9 +2,11 @@ package fuzzshrink
 
 import (
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fuzzmin/fuzzmin/internal/failure"
@@ -402,9 +404,7 @@ func runCaptured(t *T, prop func(*T)) failure.Signature {
 				var msg string
 				sig, msg = failure.Recovered(r)
 				if msg != "" {
-					// The choice sequence never stands in a message as
-					// such: no input to mask.
-					sig.Text = failure.Shape(msg, nil)
+					sig.Text = shapeMessage(sig, msg)
 				}
 				t.panicValue, t.panicStack = r, failure.PanicStack()
 			case t.returned || t.invalid != "" || t.genErr != "":
@@ -433,7 +433,29 @@ func (t *T) logged() failure.Signature {
 		return failure.Signature{Kind: failure.Fail}
 	}
 	pos, msg, _ := strings.Cut(t.logs[len(t.logs)-1], ": ")
-	return failure.Signature{Kind: failure.Fail, Text: failure.Shape(msg, nil), Pos: pos}
+	sig := failure.Signature{Kind: failure.Fail, Pos: pos}
+	sig.Text = shapeMessage(sig, msg)
+	return sig
+}
+
+// packageTemplates are the message templates of the Go files of the test
+// binary's working directory, the package under test: Check judges
+// failures by them as the command does by those of every package the
+// binary links, and masks what they do not explain.
+var packageTemplates = sync.OnceValue(func() *failure.Templates {
+	files, _ := filepath.Glob("*.go")
+	return failure.NewTemplates(failure.SourceTemplates(files))
+})
+
+// shapeMessage returns the identity text of msg, the message of a failure
+// of sig's kind at sig's position. The choice sequence never stands in a
+// message as such: no input to mask.
+func shapeMessage(sig failure.Signature, msg string) string {
+	mask := func(text string) string { return failure.Shape(text, nil) }
+	if text, ok := packageTemplates().Match(sig.Pos, msg, mask); ok {
+		return text
+	}
+	return mask(msg)
 }
 
 // runCleanups runs the functions Cleanup registered, last first.

@@ -26,8 +26,9 @@ that fail twice. Entries that pass are left alone (past three, a target's
 are counted, not listed). Of the entries that fail the same way, the
 smallest is minimized first; the rest are the same bug, and are removed
 for its result without a search of their own (past three, counted). Each
-entry minimized is replayed eight times, in two processes, to learn how it
-fails. Malformed entries, stale
+entry minimized is replayed, each run in a fresh process, until two runs
+agree (a hang included); runs that disagree go on to eight, to tell how
+often it fails. Malformed entries, stale
 ones (their values no longer fit the target) and flaky ones (their replays
 disagree: the report says in how many of the runs they fail) are reported
 and never touched. An entry git tracks is a regression test somebody chose to

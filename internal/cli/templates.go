@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -107,12 +108,32 @@ func readTemplates(ctx context.Context, listed, cache string) *failure.Templates
 			}
 		}
 	}
-	sites := map[string][]string{}
-	for _, dir := range order {
+	// Each directory on a core of its own: parsing the standard library's
+	// packages is most of a first run's cost.
+	read := make([]map[string][]string, len(order))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				read[i] = dirTemplates(cache, dirs[order[i]])
+			}
+		})
+	}
+	for i := range order {
 		if ctx.Err() != nil {
-			return nil
+			break
 		}
-		for pos, ts := range dirTemplates(cache, dirs[dir]) {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if ctx.Err() != nil {
+		return nil
+	}
+	sites := map[string][]string{}
+	for _, r := range read {
+		for pos, ts := range r {
 			sites[pos] = append(sites[pos], ts...)
 		}
 	}
@@ -135,7 +156,7 @@ func dirTemplates(cache string, d *listedDir) map[string][]string {
 	slices.Sort(d.GoFiles)
 	files := make([]string, len(d.GoFiles))
 	h := sha256.New()
-	h.Write([]byte("templates v1\x00" + d.Dir + "\x00"))
+	h.Write([]byte(failure.SourceVersion + "\x00" + d.Dir + "\x00"))
 	for i, f := range d.GoFiles {
 		files[i] = filepath.Join(d.Dir, f)
 		h.Write([]byte(f + "\x00"))

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -166,18 +167,46 @@ func (s *Shaper) Shape(sig Signature, msg string, inputs []any) string {
 // position whose message was a in one run of inputs and b in another:
 // what differs between the two (a time, a pointer, a temporary directory,
 // a map printed in another order) is a value, whatever rule judges the
-// rest. Later messages that fit the text learned get it.
+// rest. The text is the tokens the two messages start and end with alike,
+// and one value between them that may hold any word either held there; a
+// later message that fits it gets it.
 func (s *Shaper) Vary(sig Signature, a, b string, inputs []any) string {
 	in := newInputs(inputs)
 	ta, tb := tokenize(in.masked(a)), tokenize(in.masked(b))
-	same := commonTokens(ta, tb)
-	for i := range ta {
-		if !same[i] {
-			ta[i] = token{kind: value, space: ta[i].space}
+	eq := func(x, y token) bool { return x.kind == y.kind && x.text == y.text }
+	pre := 0
+	for pre < len(ta) && pre < len(tb) && eq(ta[pre], tb[pre]) {
+		pre++
+	}
+	suf := 0
+	for suf < len(ta)-pre && suf < len(tb)-pre && eq(ta[len(ta)-1-suf], tb[len(tb)-1-suf]) {
+		suf++
+	}
+	v := token{kind: value, words: map[string]bool{}}
+	for _, mid := range [][]token{ta[pre : len(ta)-suf], tb[pre : len(tb)-suf]} {
+		for i, tok := range mid {
+			if i == 0 {
+				v.space = v.space || tok.space
+			}
+			if tok.kind != value {
+				v.words[tok.text] = true
+			}
 		}
 	}
-	learned := learn(ta, in.pieces(ta), &in)
-	p := pattern{toks: learned, text: render(learned)}
+	var toks []token
+	for _, tok := range append(append(slices.Clip(ta[:pre]), v), ta[len(ta)-suf:]...) {
+		if n := len(toks); n > 0 && tok.kind == value && toks[n-1].kind == value {
+			for w := range tok.words {
+				if toks[n-1].words == nil {
+					toks[n-1].words = map[string]bool{}
+				}
+				toks[n-1].words[w] = true
+			}
+			continue // one value
+		}
+		toks = append(toks, tok)
+	}
+	p := pattern{toks: toks, text: render(toks)}
 	at := place{sig.Kind, sig.Pos}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -186,57 +215,6 @@ func (s *Shaper) Vary(sig Signature, a, b string, inputs []any) string {
 	}
 	s.varied[at] = append(s.varied[at], p)
 	return p.text
-}
-
-// commonTokens marks the tokens of a that a longest common subsequence of
-// a and b keeps; past maxCommon pairs, those of the common prefix and
-// suffix alone.
-func commonTokens(a, b []token) []bool {
-	same := make([]bool, len(a))
-	eq := func(x, y token) bool { return x.kind == y.kind && x.text == y.text }
-	pre := 0
-	for pre < len(a) && pre < len(b) && eq(a[pre], b[pre]) {
-		same[pre] = true
-		pre++
-	}
-	suf := 0
-	for suf < len(a)-pre && suf < len(b)-pre && eq(a[len(a)-1-suf], b[len(b)-1-suf]) {
-		same[len(a)-1-suf] = true
-		suf++
-	}
-	ma, mb := a[pre:len(a)-suf], b[pre:len(b)-suf]
-	const maxCommon = 1 << 20
-	if len(ma)*len(mb) > maxCommon {
-		return same
-	}
-	// lcs[i][j]: the length of a longest common subsequence of ma[i:]
-	// and mb[j:].
-	lcs := make([][]int, len(ma)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(mb)+1)
-	}
-	for i := len(ma) - 1; i >= 0; i-- {
-		for j := len(mb) - 1; j >= 0; j-- {
-			if eq(ma[i], mb[j]) {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	for i, j := 0, 0; i < len(ma) && j < len(mb); {
-		switch {
-		case eq(ma[i], mb[j]):
-			same[pre+i] = true
-			i++
-			j++
-		case lcs[i+1][j] >= lcs[i][j+1]:
-			i++
-		default:
-			j++
-		}
-	}
-	return same
 }
 
 // tokenize splits a message into tokens, values collapsed.

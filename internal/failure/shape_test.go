@@ -385,3 +385,26 @@ func BenchmarkIdentity(b *testing.B) {
 		})
 	}
 }
+
+// TestShaper_Vary checks that what differs between two runs' messages of
+// one failure is a value: a map's words in another order, a time, a
+// temporary directory; later messages that hold those words in any order
+// get the same text, and one with other words does not.
+func TestShaper_Vary(t *testing.T) {
+	var s Shaper
+	text := s.Vary(at, "duplicate words fox,the in the input", "duplicate words the,fox in the input", nil)
+	if text != "duplicate words … in the input" {
+		t.Errorf("Vary: %q", text)
+	}
+	for _, msg := range []string{"duplicate words fox,the in the input", "duplicate words the,fox in the input", "duplicate words the in the input"} {
+		if got := s.Shape(at, msg, nil); got != text {
+			t.Errorf("%q: %q, want %q", msg, got, text)
+		}
+	}
+	if got := s.Shape(at, "duplicate words the in the output", nil); got == text {
+		t.Errorf("another constant word: %q", got)
+	}
+	if got := s.Vary(at, "cache /tmp/TestX4021/001 stale since Mon 10:01", "cache /tmp/TestX977/001 stale since Mon 10:02", nil); got != "cache … stale since Mon …:…" {
+		t.Errorf("Vary of a directory and a time: %q", got)
+	}
+}

@@ -4,10 +4,16 @@ import (
 	"go/ast"
 	"go/parser"
 	gotoken "go/token"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
+
+// SourceVersion names the rules of SourceTemplates: a cache of its results
+// keys them by it. Change it with the rules.
+const SourceVersion = "templates 3"
 
 // SourceTemplates reads the message templates of one package, the Go
 // files named (one directory's), and returns them by the positions of the
@@ -25,14 +31,19 @@ import (
 // package, and their concatenations.
 func SourceTemplates(files []string) map[string][]string {
 	fset := gotoken.NewFileSet()
-	x := extractor{fset: fset, consts: map[string]ast.Expr{}, out: map[string][]string{}}
 	var parsed []*ast.File
 	for _, name := range files {
-		f, _ := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
-		if f == nil {
-			continue
+		if f, _ := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution); f != nil {
+			parsed = append(parsed, f)
 		}
-		parsed = append(parsed, f)
+	}
+	return templatesOf(fset, parsed)
+}
+
+// templatesOf returns the templates of the files of one package.
+func templatesOf(fset *gotoken.FileSet, parsed []*ast.File) map[string][]string {
+	x := extractor{fset: fset, consts: map[string]ast.Expr{}, out: map[string][]string{}, args: map[callee]*argValues{}}
+	for _, f := range parsed {
 		for _, d := range f.Decls {
 			if g, ok := d.(*ast.GenDecl); ok && g.Tok == gotoken.CONST {
 				for _, s := range g.Specs {
@@ -47,6 +58,9 @@ func SourceTemplates(files []string) map[string][]string {
 		}
 	}
 	for _, f := range parsed {
+		x.callArgs(f)
+	}
+	for _, f := range parsed {
 		x.file(f)
 	}
 	return x.out
@@ -57,11 +71,109 @@ type extractor struct {
 	consts map[string]ast.Expr // the package's constants, by name
 	out    map[string][]string
 	inPlus map[ast.Expr]bool // operands of a "+" already read as part of a longer one
+	expand []string          // the values of the parameter written as expandMark
+	// args are the arguments the package's calls pass to each function
+	// of its own, by its name and arity; fn is the function whose body is
+	// being read, whose parameters they may tell.
+	args map[callee]*argValues
+	fn   *ast.FuncDecl
+}
+
+// A callee is a function or method by its name and number of parameters,
+// as a call names it (the receiver's type is not known without types).
+type callee struct {
+	name string
+	n    int
+}
+
+// argValues are the constant strings the calls of a callee pass as each
+// argument; a nil set: some call passes another value.
+type argValues struct {
+	values []map[string]bool
+}
+
+// maxExpand bounds the constants a parameter may take to be read as
+// them: a context string passed by a few dozen calls
+// (s.error(c, "after object key")).
+const maxExpand = 64
+
+// callArgs records the arguments of the calls of f.
+func (x *extractor) callArgs(f *ast.File) {
+	ast.Inspect(f, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || c.Ellipsis.IsValid() {
+			return true
+		}
+		var name string
+		switch fn := c.Fun.(type) {
+		case *ast.Ident:
+			name = fn.Name
+		case *ast.SelectorExpr:
+			name = fn.Sel.Name
+		default:
+			return true
+		}
+		k := callee{name, len(c.Args)}
+		av := x.args[k]
+		if av == nil {
+			av = &argValues{values: make([]map[string]bool, len(c.Args))}
+			for i := range av.values {
+				av.values[i] = map[string]bool{}
+			}
+			x.args[k] = av
+		}
+		for i, a := range c.Args {
+			s, ok := x.constString(a)
+			switch {
+			case av.values[i] == nil:
+			case !ok || len(av.values[i]) >= maxExpand:
+				av.values[i] = nil
+			default:
+				av.values[i][s] = true
+			}
+		}
+		return true
+	})
+}
+
+// paramValues returns the constant strings that every call of the
+// function being read passes as its parameter named id, sorted, or nil.
+func (x *extractor) paramValues(id *ast.Ident) []string {
+	if x.fn == nil || x.fn.Type.Params == nil {
+		return nil
+	}
+	i := 0
+	for _, field := range x.fn.Type.Params.List {
+		if len(field.Names) == 0 {
+			i++
+			continue
+		}
+		for _, n := range field.Names {
+			if n.Name == id.Name {
+				av := x.args[callee{x.fn.Name.Name, x.fn.Type.Params.NumFields()}]
+				if av == nil || av.values[i] == nil || len(av.values[i]) == 0 {
+					return nil
+				}
+				return slices.Sorted(maps.Keys(av.values[i]))
+			}
+			i++
+		}
+	}
+	return nil
 }
 
 func (x *extractor) file(f *ast.File) {
 	x.inPlus = map[ast.Expr]bool{}
-	ast.Inspect(f, func(n ast.Node) bool {
+	for _, d := range f.Decls {
+		x.fn, _ = d.(*ast.FuncDecl)
+		x.decl(d)
+	}
+	x.fn = nil
+}
+
+// decl reads the templates of one declaration.
+func (x *extractor) decl(d ast.Decl) {
+	ast.Inspect(d, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncDecl:
 			if n.Name.Name == "Error" && n.Recv != nil && n.Type.Params.NumFields() == 0 && n.Body != nil {
@@ -148,6 +260,17 @@ func (x *extractor) call(c *ast.CallExpr) {
 		x.write(&b, args[0], "%s")
 		b.slot(false, "%v")
 		x.add(c, "site", b.String())
+	case recv == "assert" || recv == "require":
+		// testify's assertions end with their message arguments: a
+		// format and its operands, or one message.
+		for i, a := range args {
+			if format, ok := x.constString(a); ok && (strings.Contains(format, "%") || i == len(args)-1) {
+				var b tmplBuilder
+				x.format(&b, format, args[i+1:])
+				x.add(c, "site", b.String())
+				return
+			}
+		}
 	case len(name) > 1 && strings.HasSuffix(name, "f"):
 		for i, a := range args {
 			if format, ok := x.constString(a); ok {
@@ -158,7 +281,7 @@ func (x *extractor) call(c *ast.CallExpr) {
 			}
 		}
 	case name == "Sprint" || name == "Sprintln" || name == "Print" || name == "Println" || name == "Panic" || name == "Panicln" ||
-		name == "Fatal" || name == "Fatalln" || name == "Error" || name == "Skip" || name == "Log" || name == "Fail" || name == "FailNow":
+		name == "Fatal" || name == "Fatalln" || name == "Error" || name == "Skip" || name == "Log":
 		if len(args) == 0 {
 			return
 		}
@@ -179,9 +302,16 @@ func (x *extractor) call(c *ast.CallExpr) {
 }
 
 // add records t, the template of node n: at each line n spans if where is
-// "site", for a failure there; under "" for any failure.
+// "site", for a failure there; under "" for any failure. A template with a
+// parameter of constant arguments is one template for each.
 func (x *extractor) add(n ast.Node, where, t string) {
 	if t == "" {
+		return
+	}
+	if before, after, ok := strings.Cut(t, expandMark); ok {
+		for _, v := range x.expand {
+			x.add(n, where, before+strings.ReplaceAll(v, "%", "%%")+strings.ReplaceAll(after, expandMark, "%v"))
+		}
 		return
 	}
 	if where == "" {
@@ -243,8 +373,21 @@ func (x *extractor) write(b *tmplBuilder, e ast.Expr, verb string) {
 			}
 		}
 	}
+	if id, ok := e.(*ast.Ident); ok && plain && verb != "%w" && !strings.Contains(b.String(), expandMark) {
+		if vs := x.paramValues(id); vs != nil {
+			// A parameter every call passes a constant: each is a
+			// template of its own.
+			x.expand = vs
+			b.WriteString(expandMark)
+			return
+		}
+	}
 	b.slot(verb == "%w" || errorLike(e), verb)
 }
+
+// expandMark stands, in a template being written, for the parameter whose
+// constant arguments x.expand holds.
+const expandMark = "\x00param\x00"
 
 // format writes the template of a format and its operands.
 func (x *extractor) format(b *tmplBuilder, format string, args []ast.Expr) {

@@ -142,6 +142,7 @@ type Templates struct {
 	sites  map[string][]string    // as given
 	site   map[string][]*template // by "file.go:line", as failures name positions
 	byWord map[string][]*template // every template with a word, by its longest word
+	loose  []*template            // those whose every word may run on into a slot's text
 	all    map[string]*template   // by text
 
 	mu    sync.Mutex
@@ -171,11 +172,14 @@ func NewTemplates(sites map[string][]string) *Templates {
 				p := parseTemplate(text)
 				t = &p
 				ts.all[text] = t
-				if w := longestWord(t); w != "" {
+				switch w, ok := longestWord(t); {
+				case w != "":
 					ts.byWord[w] = append(ts.byWord[w], t)
+				case ok:
+					ts.loose = append(ts.loose, t)
 				}
 			}
-			if !slices.Contains(ts.site[pos], t) {
+			if pos != "" && !slices.Contains(ts.site[pos], t) {
 				ts.site[pos] = append(ts.site[pos], t)
 			}
 		}
@@ -200,22 +204,29 @@ func (ts *Templates) Len() int {
 	return len(ts.all)
 }
 
-// longestWord returns the longest word of t's literal text: a run of two
-// or more letters or digits. A template without one explains nothing
-// away from its own call.
-func longestWord(t *template) string {
-	best := ""
-	for _, p := range t.pieces {
+// longestWord returns the longest word of t's literal text, a run of two
+// or more letters or digits, that a message made by t holds as a word of
+// its own, and whether t has a word at all: a template without one
+// explains nothing away from its own call. A word right next to a slot
+// may run on into the slot's text ("%vfoo"): it is the index only if no
+// other word is.
+func longestWord(t *template) (string, bool) {
+	best, any := "", false
+	for k, p := range t.pieces {
 		for _, w := range words(p.lit) {
-			if len(w) > len(best) {
+			any = true
+			i := strings.Index(p.lit, w)
+			touches := k > 0 && i == 0 || k < len(t.pieces)-1 && i+len(w) == len(p.lit)
+			if !touches && len(w) > len(best) {
 				best = w
 			}
 		}
 	}
-	return best
+	return best, any
 }
 
-// words returns the runs of two or more letters or digits of s.
+// words returns the runs of two or more letters or digits of s that hold
+// a letter: a number (00, 404) says nothing of the format it is in.
 func words(s string) []string {
 	var out []string
 	for s != "" {
@@ -228,7 +239,7 @@ func words(s string) []string {
 		if j < 0 {
 			j = len(s)
 		}
-		if j >= 2 {
+		if j >= 2 && strings.IndexFunc(s[:j], unicode.IsLetter) >= 0 {
 			out = append(out, s[:j])
 		}
 		s = s[j:]
@@ -248,10 +259,12 @@ func (ts *Templates) Match(pos, msg string, mask func(string) string) (string, b
 	if ts == nil || len(ts.all) == 0 {
 		return "", false
 	}
-	if len(msg) > MaxMessage {
-		msg = msg[:MaxMessage]
-	}
+	// The whole message is matched, however long a value in it: the
+	// format's text may end it.
 	m := matcher{ts: ts, mask: mask}
+	if fields, ok := labeledFields(msg); ok {
+		return m.labeled(pos, fields)
+	}
 	if site := ts.site[pos]; len(site) > 0 {
 		if j := m.best(site, msg, 0); j.score > 0 {
 			return j.text, true
@@ -264,6 +277,76 @@ func (ts *Templates) Match(pos, msg string, mask func(string) string) (string, b
 	}
 	j := m.global(msg, 0)
 	return j.text, j.score > 0
+}
+
+// A labeled field of a message in testify's layout: each field a label, a
+// colon, a tab and its content, whose later lines are indented by a tab,
+// spaces and a tab (testify's labeledOutput).
+type labeledField struct{ label, content string }
+
+// labeledFields splits a message in testify's layout into its fields, if
+// it is one: it starts with an Error Trace and has an Error.
+func labeledFields(msg string) ([]labeledField, bool) {
+	if !strings.HasPrefix(strings.TrimLeft(msg, "\n"), "\tError Trace:") {
+		return nil, false
+	}
+	var fields []labeledField
+	for _, line := range strings.Split(strings.TrimLeft(msg, "\n"), "\n") {
+		rest, ok := strings.CutPrefix(line, "\t")
+		if !ok {
+			return nil, false
+		}
+		head, content, ok := strings.Cut(rest, "\t")
+		if !ok {
+			return nil, false
+		}
+		label := strings.TrimRight(head, " ")
+		switch {
+		case label == "" && len(fields) > 0: // a later line of the field
+			fields[len(fields)-1].content += "\n" + content
+		case strings.HasSuffix(label, ":") && !strings.Contains(label, "\t"):
+			fields = append(fields, labeledField{strings.TrimSuffix(label, ":"), content})
+		default:
+			return nil, false
+		}
+	}
+	ok := slices.ContainsFunc(fields, func(f labeledField) bool { return f.label == "Error" })
+	return fields, ok
+}
+
+// labeled matches the fields of a message in testify's layout: the
+// identity is the templates of its Error (testify's own formats, such as
+// "Not equal: …") and of its Messages (the assertion's message arguments,
+// a template at its call), in order; the Error Trace and the Test are the
+// position and the test's name, which the signature has or must not hold.
+// A field no template explains is masked.
+func (m *matcher) labeled(pos string, fields []labeledField) (string, bool) {
+	var b strings.Builder
+	for _, f := range fields {
+		if f.label == "Error Trace" || f.label == "Test" {
+			continue
+		}
+		j := judged{}
+		if f.label == "Messages" {
+			j = m.best(m.ts.site[pos], f.content, 0)
+		}
+		if j.score == 0 {
+			j = m.global(f.content, 0)
+		}
+		switch {
+		case j.score > 0:
+		case f.label == "Error" || m.mask == nil:
+			return "", false // the assertion is not known: mask it whole
+		default:
+			m.masked = true
+			j.text = fold(m.mask(f.content))
+		}
+		if b.Len() > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString(f.label + ": " + j.text)
+	}
+	return b.String(), true
 }
 
 // onlyValues reports whether every template of a call is value slots
@@ -304,9 +387,13 @@ func (m *matcher) global(s string, depth int) judged {
 	if ok {
 		return j
 	}
-	var cands []*template
+	cands := slices.Clip(m.ts.loose)
 	seen := map[string]bool{}
-	for _, w := range words(s) {
+	head := s
+	if len(head) > MaxMessage { // the words that find the candidates: a format's start
+		head = head[:MaxMessage]
+	}
+	for _, w := range words(head) {
 		if seen[w] {
 			continue
 		}

@@ -57,3 +57,36 @@ func FuzzMsgs(f *testing.F) {
 		t.Errorf("HTTP/1.1 %d %s", 200, s)            // line 57
 	})
 }
+
+type scanner struct{}
+
+// fail is called with a constant context only: each is a template.
+func (s *scanner) fail(c byte, context string) error {
+	return errors.New("invalid character " + string(c) + " " + context)
+}
+
+func scan(s *scanner) error {
+	if s == nil {
+		return s.fail('x', "after object key")
+	}
+	return s.fail('y', "in string literal")
+}
+
+// As testify's assertions make their messages (assertions.go), and a test
+// that calls them.
+func equal(t testing.TB, expected, actual any, msgAndArgs ...any) bool {
+	return Fail(t, fmt.Sprintf("Not equal: \n"+
+		"expected: %s\n"+
+		"actual  : %s%s", expected, actual, ""), msgAndArgs...)
+}
+
+func noError(t testing.TB, err error, msgAndArgs ...any) bool {
+	return Fail(t, fmt.Sprintf("Received unexpected error:\n%+v", err), msgAndArgs...)
+}
+
+func FuzzTestify(f *testing.F) {
+	f.Fuzz(func(t *testing.T, b []byte) {
+		require.Equal(t, 1, len(b), "records of %x", b) // line 89
+		require.NoError(t, decode(b))                   // line 90
+	})
+}

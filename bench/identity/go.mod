@@ -1,0 +1,3 @@
+module example.com/identitybench
+
+go 1.26
