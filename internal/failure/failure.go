@@ -1,7 +1,3 @@
-// Package failure describes how a fuzz input fails, so that a candidate
-// counts as failing only if it fails the same way as the original: the
-// command line reads it from a test binary's output, and fuzzshrink's
-// in-process session from the recovered panic or the failed test.
 package failure
 
 import (

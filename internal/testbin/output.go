@@ -162,7 +162,8 @@ func (p *outputParser) line(l []byte) (done int, sig failure.Signature) {
 		case strings.HasPrefix(s, "fatal error: "):
 			p.crash = failure.Signature{Kind: failure.Fatal, Text: failure.Mask(s[len("fatal error: "):])}
 			p.state = stateFrames
-		case p.current >= 0 && !p.finished && strings.TrimSpace(s) != "" && !exitStatusRE.MatchString(s):
+		case p.current >= 0 && !p.finished && m == nil && strings.TrimSpace(s) != "" && !exitStatusRE.MatchString(s):
+			// What the process printed itself, not the test's log.
 			p.lastOut = s
 		}
 	case statePanicHead:
