@@ -89,7 +89,14 @@ type campaignFinding struct {
 
 // campaign is fuzzmin fuzz.
 func (c *command) campaign(ctx context.Context, patterns []string) int {
+	if err := c.opts.validateCampaign(); err != nil {
+		c.rep.errorf("%v", err)
+		return exitUsage
+	}
 	return c.withPackages(ctx, patterns, writesSeeds|writesCache, func(pkgs []*pkg) {
+		if !c.readKnownFiles(pkgs) {
+			return // before any fuzzing: a failure it lists would be taken for new
+		}
 		targets := c.campaignTargets(ctx, pkgs)
 		if len(targets) == 0 || ctx.Err() != nil {
 			return
@@ -366,15 +373,16 @@ func (c *command) campaignFailure(ctx context.Context, t *campaignTarget, data [
 	if len(made) > len(t.made) {
 		t.made = made
 	}
-	path, err := corpus.WriteFile(dir, data)
+	known, err := c.knownOf(t.pkg.ModuleDir) // read before the run: see readKnownFiles
+	var path string
 	if err == nil {
-		var known *knownFailures
-		if known, err = c.knownOf(t.pkg.ModuleDir); err == nil {
-			for _, res := range c.minimizeFound(ctx, t, filepath.Base(path)) {
-				fresh = c.countFailure(t, res, known, found, existing) || fresh
-			}
-			return fresh
+		path, err = corpus.WriteFile(dir, data)
+	}
+	if err == nil {
+		for _, res := range c.minimizeFound(ctx, t, filepath.Base(path)) {
+			fresh = c.countFailure(t, res, known, found, existing) || fresh
 		}
+		return fresh
 	}
 	c.rep.errorf("%s: %v", t.name(), err)
 	c.fail(exitFailure)

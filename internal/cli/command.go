@@ -25,7 +25,7 @@ type command struct {
 	disk, ram  *scratch                  // removed at the end; ram may be disk
 	matched    int                       // entries selected
 	written    map[string]string         // files written, with the entry whose result each is
-	knownFiles map[string]*knownFailures // read, by path (knownOf)
+	knownFiles map[string]knownRead // read, by path (knownOf)
 	exit       int
 	// finishing is done at a second interrupt (see interruptible): until
 	// then results are verified and written, the smallest value of an
@@ -119,6 +119,9 @@ func (c *command) minimize(ctx context.Context, patterns []string) int {
 // else go test replays, and reports what it finds (check.go).
 func (c *command) check(ctx context.Context, patterns []string) int {
 	return c.withPackages(ctx, patterns, 0, func(pkgs []*pkg) {
+		if !c.readKnownFiles(pkgs) {
+			return
+		}
 		c.ended(ctx, c.eachPackage(ctx, pkgs, savesNothing(c.checkPackage)))
 		c.rep.checkSummary(c.matched)
 	})

@@ -296,9 +296,22 @@ func (o *options) validate() error {
 	case o.corpusMax < 0:
 		return fmt.Errorf("-corpus-max %d: want 1 or more", o.corpusMax)
 	case o.budget < 0:
-		return fmt.Errorf("-fuzztime %v: want a positive duration", o.budget)
+		return fmt.Errorf("-fuzztime %v: want a positive duration (5m, 90s)", o.budget)
 	case o.fuzztime != "" && !validFuzztime(o.fuzztime):
 		return fmt.Errorf("-fuzztime %q: want a positive duration (1m30s) or number of runs (1000x)", o.fuzztime)
+	}
+	return nil
+}
+
+// validateCampaign rejects what fuzzmin fuzz cannot mean: a budget of
+// nothing (an Action's input left empty would fuzz nothing and pass), a
+// kept corpus distilled to nothing.
+func (o *options) validateCampaign() error {
+	switch {
+	case o.budget <= 0:
+		return fmt.Errorf("-fuzztime %v: want a positive duration (5m, 90s)", o.budget)
+	case o.corpusMax < 1:
+		return fmt.Errorf("-corpus-max %d: want 1 or more", o.corpusMax)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -39,8 +40,9 @@ type knownFailures struct {
 	masked []*regexp.Regexp
 }
 
-// readKnown reads a file of known failures; a file that does not exist
-// lists none.
+// readKnown reads a file of known failures, lines of any length; a file
+// that does not exist lists none. A path that is not a regular file is an
+// error that names it.
 func readKnown(path string) (*knownFailures, error) {
 	k := &knownFailures{path: path, sigs: map[string]bool{}}
 	f, err := os.Open(path)
@@ -48,23 +50,58 @@ func readKnown(path string) (*knownFailures, error) {
 		return k, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("reading the known failures: %w", err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line != "" && !strings.HasPrefix(line, "#") {
+	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a file of known failures (it is a %s); move it away, or name another with -known", path, kind(fi.Mode()))
+	}
+	r := bufio.NewReader(f)
+	for {
+		line, err := r.ReadString('\n')
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
 			k.sigs[line] = true
 			if strings.Contains(line, "…") {
 				k.masked = append(k.masked, maskedLine(line))
 			}
 		}
+		if err == io.EOF {
+			return k, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", path, err)
+		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
+}
+
+// kind names a file's type for messages.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m&fs.ModeSocket != 0:
+		return "socket"
 	}
-	return k, nil
+	return "special file"
+}
+
+// readKnownFiles reads the known failures of the modules of pkgs before
+// any work, and reports whether every file could be read: a campaign or a
+// check that cannot tell a known failure from a new one does not start.
+func (c *command) readKnownFiles(pkgs []*pkg) bool {
+	ok := true
+	for _, p := range pkgs {
+		if _, err := c.knownOf(p.ModuleDir); err != nil {
+			c.rep.errorf("%v", err)
+			c.fail(exitUsage)
+			ok = false
+		}
+	}
+	return ok
 }
 
 // has reports whether the file lists sig.
@@ -104,6 +141,12 @@ func (k *knownFailures) add(sig failure.Signature, comment string) (bool, error)
 	return true, nil
 }
 
+// A knownRead is what reading a file of known failures gave.
+type knownRead struct {
+	known *knownFailures
+	err   error
+}
+
 // knownOf returns the known failures of the module at modDir: those of
 // -known's file if it is set, else of the module's own file. Each file is
 // read once a run.
@@ -115,17 +158,14 @@ func (c *command) knownOf(modDir string) (*knownFailures, error) {
 		path = filepath.Join(c.opts.dir, path)
 	}
 	if k, ok := c.knownFiles[path]; ok {
-		return k, nil
+		return k.known, k.err
 	}
 	k, err := readKnown(path)
-	if err != nil {
-		return nil, err
-	}
 	if c.knownFiles == nil {
-		c.knownFiles = map[string]*knownFailures{}
+		c.knownFiles = map[string]knownRead{}
 	}
-	c.knownFiles[path] = k
-	return k, nil
+	c.knownFiles[path] = knownRead{k, err} // an error too is said once
+	return k, err
 }
 
 // addKnown is fuzzmin known: it replays the entries -run selects and adds
@@ -136,6 +176,9 @@ func (c *command) addKnown(ctx context.Context, patterns []string) int {
 		return exitUsage
 	}
 	return c.withPackages(ctx, patterns, 0, func(pkgs []*pkg) {
+		if !c.readKnownFiles(pkgs) {
+			return
+		}
 		c.ended(ctx, c.eachPackage(ctx, pkgs, savesNothing(c.knownPackage)))
 	})
 }
