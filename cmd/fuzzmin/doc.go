@@ -546,7 +546,10 @@ named, and not written. Its flags:
 		Print one JSON object per event, as go test -json does (see
 		Output).
 	-o dir
-		Write each target's testcases into dir/<Target>/ (required).
+		Write each target's testcases into dir/<Target>/ (required);
+		where targets of two packages share a name, each into
+		dir/<package>_<Target>/, the package's path in its module with _
+		for /, as OSS-Fuzz projects name such fuzzers.
 	-run regexp
 		Export only the targets matching regexp.
 	-tags list

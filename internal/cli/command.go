@@ -19,12 +19,12 @@ type command struct {
 	opts       options
 	match      *matcher
 	rep        *reporter
-	env        []string                  // of the go command and the test binaries
-	goenv      goEnv                     // what go env says
-	noted      onceSet                   // notes printed once per run
-	disk, ram  *scratch                  // removed at the end; ram may be disk
-	matched    int                       // entries selected
-	written    map[string]string         // files written, with the entry whose result each is
+	env        []string             // of the go command and the test binaries
+	goenv      goEnv                // what go env says
+	noted      onceSet              // notes printed once per run
+	disk, ram  *scratch             // removed at the end; ram may be disk
+	matched    int                  // entries selected
+	written    map[string]string    // files written, with the entry whose result each is
 	knownFiles map[string]knownRead // read, by path (knownOf)
 	exit       int
 	// finishing is done at a second interrupt (see interruptible): until
