@@ -371,7 +371,12 @@ cost it.
 The report has a line per target: the time it fuzzed, its executions and
 executions per second, the inputs with new coverage it found, its new
 failures, the known ones and the repeats it stopped on, and the time those
-stops cost. With -json each target is a "fuzz-target" event. The exit
+stops cost; a target that fuzzed nothing says why (the budget ran out
+before its turn, or the replay of its corpus took each turn whole). While
+it works, each turn that ends is a line on a terminal and with -v (the
+target, the turn's time, executions and their rate, new inputs, and the
+failure it stopped on), and a "fuzz-turn" event with -json. With -json
+each target is a "fuzz-target" event at the end. The exit
 status is 1 when a new failure was found, with the entries to commit
 named. Its flags:
 

@@ -232,7 +232,9 @@ func (c *command) fuzzTargets(ctx context.Context, targets []*campaignTarget) ma
 	running := 0
 	for {
 		for running < c.opts.procs && ctx.Err() == nil {
-			left := time.Until(deadline)
+			// Turns are whole seconds: what the build took of the first
+			// second does not cost a budget of two its turn.
+			left := time.Until(deadline).Round(time.Second)
 			t := nextTarget(targets)
 			if t == nil || left < minSlice {
 				break
@@ -286,6 +288,7 @@ func (c *command) sliceEnded(ctx context.Context, d sliceDone, slice time.Durati
 	t.spent += d.took
 	t.execs += out.Execs
 	t.found += out.New
+	c.rep.fuzzTurn(t, d)
 	cost := d.took
 	defer func() {
 		// What a slice found, a second of it, half an input more so that
@@ -565,6 +568,11 @@ func (c *command) campaignReport(targets []*campaignTarget, found map[failure.Si
 		c.rep.fuzzTarget(t)
 	}
 	c.rep.output(c.rep.out, "", "", b.String())
+	for _, t := range targets {
+		if note := idleNote(t, c.opts.budget); note != "" {
+			c.rep.infof("%s: %s", t.name(), note)
+		}
+	}
 	if path := envValue(c.env, "GITHUB_STEP_SUMMARY"); path != "" {
 		if err := appendFile(path, c.stepSummary(targets, found)); err != nil {
 			c.rep.errorf("writing the job summary: %v", err)
@@ -580,6 +588,21 @@ func (c *command) campaignReport(targets []*campaignTarget, found map[failure.Si
 		c.rep.errorf("fuzzing found %s; the entries to commit: %s", plural(len(found), "new failure", "new failures"), strings.Join(rel, ", "))
 		c.fail(exitFailure)
 	}
+}
+
+// idleNote says why a target that ran no input fuzzed nothing, so that a
+// row of zeros is never the whole story; "" for a target that fuzzed.
+func idleNote(t *campaignTarget, budget time.Duration) string {
+	switch {
+	case t.execs > 0 || t.done != "":
+		return ""
+	case t.slices == 0:
+		return fmt.Sprintf("never fuzzed: the budget (-fuzztime %v) ran out before its turn, which is %v at least", budget, minSlice)
+	case t.stops == 0:
+		return fmt.Sprintf("fuzzed nothing in %s (%v): the fuzzer first replays the target's corpus, its baseline, and that took each turn whole; give it more -fuzztime",
+			plural(t.slices, "turn", "turns"), t.spent.Round(100*time.Millisecond))
+	}
+	return ""
 }
 
 // stepSummary is the campaign's report as Markdown, for the summary of a

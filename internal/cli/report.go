@@ -63,6 +63,7 @@ const (
 	actionSummary    = "summary"     // the counts, at the end
 	actionOutput     = "output"      // a line go test printed (-fuzz)
 	actionFuzzTarget = "fuzz-target" // fuzzmin fuzz: what fuzzing a target did
+	actionFuzzTurn   = "fuzz-turn"   // fuzzmin fuzz: one turn of a target
 )
 
 // event is a -json line other than an entry's result.
@@ -287,6 +288,53 @@ type fuzzTargetEvent struct {
 	Stopped  float64  `json:",omitempty"` // seconds spent on the failures it stopped on
 	Left     []string `json:",omitempty"` // failing seed entries left out of its turns
 	Done     string   `json:",omitempty"` // why it was fuzzed no more
+}
+
+// fuzzTurnEvent is the fuzz-turn event of fuzzmin fuzz.
+type fuzzTurnEvent struct {
+	Time    time.Time
+	Action  string
+	Package string
+	Test    string  // the target
+	Turn    int     // the target's turns so far, this one included
+	Elapsed float64 // seconds the turn took
+	Execs   int64
+	New     int    // inputs that found new coverage
+	Stopped string `json:",omitempty"` // "failure" or "seed" if the fuzzer stopped on one; else its time was up
+}
+
+// fuzzTurn reports a turn of t that ended: a line on a terminal and with
+// -v, so that a long campaign speaks while it works, and a fuzz-turn event
+// with -json; nothing on a stdout that is neither.
+func (r *reporter) fuzzTurn(t *campaignTarget, d sliceDone) {
+	out := d.out
+	stopped := ""
+	switch {
+	case out.Seed != "":
+		stopped = "seed"
+	case out.Crasher != nil:
+		stopped = "failure"
+	}
+	if r.json != nil {
+		r.emit(fuzzTurnEvent{Time: time.Now(), Action: actionFuzzTurn, Package: t.pkg.ImportPath, Test: t.target.Name,
+			Turn: t.slices, Elapsed: seconds(d.took), Execs: out.Execs, New: out.New, Stopped: stopped})
+		return
+	}
+	if !r.tty && !r.verbose || d.err != nil {
+		return
+	}
+	rate := 0.0
+	if d.took > 0 {
+		rate = float64(out.Execs) / d.took.Seconds()
+	}
+	line := fmt.Sprintf("%s: turn %d, %v, %d execs (%.0f/s), %s", t.name(), t.slices, d.took.Round(100*time.Millisecond), out.Execs, rate, plural(out.New, "new input", "new inputs"))
+	switch stopped {
+	case "failure":
+		line += ", stopped on a failure"
+	case "seed":
+		line += ", stopped on seed entry " + out.Seed
+	}
+	r.output(r.out, "", "", line+"\n")
 }
 
 // fuzzTarget reports, with -json, what fuzzing t did.
