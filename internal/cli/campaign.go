@@ -53,6 +53,7 @@ type campaignTarget struct {
 	said    map[failure.Signature]bool // the failures its stops were reported on, once each
 	made    []string                   // directories its failures' entries made, the deepest first
 	cover   string                     // what its corpora cover, as a percentage of the statements; "" if not measured
+	raw     []string                   // inputs the fuzzer stopped on that an interrupt left unminimized in the seed corpus
 }
 
 // once reports whether t's stops on sig are yet to be reported: the report
@@ -113,6 +114,12 @@ func (c *command) campaign(ctx context.Context, patterns []string) int {
 		c.campaignReport(targets, found)
 		if ctx.Err() != nil {
 			c.rep.errorf("interrupted; fuzzing stopped, and every entry written so far stays")
+			for _, t := range targets {
+				for _, path := range t.raw {
+					c.rep.errorf("%s: %s is the input the fuzzer stopped on, left as it was, unminimized: fuzzmin -run=%s %s minimizes it",
+						t.name(), c.rel(path), t.target.Name, t.pkg.ImportPath)
+				}
+			}
 			c.fail(exitFailure)
 		}
 	})
@@ -384,6 +391,9 @@ func (c *command) campaignFailure(ctx context.Context, t *campaignTarget, data [
 	if err == nil {
 		for _, res := range c.minimizeFound(ctx, t, filepath.Base(path)) {
 			fresh = c.countFailure(t, res, known, found, existing) || fresh
+		}
+		if _, err := os.Stat(path); err == nil && ctx.Err() != nil && existing == "" {
+			t.raw = append(t.raw, path) // interrupted before its result replaced it
 		}
 		return fresh
 	}

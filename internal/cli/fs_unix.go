@@ -5,6 +5,7 @@ package cli
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"syscall"
 )
 
@@ -32,3 +33,9 @@ func writable(dir string) error {
 	}
 	return nil
 }
+
+// ownGroup starts cmd in a process group of its own, out of the terminal's:
+// a Ctrl-C is fuzzmin's to handle (it ends what it must through the
+// context), and a helper that would only have failed on it (git, asked
+// which entries are tracked) finishes its answer.
+func ownGroup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }

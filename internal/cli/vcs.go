@@ -66,6 +66,7 @@ func (c *command) trackedFiles(ctx context.Context, dir string) tracking {
 	}
 	cmd := exec.CommandContext(ctx, "git", "-C", dir, "ls-files", "-z", "--", ".")
 	cmd.Env = c.env
+	ownGroup(cmd)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
