@@ -54,6 +54,7 @@ type campaignTarget struct {
 	made    []string                   // directories its failures' entries made, the deepest first
 	cover   string                     // what its corpora cover, as a percentage of the statements; "" if not measured
 	raw     []string                   // inputs the fuzzer stopped on that an interrupt left unminimized in the seed corpus
+	flaky   []string                   // entries of new failures that passed a later replay
 }
 
 // once reports whether t's stops on sig are yet to be reported: the report
@@ -435,6 +436,9 @@ func (c *command) minimizeFound(ctx context.Context, t *campaignTarget, name str
 			if res.Path != "" || res.Status.failure() {
 				c.report(res)
 			}
+			if res.Status == statusPasses {
+				c.passedLater(t, filepath.Join(corpus.SeedCorpus(t.pkg.Dir, t.target.Name), e))
+			}
 			if i := slices.Index(t.left, e); i >= 0 && res.Path != "" {
 				t.left[i] = filepath.Base(res.Path) // minimized: its result fails as it did
 			}
@@ -489,6 +493,20 @@ func (c *command) countFailure(t *campaignTarget, res result, known *knownFailur
 		return true
 	}
 	return false
+}
+
+// passedLater takes an entry that failed a turn and passed a later replay
+// out of t's new failures, if it is one: its failure does not repeat (it
+// depends on the time, on state), so it is flaky, not a bug to commit.
+func (c *command) passedLater(t *campaignTarget, path string) {
+	i := slices.Index(t.fresh, path)
+	if i < 0 {
+		return
+	}
+	t.fresh = slices.Delete(t.fresh, i, i+1)
+	t.flaky = append(t.flaky, path)
+	c.rep.infof("%s: %s failed when the fuzzer found it and passes now: flaky, not counted as a new failure (fuzzmin -flaky -run=%s %s minimizes it as it fails)",
+		t.name(), c.rel(path), t.target.Name, t.pkg.ImportPath)
 }
 
 // forget removes an entry the campaign wrote into t's seed corpus for a
@@ -556,6 +574,11 @@ func (c *command) cacheCorpusRoot(p *pkg) string {
 // campaignReport reports each target's work, and the findings; a new
 // failure fails the run.
 func (c *command) campaignReport(targets []*campaignTarget, found map[failure.Signature]*campaignFinding) {
+	for sig, f := range found {
+		if slices.Contains(f.t.flaky, f.path) {
+			delete(found, sig) // it passed later: not a new failure (passedLater)
+		}
+	}
 	var b strings.Builder
 	w := len("target")
 	for _, t := range targets {
