@@ -553,7 +553,7 @@ func (c *command) campaignCoverage(ctx context.Context, targets []*campaignTarge
 		if cov == nil {
 			continue
 		}
-		pr, _, err := c.targetCoverage(ctx, t.pkg, t.target, cov, filepath.Join(tmp, "work"))
+		pr, _, _, err := c.targetCoverage(ctx, t.pkg, t.target, cov, filepath.Join(tmp, "work"))
 		if err != nil {
 			if ctx.Err() == nil {
 				c.rep.errorf("%s: measuring coverage: %v", t.name(), err)

@@ -144,7 +144,7 @@ func (c *command) cover(ctx context.Context, patterns []string) int {
 				continue
 			}
 			for k, t := range targets {
-				pr, entries, err := c.targetCoverage(ctx, p, t, cov, filepath.Join(tmp, fmt.Sprint("work", k)))
+				pr, entries, crashed, err := c.targetCoverage(ctx, p, t, cov, filepath.Join(tmp, fmt.Sprint("work", k)))
 				if err != nil {
 					if ctx.Err() == nil {
 						c.rep.errorf("%s %s: %v", p.ImportPath, t.Name, err)
@@ -153,10 +153,16 @@ func (c *command) cover(ctx context.Context, patterns []string) int {
 					return
 				}
 				covered, stmts := pr.statements()
-				if stmts == 0 {
+				switch {
+				case stmts == 0 && crashed > 0 && crashed == entries:
+					c.rep.infof("%s %s: %s, each of which ended its process (a panic, an exit, a hang) before go test wrote what it covered: nothing counted", p.ImportPath, t.Name, plural(entries, "entry", "entries"))
+				case stmts == 0:
 					c.rep.infof("%s %s: %s; %s has no statements to cover outside its tests", p.ImportPath, t.Name, plural(entries, "entry", "entries"), packageList(cov.pkgs))
-				} else {
+				default:
 					c.rep.infof("%s %s: %s cover %s of the statements of %s", p.ImportPath, t.Name, plural(entries, "entry", "entries"), percent(covered, stmts), packageList(cov.pkgs))
+				}
+				if crashed > 0 && crashed < entries {
+					c.rep.infof("%s %s: %s of them ended the process before go test wrote what it covered, and counted nothing", p.ImportPath, t.Name, plural(crashed, "entry", "entries"))
 				}
 				all.merge(pr)
 				n++
@@ -175,24 +181,32 @@ func (c *command) cover(ctx context.Context, patterns []string) int {
 			return
 		}
 		covered, stmts := all.statements()
+		if stmts == 0 {
+			// Only the main module's packages are measured: a vendored
+			// or required module's are not, unless named.
+			c.rep.infof("fuzzmin cover: no statements measured (only the main module's packages are; a vendored package is not, unless named); the profile is %s", c.rel(out))
+			return
+		}
 		c.rep.infof("fuzzmin cover: %s of the statements covered; the profile is %s (go tool cover -func=%s)", percent(covered, stmts), c.rel(out), c.rel(out))
 	})
 }
 
 // targetCoverage runs each entry of t's corpora, the seed corpus and the
 // generated one, alone with the binary built for coverage, on -p runners
-// at once, and returns the union of what they covered and the number of
-// entries.
-func (c *command) targetCoverage(ctx context.Context, p *pkg, t *target, cov *coverBuild, work string) (profile, int, error) {
+// at once, and returns the union of what they covered, the number of
+// entries, and how many of them ended their process before go test wrote
+// what they covered.
+func (c *command) targetCoverage(ctx context.Context, p *pkg, t *target, cov *coverBuild, work string) (profile, int, int, error) {
 	var entries []corpus.Entry
 	for _, dir := range []string{corpus.SeedCorpus(p.Dir, t.Name), c.cacheCorpus(p, t.Name)} {
 		es, err := corpus.Read(dir)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, 0, err
 		}
 		entries = append(entries, validEntries(es)...)
 	}
 	pr := profile{}
+	crashed := 0
 	var mu sync.Mutex
 	w := max(1, min(c.opts.procs, len(entries)))
 	errs := make([]error, w)
@@ -201,15 +215,18 @@ func (c *command) targetCoverage(ctx context.Context, p *pkg, t *target, cov *co
 	for k := range w {
 		r, err := cov.bin.Runner(t.Name, fmt.Sprintf("%s-%d", work, k))
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, 0, err
 		}
 		wg.Go(func() {
 			defer r.Close()
 			for i := k; i < len(entries) && errs[k] == nil && ctx.Err() == nil; i += w {
-				var data []byte
-				_, data, errs[k] = r.CoverProfile(ctx, entries[i].Data, testbin.Judge{Shape: shape})
+				res, data, err := r.CoverProfile(ctx, entries[i].Data, testbin.Judge{Shape: shape})
+				errs[k] = err
 				mu.Lock()
 				pr.add(data)
+				if err == nil && len(data) == 0 && len(res.Outcomes) > 0 && res.Outcomes[0].Failed() {
+					crashed++
+				}
 				mu.Unlock()
 			}
 		})
@@ -217,10 +234,10 @@ func (c *command) targetCoverage(ctx context.Context, p *pkg, t *target, cov *co
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, 0, err
 		}
 	}
-	return pr, len(entries), ctx.Err()
+	return pr, len(entries), crashed, ctx.Err()
 }
 
 // writeFile writes data to path through a temporary file beside it, so
