@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/fuzzmin/fuzzmin/corpus"
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
 )
 
 // fuzzmin fuzz -corpus DIR keeps the generated corpora of its targets in
@@ -31,12 +32,15 @@ func keptCorpus(dir string, t *campaignTarget) string {
 func (c *command) mergeCorpus(targets []*campaignTarget) bool {
 	n := 0
 	for _, t := range targets {
-		k, err := copyCorpus(keptCorpus(c.opts.corpus, t), c.cacheCorpus(t.pkg, t.target.Name))
+		k, refused, err := copyCorpus(keptCorpus(c.opts.corpus, t), c.cacheCorpus(t.pkg, t.target.Name))
 		n += k
 		if err != nil {
 			c.rep.errorf("-corpus: %v", err)
 			c.fail(exitFailure)
 			return false
+		}
+		if len(refused) > 0 {
+			c.rep.infof("%s: %s of %s left out of the fuzz cache: %s", t.name(), plural(len(refused), "file", "files"), c.rel(c.opts.corpus), strings.Join(refused, "; "))
 		}
 	}
 	c.rep.infof("fuzzmin fuzz: %s from %s added to the fuzz cache", plural(n, "entry", "entries"), c.rel(c.opts.corpus))
@@ -51,7 +55,7 @@ func (c *command) keepCorpus(ctx context.Context, targets []*campaignTarget) {
 	var order []*pkg
 	for _, t := range targets {
 		dir := keptCorpus(c.opts.corpus, t)
-		k, err := copyCorpus(c.cacheCorpus(t.pkg, t.target.Name), dir)
+		k, _, err := copyCorpus(c.cacheCorpus(t.pkg, t.target.Name), dir)
 		n += k
 		if err != nil {
 			c.rep.errorf("-corpus: %v", err)
@@ -80,36 +84,48 @@ func (c *command) keepCorpus(ctx context.Context, targets []*campaignTarget) {
 	}
 }
 
-// copyCorpus copies the corpus files of src that dst does not hold into
-// dst, and returns how many it copied. A src that does not exist holds
-// none.
-func copyCorpus(src, dst string) (int, error) {
+// copyCorpus copies the corpus files of src whose content dst does not
+// hold, under any name, into dst, and returns how many it copied, and why
+// it left out the files that are not corpus files (go test fuzz v1, of
+// values the format holds). A src that does not exist holds none.
+func copyCorpus(src, dst string) (int, []string, error) {
 	des, err := os.ReadDir(src)
 	if errors.Is(err, fs.ErrNotExist) {
-		return 0, nil
+		return 0, nil, nil
 	}
 	if err != nil {
-		return 0, err
+		return 0, nil, err
+	}
+	held := map[string]bool{} // the names go test gives dst's contents
+	if dds, err := os.ReadDir(dst); err == nil {
+		for _, de := range dds {
+			if data, err := os.ReadFile(filepath.Join(dst, de.Name())); err == nil && de.Type().IsRegular() {
+				held[corpus.Name(data)] = true
+			}
+		}
 	}
 	n := 0
+	var refused []string
 	for _, de := range des {
 		if !de.Type().IsRegular() || strings.HasPrefix(de.Name(), ".") {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(dst, de.Name())); err == nil {
-			continue
-		}
 		data, err := os.ReadFile(filepath.Join(src, de.Name()))
 		if err != nil {
-			return n, err
+			return n, refused, err
 		}
-		if _, err := os.Stat(filepath.Join(dst, corpus.Name(data))); err == nil {
-			continue // held under the name go test gives it
+		if held[corpus.Name(data)] {
+			continue // dst holds it, under this name or another
+		}
+		if _, err := encoding.Unmarshal(data); err != nil {
+			refused = append(refused, fmt.Sprintf("%s: %v", de.Name(), err))
+			continue
 		}
 		if _, err := corpus.WriteFile(dst, data); err != nil {
-			return n, err
+			return n, refused, err
 		}
+		held[corpus.Name(data)] = true
 		n++
 	}
-	return n, nil
+	return n, refused, nil
 }
