@@ -19,9 +19,9 @@ import (
 // The original is run before shrinking, each run in a fresh process, until
 // the outcome is clear: two runs that fail the same way settle it (what
 // differs between their messages is a value: see failure.Shaper.Vary),
-// and a hang is one of them, each run costing the limit. Runs that
-// disagree go on, to 1+againRuns in all, to tell how often the entry
-// fails: it is flaky.
+// and a hang is one of them: the first run under the limit, the second
+// under the short limit of a hang's search. Runs that disagree go on, to
+// 1+againRuns in all, to tell how often the entry fails: it is flaky.
 const againRuns = 7
 
 // replay runs the original in fresh processes to learn how it fails
@@ -148,7 +148,16 @@ func (c *command) replayRuns(ctx context.Context, j *entryJob, judge testbin.Jud
 		if len(sigs) >= 2 {
 			n = 1 + againRuns - len(sigs)
 		}
-		out, err := j.runner.Run(ctx, slices.Repeat([][]byte{j.entry.Data}, n), judge)
+		jn := judge
+		if len(sigs) == 1 && sigs[0].Kind == failure.Timeout && judge.Limit == 0 {
+			// The second run of a hang only has to hang too: the short
+			// limit of a hang's search tells, where the first run's
+			// limit would cost as much again. (An input only slow the
+			// first time passes or fails at once; one slow every time
+			// is told by the search's confirmation under the limit.)
+			jn.Limit = j.runner.ShortLimit()
+		}
+		out, err := j.runner.Run(ctx, slices.Repeat([][]byte{j.entry.Data}, n), jn)
 		switch {
 		case err != nil:
 			return nil, "", statusFailed, err
