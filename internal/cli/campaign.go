@@ -55,6 +55,7 @@ type campaignTarget struct {
 	cover   string                     // what its corpora cover, as a percentage of the statements; "" if not measured
 	raw     []string                   // inputs the fuzzer stopped on that an interrupt left unminimized in the seed corpus
 	flaky   []string                   // entries of new failures that passed a later replay
+	overdue bool                       // a turn of its fuzzer did not stop on time (said once)
 }
 
 // once reports whether t's stops on sig are yet to be reported: the report
@@ -317,6 +318,10 @@ func (c *command) sliceEnded(ctx context.Context, d sliceDone, slice time.Durati
 		c.leaveOutSeed(t, out)
 	case out.Crasher == nil:
 		t.stuck = 0 // its time was up
+		if out.Overdue && !t.overdue {
+			t.overdue = true
+			c.rep.infof("%s: its fuzzer did not stop when its time was up (a child the target started holds the fuzz workers' pipes); it was ended with what it started, as each of its turns will be", t.name())
+		}
 	default: // it stopped on a failure
 		t.stops++
 		start := time.Now()

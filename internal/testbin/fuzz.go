@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -62,6 +63,9 @@ type FuzzOutcome struct {
 	Seed    string
 	// Output is the end of what the run printed, for a failure.
 	Output string
+	// Overdue says that the fuzzer did not stop at its time, turnGrace
+	// after it, and was ended with what it started.
+	Overdue bool
 }
 
 // FuzzDir mirrors the module of b, down to its package directory, into
@@ -92,6 +96,10 @@ const (
 	failingWritten = "Failing input written to "                 // testing/fuzz.go
 )
 
+// turnGrace is how long a fuzzer may take to stop after its time is up:
+// it replays nothing then, it only stops its workers and writes its cache.
+const turnGrace = 10 * time.Second
+
 // Fuzz runs the fuzzer on one target for s.Time and returns how it ended,
 // with its last line of progress. Canceling ctx
 // interrupts the coordinator alone, which stops its workers (an
@@ -106,13 +114,21 @@ func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice) (FuzzOutcome, error) {
 	dieWithParent(cmd, syscall.SIGINT)
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
+	// A child the target started may hold the output open long after the
+	// fuzzer exited: the turn ends on time all the same, and what it left
+	// running is ended with it.
+	cmd.WaitDelay = orphanGrace
 	if err := cmd.Start(); err != nil {
 		return FuzzOutcome{}, err
 	}
 	exited := make(chan error, 1)
 	go func() {
 		err := cmd.Wait()
+		killProcessGroup(cmd)
 		pw.Close()
+		if errors.Is(err, exec.ErrWaitDelay) {
+			err = nil // the fuzzer exited; only its output was held
+		}
 		exited <- err
 	}()
 	stop := context.AfterFunc(ctx, func() {
@@ -120,6 +136,16 @@ func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice) (FuzzOutcome, error) {
 		time.AfterFunc(10*time.Second, func() { cmd.Process.Kill() })
 	})
 	defer stop()
+	// The coordinator waits for its workers' pipes, which a child a worker
+	// started inherits (the toolchain passes them to the worker without
+	// close-on-exec): such a child keeps the fuzzer from ending. A turn
+	// past its time by turnGrace ends with its process group.
+	var killed atomic.Bool
+	overdue := time.AfterFunc(s.Time+turnGrace, func() {
+		killed.Store(true)
+		killProcessGroup(cmd)
+	})
+	defer overdue.Stop()
 	var out FuzzOutcome
 	var tail []string
 	written := ""
@@ -156,6 +182,10 @@ func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice) (FuzzOutcome, error) {
 	var ee *exec.ExitError
 	switch {
 	case err == nil || ctx.Err() != nil:
+		return out, nil
+	case killed.Load() && out.Crasher == nil && out.Seed == "":
+		// Its time was up; what it had not stopped was ended.
+		out.Overdue = true
 		return out, nil
 	case out.Crasher != nil || out.Seed != "":
 		out.Output = strings.Join(tail, "\n")
