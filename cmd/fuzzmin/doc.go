@@ -376,7 +376,12 @@ before its turn, or the replay of its corpus took each turn whole). While
 it works, each turn that ends is a line on a terminal and with -v (the
 target, the turn's time, executions and their rate, new inputs, and the
 failure it stopped on), and a "fuzz-turn" event with -json. With -json
-each target is a "fuzz-target" event at the end. The exit
+each target is a "fuzz-target" event at the end. The last line says
+where the time went: building, the turns (minimizing what stopped them
+among them), and the coverage and kept corpus after them. A fuzzer still
+running ten seconds past its turn (a child the target started holds its
+workers' pipes) is ended with what it started, and the report says so.
+The exit
 status is 1 when a new failure was found, with the entries to commit
 named. Its flags:
 

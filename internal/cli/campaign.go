@@ -100,7 +100,10 @@ func (c *command) campaign(ctx context.Context, patterns []string) int {
 		if !c.readKnownFiles(pkgs) {
 			return // before any fuzzing: a failure it lists would be taken for new
 		}
+		var took campaignTimes
+		start := time.Now()
 		targets := c.campaignTargets(ctx, pkgs)
+		took.building = time.Since(start)
 		if len(targets) == 0 || ctx.Err() != nil {
 			return
 		}
@@ -108,12 +111,17 @@ func (c *command) campaign(ctx context.Context, patterns []string) int {
 		if c.opts.corpus != "" && !c.mergeCorpus(targets) {
 			return
 		}
+		start = time.Now()
 		found := c.fuzzTargets(ctx, targets)
+		took.turns = time.Since(start)
+		start = time.Now()
 		if c.opts.corpus != "" {
 			c.keepCorpus(ctx, targets)
 		}
 		c.campaignCoverage(ctx, targets)
+		took.after = time.Since(start)
 		c.campaignReport(targets, found)
+		c.rep.infof("fuzzmin fuzz: %s", took.String(targets))
 		if ctx.Err() != nil {
 			c.rep.errorf("interrupted; fuzzing stopped, and every entry written so far stays")
 			for _, t := range targets {
@@ -125,6 +133,26 @@ func (c *command) campaign(ctx context.Context, patterns []string) int {
 			c.fail(exitFailure)
 		}
 	})
+}
+
+// campaignTimes is where a campaign's time went.
+type campaignTimes struct {
+	building time.Duration // the instrumented test binaries
+	turns    time.Duration // from the first turn to the end of the last
+	after    time.Duration // the kept corpus and the coverage
+}
+
+// String says where the time went: building, the turns (fuzzing, the
+// replay of each corpus that starts a turn included, and minimizing what
+// stopped them), and what came after.
+func (ct campaignTimes) String(targets []*campaignTarget) string {
+	var minimizing time.Duration
+	for _, t := range targets {
+		minimizing += t.lost
+	}
+	r := func(d time.Duration) time.Duration { return d.Round(100 * time.Millisecond) }
+	return fmt.Sprintf("%v in all: building %v, turns %v (of which minimizing %v), coverage and the kept corpus %v",
+		r(ct.building+ct.turns+ct.after), r(ct.building), r(ct.turns), r(minimizing), r(ct.after))
 }
 
 // campaignTargets returns the targets -run and -shard select, in order,
