@@ -54,7 +54,7 @@ func readKnown(path string) (*knownFailures, error) {
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a file of known failures (it is a %s); move it away, or name another with -known", path, kind(fi.Mode()))
+		return nil, fmt.Errorf("%s is not a file of known failures (it is %s); move it away, or name another with -known", path, fileKind(fi.Mode()))
 	}
 	r := bufio.NewReader(f)
 	for {
@@ -72,21 +72,6 @@ func readKnown(path string) (*knownFailures, error) {
 			return nil, fmt.Errorf("reading %s: %w", path, err)
 		}
 	}
-}
-
-// kind names a file's type for messages.
-func kind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "named pipe"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	}
-	return "special file"
 }
 
 // readKnownFiles reads the known failures of the modules of pkgs before
