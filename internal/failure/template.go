@@ -24,6 +24,8 @@ import (
 //   - A slot that holds an error (%w, or an operand named err, or an
 //     Error() call) is matched again: "parse %q: %w" around "invalid
 //     escape \%c in %q" is a chain of two templates.
+//   - A %q slot ends where its quotes do; a message in testify's layout
+//     is matched field by field (labeled).
 //   - Where several templates match, the one with the most literal text,
 //     its chain's included, wins; a template with no literal text
 //     explains nothing.
@@ -31,7 +33,8 @@ import (
 //     the template that explains it. Values never reach it.
 //
 // Text that no template explains is shaped by the masking rule of
-// shape.go, and the identity says so (Masked).
+// shape.go, which shows values as …: an error slot's inside its chain,
+// a whole message by the Shaper.
 
 // A slot kind: a value, or an error whose text may be matched again.
 const (
