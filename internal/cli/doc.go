@@ -8,9 +8,12 @@
 //
 //   - package (package.go): load the packages and their fuzz targets
 //     (load.go; which targets are wrapped by fuzzshrink, wrapped.go), select
-//     entries with -run, build each package's test binary once;
-//   - entry (entry.go): replay the zero input, then the original twice, in
-//     fresh processes (replay.go) to learn its failure signature; take the
+//     entries with -run, build each package's test binary once, and read
+//     the message templates of the packages it links while it builds
+//     (templates.go), by which every failure's identity is judged;
+//   - entry (entry.go): replay the zero input, then the original until two
+//     runs agree, in fresh processes (replay.go), to learn its failure
+//     signature; take the
 //     zero input if it fails the same way, else shrink: in the test process
 //     for a wrapped target (inprocess.go, the protocol of internal/session),
 //     falling back to shrinking its encoded arguments from here, as for any
