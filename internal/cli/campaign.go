@@ -108,7 +108,7 @@ func (c *command) campaign(ctx context.Context, patterns []string) int {
 			return
 		}
 		c.opts.corpus = c.abs(c.opts.corpus)
-		if c.opts.corpus != "" && !c.mergeCorpus(targets) {
+		if c.opts.corpus != "" && !c.mergeCorpus(ctx, targets) {
 			return
 		}
 		start = time.Now()
@@ -225,7 +225,10 @@ func (c *command) buildFuzz(ctx context.Context, p *pkg, dir string) (*testbin.B
 		return nil, false
 	}
 	c.rep.built(p.ImportPath, time.Since(start))
-	return &testbin.Binary{Path: path, ModDir: p.ModuleDir, PkgDir: p.Dir, Env: c.env}, true
+	// Runnable as any test binary too: -corpus asks it for its targets'
+	// argument types.
+	return &testbin.Binary{Path: path, ModDir: p.ModuleDir, PkgDir: p.Dir, Env: c.env, Toolchain: c.toolchain(path),
+		Timeout: c.opts.execTimeout, MemLimit: int64(c.opts.memLimit), RAM: c.ram.path, Disk: c.disk.path, Note: c.verboseNote}, true
 }
 
 // seedFiles returns the files of t's seed corpus that go test reads.

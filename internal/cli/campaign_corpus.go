@@ -7,7 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/fuzzmin/fuzzmin/corpus"
@@ -28,11 +30,23 @@ func keptCorpus(dir string, t *campaignTarget) string {
 }
 
 // mergeCorpus copies the entries -corpus keeps of each target into the
-// fuzz cache, those it does not have.
-func (c *command) mergeCorpus(targets []*campaignTarget) bool {
+// fuzz cache, those it does not have and that fit the target: corpus files
+// of its argument types (the toolchain's fuzzer stops on a cached entry
+// that does not fit).
+func (c *command) mergeCorpus(ctx context.Context, targets []*campaignTarget) bool {
 	n := 0
-	for _, t := range targets {
-		k, refused, err := copyCorpus(keptCorpus(c.opts.corpus, t), c.cacheCorpus(t.pkg, t.target.Name))
+	for i, t := range targets {
+		src := keptCorpus(c.opts.corpus, t)
+		if des, _ := os.ReadDir(src); len(des) == 0 {
+			continue
+		}
+		fits, err := c.fitsTarget(ctx, t, filepath.Join(c.disk.path, fmt.Sprint("types", i)))
+		if err != nil {
+			c.rep.errorf("-corpus: %s: %v", t.name(), err)
+			c.fail(exitFailure)
+			return false
+		}
+		k, refused, err := copyCorpus(src, c.cacheCorpus(t.pkg, t.target.Name), fits)
 		n += k
 		if err != nil {
 			c.rep.errorf("-corpus: %v", err)
@@ -55,7 +69,7 @@ func (c *command) keepCorpus(ctx context.Context, targets []*campaignTarget) {
 	var order []*pkg
 	for _, t := range targets {
 		dir := keptCorpus(c.opts.corpus, t)
-		k, _, err := copyCorpus(c.cacheCorpus(t.pkg, t.target.Name), dir)
+		k, _, err := copyCorpus(c.cacheCorpus(t.pkg, t.target.Name), dir, nil)
 		n += k
 		if err != nil {
 			c.rep.errorf("-corpus: %v", err)
@@ -84,11 +98,42 @@ func (c *command) keepCorpus(ctx context.Context, targets []*campaignTarget) {
 	}
 }
 
+// fitsTarget returns a check of the values of a corpus file against t's
+// argument types, which the test binary tells (testbin.Runner.ArgTypes),
+// working in dir.
+func (c *command) fitsTarget(ctx context.Context, t *campaignTarget, dir string) (func([]any) error, error) {
+	r, err := t.bin.Runner(t.target.Name, dir)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	types, err := r.ArgTypes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return func(vals []any) error {
+		name := func(t reflect.Type) string { return strings.ReplaceAll(t.String(), "uint8", "byte") } // as corpus files spell it
+		got := make([]string, len(vals))
+		for i, v := range vals {
+			got[i] = name(reflect.TypeOf(v))
+		}
+		want := make([]string, len(types))
+		for i, ty := range types {
+			want[i] = name(ty)
+		}
+		if !slices.Equal(got, want) {
+			return fmt.Errorf("values of types [%s], want [%s]", strings.Join(got, " "), strings.Join(want, " "))
+		}
+		return nil
+	}, nil
+}
+
 // copyCorpus copies the corpus files of src whose content dst does not
 // hold, under any name, into dst, and returns how many it copied, and why
 // it left out the files that are not corpus files (go test fuzz v1, of
-// values the format holds). A src that does not exist holds none.
-func copyCorpus(src, dst string) (int, []string, error) {
+// values the format holds) or that fits (if not nil) refuses. A src that
+// does not exist holds none.
+func copyCorpus(src, dst string, fits func([]any) error) (int, []string, error) {
 	des, err := os.ReadDir(src)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil, nil
@@ -117,7 +162,11 @@ func copyCorpus(src, dst string) (int, []string, error) {
 		if held[corpus.Name(data)] {
 			continue // dst holds it, under this name or another
 		}
-		if _, err := encoding.Unmarshal(data); err != nil {
+		vals, err := encoding.Unmarshal(data)
+		if err == nil && fits != nil {
+			err = fits(vals)
+		}
+		if err != nil {
 			refused = append(refused, fmt.Sprintf("%s: %v", de.Name(), err))
 			continue
 		}
