@@ -4,13 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
 // A command is one run of fuzzmin over its packages (a session is something
@@ -231,96 +228,6 @@ func envValue(env []string, key string) string {
 	return v
 }
 
-// makeScratch sweeps what killed runs left and makes this run's scratch
-// directories: one on disk, in gotmpdir if the user set GOTMPDIR, and one
-// in memory if /dev/shm is a tmpfs. The go command and the test binaries
-// keep their temporary files in the disk one (GOTMPDIR, TMPDIR), so that
-// what they leave when killed goes with it.
-func (c *command) makeScratch(gotmpdir string) error {
-	sweepScratch()
-	parent := gotmpdir
-	if parent == "" {
-		parent = os.TempDir()
-	}
-	var err error
-	if c.disk, err = newScratch(parent, "run"); err != nil {
-		return fmt.Errorf("making a temporary directory: %w", err)
-	}
-	tmp := filepath.Join(c.disk.path, "tmp")
-	if err := os.Mkdir(tmp, 0o777); err != nil {
-		c.disk.remove()
-		return fmt.Errorf("making a temporary directory: %w", err)
-	}
-	c.env = append(c.env, "GOTMPDIR="+tmp, "TMPDIR="+tmp)
-	c.ram = c.disk
-	if ram, err := newScratch("/dev/shm", "ram"); err == nil {
-		c.ram = ram
-	}
-	return nil
-}
-
-func (c *command) removeScratch() {
-	if c.ram != c.disk {
-		c.ram.remove()
-	}
-	c.disk.remove()
-}
-
-// refuse reports the packages with fuzz targets whose testdata is not
-// fuzzmin's to write: outside the main module, in the module cache, or in
-// GOROOT, however they were named. Nothing is done if any is refused.
-func (c *command) refuse(pkgs []*pkg) bool {
-	refused := false
-	for _, p := range pkgs {
-		if len(p.Targets) == 0 {
-			continue
-		}
-		why := ""
-		switch {
-		case within(p.Dir, c.goenv.modcache):
-			why = "it is in the module cache (" + c.goenv.modcache + ")"
-		case within(p.Dir, c.goenv.root):
-			why = "it is in GOROOT (" + c.goenv.root + ")"
-		case !p.Writable:
-			why = "it is not in the main module"
-		default:
-			continue
-		}
-		c.rep.errorf("%s: %s: fuzzmin writes only into the testdata of packages of the main module; run it in a clone of the package's module", p.ImportPath, why)
-		refused = true
-	}
-	return refused
-}
-
-// within reports whether path is dir or below it, symbolic links resolved.
-func within(path, dir string) bool {
-	if dir == "" {
-		return false
-	}
-	for _, p := range []*string{&path, &dir} {
-		if r, err := filepath.EvalSymlinks(*p); err == nil {
-			*p = r
-		}
-	}
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
-// goCommand returns a go command run where the user asked (-C), with the
-// user's environment (GOFLAGS and all); see testbin.GoCommand.
-func (c *command) goCommand(ctx context.Context, args ...string) *exec.Cmd {
-	return testbin.GoCommand(ctx, c.opts.dir, c.env, args...)
-}
-
-// toolchain tells which Go release built the test binary at path.
-func (c *command) toolchain(path string) *testbin.Toolchain {
-	return testbin.Identify(path, c.goenv.root, c.goenv.version, toolchainSource(c.goenv.root))
-}
-
-// toolchainSource is where the source of the toolchain in goroot is, whose
-// fuzz worker protocol testbin checks; tests give a changed copy.
-var toolchainSource = func(goroot string) string { return filepath.Join(goroot, "src") }
-
 // note prints a line once per run.
 func (c *command) note(line string) {
 	if c.once(line) {
@@ -356,35 +263,6 @@ func (s *onceSet) add(line string) bool {
 	}
 	s.seen[line] = true
 	return true
-}
-
-// goEnv is what the go command says of itself (go env).
-type goEnv struct {
-	root, version, modcache, cache string // GOROOT, GOVERSION, GOMODCACHE, GOCACHE
-}
-
-func (c *command) goOutput(ctx context.Context, args ...string) (string, error) {
-	cmd := c.goCommand(ctx, args...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, stderr.String())
-	}
-	return string(out), nil
-}
-
-// buildFlags are the go command's flags for the packages' builds and
-// listings: -tags and -race.
-func (c *command) buildFlags() []string {
-	var flags []string
-	if c.opts.tags != "" {
-		flags = append(flags, "-tags="+c.opts.tags)
-	}
-	if c.opts.race {
-		flags = append(flags, "-race")
-	}
-	return flags
 }
 
 // rel shortens a path for messages: relative to the working directory when

@@ -162,3 +162,43 @@ func confined(path, root string) error {
 func relWithin(rel string) bool {
 	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
+
+// refuse reports the packages with fuzz targets whose testdata is not
+// fuzzmin's to write: outside the main module, in the module cache, or in
+// GOROOT, however they were named. Nothing is done if any is refused.
+func (c *command) refuse(pkgs []*pkg) bool {
+	refused := false
+	for _, p := range pkgs {
+		if len(p.Targets) == 0 {
+			continue
+		}
+		why := ""
+		switch {
+		case within(p.Dir, c.goenv.modcache):
+			why = "it is in the module cache (" + c.goenv.modcache + ")"
+		case within(p.Dir, c.goenv.root):
+			why = "it is in GOROOT (" + c.goenv.root + ")"
+		case !p.Writable:
+			why = "it is not in the main module"
+		default:
+			continue
+		}
+		c.rep.errorf("%s: %s: fuzzmin writes only into the testdata of packages of the main module; run it in a clone of the package's module", p.ImportPath, why)
+		refused = true
+	}
+	return refused
+}
+
+// within reports whether path is dir or below it, symbolic links resolved.
+func within(path, dir string) bool {
+	if dir == "" {
+		return false
+	}
+	for _, p := range []*string{&path, &dir} {
+		if r, err := filepath.EvalSymlinks(*p); err == nil {
+			*p = r
+		}
+	}
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}

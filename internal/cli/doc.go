@@ -8,7 +8,8 @@
 //
 //   - package (package.go): load the packages and their fuzz targets
 //     (load.go; which targets are wrapped by fuzzshrink, wrapped.go), select
-//     entries with -run, build each package's test binary once, and read
+//     entries with -run, build each package's test binary once (build.go,
+//     the go command's runs in gocmd.go), and read
 //     the message templates of the packages it links while it builds
 //     (templates.go), by which every failure's identity is judged;
 //   - entry (entry.go): replay the zero input, then the original until two
@@ -35,4 +36,9 @@
 // the seed corpus and hands the new entries to the pipeline above
 // (minimizeJobs); migrate (migrate.go, migrate_entries.go) rewrites a
 // target's entries by a mapping (mapping.go) after its arguments changed.
+//
+// fuzz (campaign.go) builds the targets' instrumented binaries, gives them
+// turns of the toolchain's fuzzer under one budget (campaign_turns.go),
+// minimizes and counts what stops a turn (campaign_failure.go), keeps the
+// generated corpora (campaign_corpus.go) and reports (campaign_report.go).
 package cli

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -83,4 +84,57 @@ func manualSection(name string) string {
 	fmt.Fprintf(&b, "\nEach of %s has a section of its own: fuzzmin <command> -help prints it, and fuzzmin help the whole manual.\n",
 		strings.Join(commandNames()[:len(commandNames())-1], ", "))
 	return b.String()
+}
+
+// writeFlags writes the flags section of the manual: each flag with its
+// argument, its usage wrapped to the manual's width, and its default.
+func writeFlags(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		arg, usage := flag.UnquoteUsage(f)
+		fmt.Fprintf(w, "\t-%s", f.Name)
+		if arg != "" {
+			fmt.Fprintf(w, " %s", arg)
+		}
+		fmt.Fprintln(w)
+		if def := defaultText(f); def != "" {
+			usage += " The default is " + def + "."
+		}
+		for _, line := range wrap(usage, 64) {
+			fmt.Fprintf(w, "\t\t%s\n", line)
+		}
+	})
+}
+
+// defaultText spells a flag's default for the manual, or "" for the zero
+// value of a bool or a string, which goes without saying.
+func defaultText(f *flag.Flag) string {
+	switch def := f.DefValue; {
+	case f.Name == "p":
+		return "GOMAXPROCS" // the machine's, not the one the manual was made on
+	case def == "" || def == "false":
+		return ""
+	case def == ".": // a package
+		return `"."`
+	case strings.HasSuffix(def, "m0s"): // 2m0s reads 2m
+		return strings.TrimSuffix(def, "0s")
+	default:
+		return def
+	}
+}
+
+// wrap breaks text into lines of at most width bytes at spaces.
+func wrap(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(word) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	return append(lines, line)
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,3 +114,38 @@ func removeScratch(dir string) {
 
 // errNoLocks is what lockFile returns where files cannot be locked.
 var errNoLocks = errors.New("file locks are not supported on this system")
+
+// makeScratch sweeps what killed runs left and makes this run's scratch
+// directories: one on disk, in gotmpdir if the user set GOTMPDIR, and one
+// in memory if /dev/shm is a tmpfs. The go command and the test binaries
+// keep their temporary files in the disk one (GOTMPDIR, TMPDIR), so that
+// what they leave when killed goes with it.
+func (c *command) makeScratch(gotmpdir string) error {
+	sweepScratch()
+	parent := gotmpdir
+	if parent == "" {
+		parent = os.TempDir()
+	}
+	var err error
+	if c.disk, err = newScratch(parent, "run"); err != nil {
+		return fmt.Errorf("making a temporary directory: %w", err)
+	}
+	tmp := filepath.Join(c.disk.path, "tmp")
+	if err := os.Mkdir(tmp, 0o777); err != nil {
+		c.disk.remove()
+		return fmt.Errorf("making a temporary directory: %w", err)
+	}
+	c.env = append(c.env, "GOTMPDIR="+tmp, "TMPDIR="+tmp)
+	c.ram = c.disk
+	if ram, err := newScratch("/dev/shm", "ram"); err == nil {
+		c.ram = ram
+	}
+	return nil
+}
+
+func (c *command) removeScratch() {
+	if c.ram != c.disk {
+		c.ram.remove()
+	}
+	c.disk.remove()
+}

@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
+)
+
+// goCommand returns a go command run where the user asked (-C), with the
+// user's environment (GOFLAGS and all); see testbin.GoCommand.
+func (c *command) goCommand(ctx context.Context, args ...string) *exec.Cmd {
+	return testbin.GoCommand(ctx, c.opts.dir, c.env, args...)
+}
+
+// toolchain tells which Go release built the test binary at path.
+func (c *command) toolchain(path string) *testbin.Toolchain {
+	return testbin.Identify(path, c.goenv.root, c.goenv.version, toolchainSource(c.goenv.root))
+}
+
+// toolchainSource is where the source of the toolchain in goroot is, whose
+// fuzz worker protocol testbin checks; tests give a changed copy.
+var toolchainSource = func(goroot string) string { return filepath.Join(goroot, "src") }
+
+// goEnv is what the go command says of itself (go env).
+type goEnv struct {
+	root, version, modcache, cache string // GOROOT, GOVERSION, GOMODCACHE, GOCACHE
+}
+
+func (c *command) goOutput(ctx context.Context, args ...string) (string, error) {
+	cmd := c.goCommand(ctx, args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return string(out), nil
+}
+
+// buildFlags are the go command's flags for the packages' builds and
+// listings: -tags and -race.
+func (c *command) buildFlags() []string {
+	var flags []string
+	if c.opts.tags != "" {
+		flags = append(flags, "-tags="+c.opts.tags)
+	}
+	if c.opts.race {
+		flags = append(flags, "-race")
+	}
+	return flags
+}
