@@ -78,7 +78,7 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 		}
 	}
 	j.want = sigs[0]
-	if j.want.Failed() && msg != "" {
+	if c.opts.verbose && j.want.Failed() && msg != "" {
 		if text, ok := j.tj.shaper.Templates.Match(j.want.Pos, msg, nil); ok {
 			c.rep.verbosef("  identity: the template %q", text)
 		} else {
