@@ -354,19 +354,22 @@ fastest in its last turn. The generated corpus of each target is the one go
 test -fuzz keeps in $GOCACHE/fuzz, so each turn goes on from the last, and
 go test -fuzz from the campaign.
 
-When a turn stops on a failure, the failing input is written to the
-target's seed corpus, minimized as the command minimizes any entry (its
-failure, checked by go test, with the other failures it meets), and the
-target fuzzes on in its later turns. A turn runs in a copy of the package's
-seed corpus directory: a seed entry that fails is left out of the target's
-later turns (go test and fuzzmin check report it), and nothing the fuzzer
-writes reaches testdata unminimized. A failure is one finding however
-often, and in however many targets, it stops a turn: the entry written for
-a repeat is removed, and the report counts it. A failure that the module's
-known failures list (see fuzzmin known) is counted, not reported as new,
-and its entry removed. The toolchain's fuzzer stops at the first failure
-of a turn: the report says how much time the failures a target stopped on
-cost it.
+When a turn stops on a failure, the failing input is minimized as the
+command minimizes any entry (its failure, checked by go test, with the
+other failures it meets), its result is written to the target's seed
+corpus, and the target fuzzes on in its later turns. The input itself is
+held outside testdata until then: if it cannot be minimized (an interrupt,
+an error), it is written as it was and the report names it. A turn runs in
+a copy of the package's seed corpus directory: a seed entry that fails is
+left out of the target's later turns (go test and fuzzmin check report
+it). A failure is one finding however often, and in however many targets,
+it stops a turn: nothing of a repeat stays in testdata, and the report counts
+it. A failure that the module's known failures list (see fuzzmin known)
+is counted, not reported as new, and nothing of it stays. A new
+failure whose entry passes when the campaign runs it again at the end
+(it depended on the time, on state) is reported as flaky, not as a failure
+to commit. The toolchain's fuzzer stops at the first failure of a turn:
+the report says how much time the failures a target stopped on cost it.
 
 The report has a line per target: the time it fuzzed, its executions and
 executions per second, the inputs with new coverage it found, its new
@@ -381,8 +384,7 @@ where the time went: building, the turns (minimizing what stopped them
 among them), and the coverage and kept corpus after them. A fuzzer still
 running ten seconds past its turn (a child the target started holds its
 workers' pipes) is ended with what it started, and the report says so.
-The exit
-status is 1 when a new failure was found, with the entries to commit
+The exit status is 1 when a new failure was found, with the entries to commit
 named. Its flags:
 
 	-C dir

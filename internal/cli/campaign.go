@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,7 +50,7 @@ type campaignTarget struct {
 	said    map[failure.Signature]bool // the failures its stops were reported on, once each
 	made    []string                   // directories its failures' entries made, the deepest first
 	cover   string                     // what its corpora cover, as a percentage of the statements; "" if not measured
-	raw     []string                   // inputs the fuzzer stopped on that an interrupt left unminimized in the seed corpus
+	raw     []string                   // inputs the fuzzer stopped on, written into the seed corpus unminimized (an interrupt, an error)
 	flaky   []string                   // entries of new failures that passed a later replay
 	overdue bool                       // a turn of its fuzzer did not stop on time (said once)
 }
@@ -118,14 +119,15 @@ func (c *command) campaign(ctx context.Context, patterns []string) int {
 		took.after = time.Since(start)
 		c.campaignReport(targets, found)
 		c.rep.infof("fuzzmin fuzz: %s", took.String(targets))
+		for _, t := range targets {
+			for _, path := range t.raw {
+				c.rep.errorf("%s: %s is the input the fuzzer stopped on, left as it was, unminimized: fuzzmin -run=%s %s minimizes it",
+					t.name(), c.rel(path), t.target.Name, t.pkg.ImportPath)
+				c.fail(exitFailure)
+			}
+		}
 		if ctx.Err() != nil {
 			c.rep.errorf("interrupted; fuzzing stopped, and every entry written so far stays")
-			for _, t := range targets {
-				for _, path := range t.raw {
-					c.rep.errorf("%s: %s is the input the fuzzer stopped on, left as it was, unminimized: fuzzmin -run=%s %s minimizes it",
-						t.name(), c.rel(path), t.target.Name, t.pkg.ImportPath)
-				}
-			}
 			c.fail(exitFailure)
 		}
 	})
@@ -236,7 +238,8 @@ func (c *command) abs(path string) string {
 }
 
 // campaignCoverage measures what each target's corpora cover after the
-// fuzzing, as fuzzmin cover does.
+// fuzzing, as fuzzmin cover does. Running every entry, it runs each new
+// failure's too: one that passes now is flaky (passedLater).
 func (c *command) campaignCoverage(ctx context.Context, targets []*campaignTarget) {
 	var cov *coverBuild
 	for i, t := range targets {
@@ -253,7 +256,7 @@ func (c *command) campaignCoverage(ctx context.Context, targets []*campaignTarge
 		if cov == nil {
 			continue
 		}
-		pr, _, _, err := c.targetCoverage(ctx, t.pkg, t.target, cov, filepath.Join(tmp, "work"))
+		run, err := c.targetCoverage(ctx, t.pkg, t.target, cov, filepath.Join(tmp, "work"))
 		if err != nil {
 			if ctx.Err() == nil {
 				c.rep.errorf("%s: measuring coverage: %v", t.name(), err)
@@ -261,7 +264,12 @@ func (c *command) campaignCoverage(ctx context.Context, targets []*campaignTarge
 			}
 			continue
 		}
-		t.cover = percent(pr.statements())
+		t.cover = percent(run.profile.statements())
+		for _, path := range slices.Clone(t.fresh) {
+			if !run.failed[path] {
+				c.passedLater(t, path)
+			}
+		}
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/fuzzmin/fuzzmin/corpus"
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
@@ -29,21 +30,27 @@ func (c *command) leaveOutSeed(t *campaignTarget, out testbin.FuzzOutcome) {
 	c.rep.verbosef("%s: its seed entry %s fails; fuzzing without it (fuzzmin check reports it)", t.name(), out.Seed)
 }
 
-// campaignFailure writes the input a slice of t stopped on into t's seed
-// corpus and minimizes it there, with what else minimizing it finds, and
-// counts each failure: listed as known (its entry is removed), found before
-// in this run or failing a seed entry already (a repeat: its entry is
-// removed), or new. The seed entries left out of t's slices are minimized
-// with it, as the command minimizes a corpus: one of them that fails the
-// same way keeps the failure, and the new entry goes as the same.
+// campaignFailure minimizes the input a slice of t stopped on, with what
+// else minimizing it finds, and counts each failure: listed as known,
+// found before in this run or failing a seed entry already (a repeat), or
+// new. The input is held outside the seed corpus until it is minimized: only
+// its verified result goes in, or, if it could not be minimized (an
+// interrupt, an error), the input itself, named in the report. Nothing of
+// a known failure or a repeat stays. The seed entries left out of t's
+// slices are minimized with it, as the command minimizes a corpus: one of
+// them that fails the same way keeps the failure, and the new input goes
+// as the same.
 func (c *command) campaignFailure(ctx context.Context, t *campaignTarget, data []byte, found map[failure.Signature]*campaignFinding) (fresh bool) {
 	dir := corpus.SeedCorpus(t.pkg.Dir, t.target.Name)
+	name := corpus.Name(data)
 	// An input the seed corpus holds already (a failure found before,
 	// found again as it was) is counted as any other, and stays.
-	existing := filepath.Join(dir, corpus.Name(data))
+	existing := filepath.Join(dir, name)
 	if _, err := os.Stat(existing); err != nil {
 		existing = ""
 	}
+	// The directories writing its entries makes, removed again if
+	// nothing stays (forget).
 	var made []string
 	for d := dir; d != t.pkg.Dir; d = filepath.Dir(d) {
 		if _, err := os.Stat(d); err == nil {
@@ -55,35 +62,74 @@ func (c *command) campaignFailure(ctx context.Context, t *campaignTarget, data [
 		t.made = made
 	}
 	known, err := c.knownOf(t.pkg.ModuleDir) // read before the run: see readKnownFiles
-	var path string
-	if err == nil {
-		path, err = corpus.WriteFile(dir, data)
+	if err != nil {
+		c.rep.errorf("%s: %v", t.name(), err)
+		c.fail(exitFailure)
+		c.placeRaw(t, dir, data, "")
+		return false
 	}
-	if err == nil {
-		for _, res := range c.minimizeFound(ctx, t, filepath.Base(path)) {
-			fresh = c.countFailure(t, res, known, found, existing) || fresh
-		}
-		if _, err := os.Stat(path); err == nil && ctx.Err() != nil && existing == "" {
-			t.raw = append(t.raw, path) // interrupted before its result replaced it
-		}
-		return fresh
+	results := c.minimizeFound(ctx, t, name, data, existing == "")
+	mine := slices.IndexFunc(results, func(res result) bool { return !res.found && res.Test == t.target.Name+"/"+name })
+	for i, res := range results {
+		pending := i == mine && existing == "" && res.Path == ""
+		fresh = c.countFailure(t, res, known, found, existing, pending, data) || fresh
 	}
-	c.rep.errorf("%s: %v", t.name(), err)
-	c.fail(exitFailure)
-	return false
+	if mine < 0 && existing == "" {
+		// Not minimized at all (an interrupt, a build that failed): the
+		// input goes in as it was, named.
+		c.placeRaw(t, dir, data, "")
+	}
+	return fresh
 }
 
-// minimizeFound minimizes the entry name of t, which a slice stopped on,
-// and t's failing seed entries, and returns what became of each.
-func (c *command) minimizeFound(ctx context.Context, t *campaignTarget, name string) []result {
-	names := []string{regexp.QuoteMeta(name)}
+// placeRaw writes the input a slice of t stopped on into dir, t's seed
+// corpus, as it was, and returns its path; the report names it as left
+// unminimized unless why says what it is instead ("" for unminimized).
+func (c *command) placeRaw(t *campaignTarget, dir string, data []byte, why string) string {
+	path, err := writeEntry(t.pkg.ModuleDir, dir, data)
+	if err != nil {
+		c.rep.errorf("%s: the input the fuzzer stopped on could not be kept: %v", t.name(), c.relErr(err))
+		c.fail(exitFailure)
+		return ""
+	}
+	if why == "" {
+		t.raw = append(t.raw, path)
+	}
+	return path
+}
+
+// minimizeFound minimizes the input data a slice of t stopped on, whose
+// corpus name is name, and t's failing seed entries, and returns what
+// became of each. If pending, the input is not in the seed corpus: it is
+// minimized from memory, and only its result is written there.
+func (c *command) minimizeFound(ctx context.Context, t *campaignTarget, name string, data []byte, pending bool) []result {
+	var names []string
+	if !pending {
+		names = append(names, regexp.QuoteMeta(name))
+	}
 	for _, n := range t.left {
 		names = append(names, regexp.QuoteMeta(n))
 	}
-	saved := c.match
-	c.match = &matcher{target: regexp.MustCompile("^" + regexp.QuoteMeta(t.target.Name) + "$"), entry: regexp.MustCompile("^(" + strings.Join(names, "|") + ")$")}
-	defer func() { c.match = saved }()
-	jobs := c.selectEntries(ctx, t.pkg, forMinimize)
+	var jobs []*targetJob
+	if len(names) > 0 {
+		saved := c.match
+		c.match = &matcher{target: regexp.MustCompile("^" + regexp.QuoteMeta(t.target.Name) + "$"), entry: regexp.MustCompile("^(" + strings.Join(names, "|") + ")$")}
+		jobs = c.selectEntries(ctx, t.pkg, forMinimize)
+		c.match = saved
+	}
+	if pending {
+		e, err := pendingEntry(corpus.SeedCorpus(t.pkg.Dir, t.target.Name), name, data)
+		if err != nil {
+			c.rep.errorf("%s: %v", t.name(), err)
+			c.fail(exitFailure)
+			return nil
+		}
+		if len(jobs) == 0 {
+			jobs = append(jobs, newTargetJob(t.pkg, t.target))
+		}
+		jobs[0].entries = append(jobs[0].entries, e)
+		jobs[0].pending = name
+	}
 	if len(jobs) == 0 {
 		return nil
 	}
@@ -119,22 +165,44 @@ func (c *command) minimizeFound(ctx context.Context, t *campaignTarget, name str
 	return results
 }
 
+// pendingEntry is the entry of data, named name, as it will be once
+// written into dir.
+func pendingEntry(dir, name string, data []byte) (corpus.Entry, error) {
+	vals, err := encoding.Unmarshal(data)
+	if err != nil {
+		return corpus.Entry{}, fmt.Errorf("the input the fuzzer stopped on does not decode: %v", err)
+	}
+	return corpus.Entry{Name: name, Path: filepath.Join(dir, name), Data: data, Values: vals}, nil
+}
+
 // countFailure counts the failure of res, the result of an input a slice
 // of t stopped on (or of another failure met minimizing it), and reports
 // whether it is new. The entry existing, if not "", was there before the
-// stop: it is not removed.
-func (c *command) countFailure(t *campaignTarget, res result, known *knownFailures, found map[failure.Signature]*campaignFinding, existing string) bool {
+// stop: it is not removed. If pending, res is the result of the input
+// data, which is not in the seed corpus and whose result was not written:
+// it goes in as it is (the minimum, or unminimized and named) unless its
+// failure is counted elsewhere.
+func (c *command) countFailure(t *campaignTarget, res result, known *knownFailures, found map[failure.Signature]*campaignFinding, existing string, pending bool, data []byte) bool {
+	dir := corpus.SeedCorpus(t.pkg.Dir, t.target.Name)
+	minimal := res.Status == statusMinimal || res.Status == statusStopped
 	kept := c.abs(res.Path)
-	if kept == "" && (res.Status == statusMinimal || res.Status == statusStopped) {
-		kept = filepath.Join(corpus.SeedCorpus(t.pkg.Dir, t.target.Name), strings.TrimPrefix(res.Test, t.target.Name+"/"))
+	if kept == "" && minimal && !pending {
+		kept = filepath.Join(dir, strings.TrimPrefix(res.Test, t.target.Name+"/"))
 	}
 	sig := res.Signature
 	switch f := found[sig]; {
 	case !sig.Failed():
+		if pending {
+			why := "" // interrupted before its replay ended
+			if res.Status == statusPasses {
+				why = "it passes now"
+			}
+			c.placeRaw(t, dir, data, why)
+		}
 		c.report(res) // it passes, or is flaky: as the command reports it
 	case known.has(sig):
 		t.known++
-		if res.Status != statusSame && kept != existing {
+		if res.Status != statusSame && kept != "" && kept != existing {
 			c.forget(t, kept)
 		}
 		if t.once(sig) {
@@ -148,15 +216,23 @@ func (c *command) countFailure(t *campaignTarget, res result, known *knownFailur
 	case f != nil:
 		f.count++
 		t.repeats++
-		if kept != existing && kept != f.path {
+		if kept != "" && kept != existing && kept != f.path {
 			c.forget(t, kept)
 		}
 		if t.once(sig) {
 			c.rep.infof("%s: stopped on %v again, found before in %s: %s", t.name(), sig, f.t.target.Name, c.rel(f.path))
 		}
-	case kept == "":
+	case kept == "" && !(pending && minimal):
+		if pending {
+			c.placeRaw(t, dir, data, "")
+		}
 		c.report(res)
 	default:
+		if pending {
+			if kept = c.placeRaw(t, dir, data, "it is the minimum"); kept == "" {
+				return false
+			}
+		}
 		found[sig] = &campaignFinding{t: t, path: kept, count: 1}
 		t.fresh = append(t.fresh, kept)
 		c.report(res)

@@ -144,7 +144,8 @@ func (c *command) cover(ctx context.Context, patterns []string) int {
 				continue
 			}
 			for k, t := range targets {
-				pr, entries, crashed, err := c.targetCoverage(ctx, p, t, cov, filepath.Join(tmp, fmt.Sprint("work", k)))
+				run, err := c.targetCoverage(ctx, p, t, cov, filepath.Join(tmp, fmt.Sprint("work", k)))
+				pr, entries, crashed := run.profile, run.entries, run.crashed
 				if err != nil {
 					if ctx.Err() == nil {
 						c.rep.errorf("%s %s: %v", p.ImportPath, t.Name, err)
@@ -191,22 +192,27 @@ func (c *command) cover(ctx context.Context, patterns []string) int {
 	})
 }
 
+// A corpusRun is what running each entry of a target's corpora measured.
+type corpusRun struct {
+	profile profile         // the union of what they covered
+	entries int             // how many ran
+	crashed int             // how many ended their process before go test wrote what they covered
+	failed  map[string]bool // the paths of those that failed
+}
+
 // targetCoverage runs each entry of t's corpora, the seed corpus and the
 // generated one, alone with the binary built for coverage, on -p runners
-// at once, and returns the union of what they covered, the number of
-// entries, and how many of them ended their process before go test wrote
-// what they covered.
-func (c *command) targetCoverage(ctx context.Context, p *pkg, t *target, cov *coverBuild, work string) (profile, int, int, error) {
+// at once, and returns what the runs measured.
+func (c *command) targetCoverage(ctx context.Context, p *pkg, t *target, cov *coverBuild, work string) (corpusRun, error) {
 	var entries []corpus.Entry
 	for _, dir := range []string{corpus.SeedCorpus(p.Dir, t.Name), c.cacheCorpus(p, t.Name)} {
 		es, err := corpus.Read(dir)
 		if err != nil {
-			return nil, 0, 0, err
+			return corpusRun{}, err
 		}
 		entries = append(entries, validEntries(es)...)
 	}
-	pr := profile{}
-	crashed := 0
+	run := corpusRun{profile: profile{}, entries: len(entries), failed: map[string]bool{}}
 	var mu sync.Mutex
 	w := max(1, min(c.opts.procs, len(entries)))
 	errs := make([]error, w)
@@ -215,17 +221,21 @@ func (c *command) targetCoverage(ctx context.Context, p *pkg, t *target, cov *co
 	for k := range w {
 		r, err := cov.bin.Runner(t.Name, fmt.Sprintf("%s-%d", work, k))
 		if err != nil {
-			return nil, 0, 0, err
+			return corpusRun{}, err
 		}
 		wg.Go(func() {
 			defer r.Close()
 			for i := k; i < len(entries) && errs[k] == nil && ctx.Err() == nil; i += w {
 				res, data, err := r.CoverProfile(ctx, entries[i].Data, testbin.Judge{Shape: shape})
 				errs[k] = err
+				failed := err == nil && len(res.Outcomes) > 0 && res.Outcomes[0].Failed()
 				mu.Lock()
-				pr.add(data)
-				if err == nil && len(data) == 0 && len(res.Outcomes) > 0 && res.Outcomes[0].Failed() {
-					crashed++
+				run.profile.add(data)
+				if failed {
+					run.failed[entries[i].Path] = true
+					if len(data) == 0 {
+						run.crashed++
+					}
 				}
 				mu.Unlock()
 			}
@@ -234,10 +244,10 @@ func (c *command) targetCoverage(ctx context.Context, p *pkg, t *target, cov *co
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, 0, 0, err
+			return corpusRun{}, err
 		}
 	}
-	return pr, len(entries), crashed, ctx.Err()
+	return run, ctx.Err()
 }
 
 // writeFile writes data to path through a temporary file beside it, so

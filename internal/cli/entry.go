@@ -201,6 +201,11 @@ func (c *command) workerAgrees(ctx context.Context, j *entryJob) (bool, string) 
 
 func (j *entryJob) isFound() bool { return j.found.Failed() }
 
+// onDisk reports whether the entry is a file of the seed corpus: a
+// campaign's new input is held outside it until it is minimized
+// (targetJob.pending).
+func (j *entryJob) onDisk() bool { return j.entry.Name != j.tj.pending }
+
 // judge judges runs of the entry itself (judgeOf).
 func (j *entryJob) judge() testbin.Judge { return j.tj.judgeOf(j.entry.Values) }
 

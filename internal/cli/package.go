@@ -23,7 +23,10 @@ type targetJob struct {
 	dir     string // the seed corpus directory
 	root    string // the module's root: what is written stays inside it
 	entries []corpus.Entry
-	listed  bool     // the entries were read from dir (not given by import)
+	listed  bool // the entries were read from dir (not given by import)
+	// pending names the entry not yet in dir, if any: a campaign's new
+	// input, held in memory until its result is written there.
+	pending string
 	tracked tracking // entries git tracks: regression tests somebody kept
 	// writeErr says why dir cannot be written, found before any search.
 	writeErr error
@@ -202,6 +205,10 @@ func (c *command) relist(tj *targetJob) []corpus.Entry {
 	var kept []corpus.Entry
 	for _, e := range tj.entries {
 		i := slices.IndexFunc(now, func(n corpus.Entry) bool { return n.Name == e.Name })
+		if e.Name == tj.pending {
+			kept = append(kept, e) // not a file yet
+			continue
+		}
 		if i < 0 {
 			c.rep.infof("%s/%s: removed by another fuzzmin after this one listed it; skipped", tj.target.Name, e.Name)
 			continue

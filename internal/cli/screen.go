@@ -131,6 +131,8 @@ func (c *command) sameFailure(j *entryJob, sig failure.Signature, keptName strin
 		res.Note = "would be removed (-n: nothing removed)"
 	case c.opts.keep:
 		res.Note = "kept (-keep)"
+	case !j.onDisk():
+		res.Note = "not written"
 	default:
 		if err := removeEntry(j.tj.root, j.entry.Path); err != nil {
 			res.Status, res.Error = statusFailed, fmt.Sprintf("it fails as %s does, but removing it failed: %v", res.Path, c.relErr(err))

@@ -71,7 +71,7 @@ func (c *command) writeBack(ctx context.Context, j *entryJob, data []byte, res r
 	if c.written[path] == "" {
 		c.written[path] = res.Test
 	}
-	if c.opts.keep || j.isFound() || path == j.entry.Path {
+	if c.opts.keep || j.isFound() || path == j.entry.Path || !j.onDisk() {
 		return res, nil
 	}
 	if err := removeEntry(j.tj.root, j.entry.Path); err != nil {
