@@ -128,11 +128,17 @@ func (c *command) fitsTarget(ctx context.Context, t *campaignTarget, dir string)
 	}, nil
 }
 
+// maxFuzzInput bounds the corpus files copied into the fuzz cache: the
+// toolchain's fuzzer hands each input to its workers in 100 MB of shared
+// memory (internal/fuzz's workerSharedMemSize, less a small header), and
+// its coordinator panics on a larger one.
+const maxFuzzInput = 100<<20 - 1<<10
+
 // copyCorpus copies the corpus files of src whose content dst does not
 // hold, under any name, into dst, and returns how many it copied, and why
 // it left out the files that are not corpus files (go test fuzz v1, of
-// values the format holds) or that fits (if not nil) refuses. A src that
-// does not exist holds none.
+// values the format holds), too large for the fuzzer (maxFuzzInput), or
+// that fits (if not nil) refuses. A src that does not exist holds none.
 func copyCorpus(src, dst string, fits func([]any) error) (int, []string, error) {
 	des, err := os.ReadDir(src)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -153,6 +159,10 @@ func copyCorpus(src, dst string, fits func([]any) error) (int, []string, error) 
 	var refused []string
 	for _, de := range des {
 		if !de.Type().IsRegular() || strings.HasPrefix(de.Name(), ".") {
+			continue
+		}
+		if fi, err := de.Info(); err == nil && fi.Size() > maxFuzzInput {
+			refused = append(refused, fmt.Sprintf("%s: %d bytes, more than the toolchain's fuzz workers hold (100 MB)", de.Name(), fi.Size()))
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(src, de.Name()))

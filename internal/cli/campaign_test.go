@@ -2,10 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"errors"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/fuzzmin/fuzzmin/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
 )
 
@@ -58,4 +62,57 @@ func lineOf(s, prefix string) string {
 		}
 	}
 	return ""
+}
+
+// TestCopyCorpus checks what -corpus takes into the fuzz cache: each
+// content once, under the toolchain's name, and neither a file that is not
+// a corpus file, one that fits refuses, nor one too large for the fuzzer's
+// workers (a sparse file: its size is what counts).
+func TestCopyCorpus(t *testing.T) {
+	src, dst := t.TempDir(), t.TempDir()
+	ok := []byte("go test fuzz v1\n[]byte(\"a\")\n")
+	files := map[string][]byte{
+		"one":     ok,
+		"again":   ok,
+		"random":  []byte("\x00\x01 not a corpus file"),
+		"strings": []byte("go test fuzz v1\nstring(\"a\")\n"),
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(src, name), data, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(src, "huge"), ok, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(filepath.Join(src, "huge"), maxFuzzInput+1); err != nil {
+		t.Fatal(err)
+	}
+	fits := func(vals []any) error {
+		if _, ok := vals[0].([]byte); !ok {
+			return errors.New("not []byte")
+		}
+		return nil
+	}
+	n, refused, err := copyCorpus(src, dst, fits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(refused)
+	want := []string{
+		"huge: 104856577 bytes, more than the toolchain's fuzz workers hold (100 MB)",
+		"random: ",
+		"strings: not []byte",
+	}
+	if n != 1 || len(refused) != len(want) {
+		t.Fatalf("copied %d, refused %q; want 1 copied, %d refused", n, refused, len(want))
+	}
+	for i, r := range refused {
+		if !strings.HasPrefix(r, want[i]) {
+			t.Errorf("refused[%d] = %q, want it to start %q", i, r, want[i])
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dst, corpus.Name(ok))); err != nil {
+		t.Errorf("the entry is not in the fuzz cache under the toolchain's name: %v", err)
+	}
 }
