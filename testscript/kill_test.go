@@ -29,7 +29,7 @@ var killCommands = [][]string{
 	{"migrate", "-run=FuzzM", "-arg=@1", `-arg=string("")`},
 	{"cmin", "-fuzzcache=../fc", "-run=FuzzA"},
 	{"check", "-minimal", "./..."},
-	{"fuzz", "-fuzztime=1m", "./..."},
+	{"fuzz", "-fuzztime=5s", "./..."},
 }
 
 // TestKillSafety interrupts fuzzmin at random moments with SIGINT, SIGTERM,
@@ -67,6 +67,7 @@ func TestKillSafety(t *testing.T) {
 	counts := map[string]int{}
 	for i := range *killRuns {
 		restoreOriginals(t, work) // so that every run has work to be interrupted in
+		before := listEntries(mod)
 		args := killCommands[i%len(killCommands)]
 		sig := signals[rng.IntN(len(signals))]
 		cmd := exec.Command(bin, args...)
@@ -76,12 +77,19 @@ func TestKillSafety(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Duration(rng.IntN(3000)) * time.Millisecond)
+		wait := 3 * time.Second
+		if args[0] == "fuzz" {
+			// Past the budget, so that some interrupts land in the
+			// campaign's coverage and report.
+			wait = 8 * time.Second
+		}
+		time.Sleep(time.Duration(rng.Int64N(int64(wait))))
 		cmd.Process.Signal(sig)
 		cmd.Wait()
 		counts[fmt.Sprintf("%s %v", args[0], sig)]++
 		when := fmt.Sprintf("after run %d (fuzzmin %s, %v)", i, strings.Join(args, " "), sig)
 		checkCorpus(t, work, when)
+		checkNamed(t, mod, before, out.String(), when)
 		if sig != syscall.SIGKILL {
 			// A run that could clean up did. (What a SIGKILL left, the
 			// next run that writes the corpus removes.)
@@ -171,6 +179,43 @@ func checkCorpus(t *testing.T, work, when string) {
 		}
 		return nil
 	})
+}
+
+// listEntries returns the entries of FuzzA and FuzzB, as target/name.
+func listEntries(mod string) map[string]bool {
+	list := map[string]bool{}
+	for _, target := range []string{"FuzzA", "FuzzB"} {
+		des, _ := os.ReadDir(filepath.Join(mod, "testdata", "fuzz", target))
+		for _, de := range des {
+			list[target+"/"+de.Name()] = true
+		}
+	}
+	return list
+}
+
+// checkNamed checks that every entry of FuzzA and FuzzB that the run
+// wrote (that before does not list) is minimal (FuzzA's int(1001) and string(""), FuzzB's "!") or
+// named in its output: an input left as it was, or the smallest value
+// found before an interrupt.
+func checkNamed(t *testing.T, mod string, before map[string]bool, out, when string) {
+	t.Helper()
+	minimal := map[string]bool{
+		"go test fuzz v1\nint(1001)\nstring(\"\")\n": true,
+		"go test fuzz v1\nstring(\"!\")\n":           true,
+	}
+	for _, target := range []string{"FuzzA", "FuzzB"} {
+		dir := filepath.Join(mod, "testdata", "fuzz", target)
+		des, _ := os.ReadDir(dir)
+		for _, de := range des {
+			if before[target+"/"+de.Name()] {
+				continue
+			}
+			data, _ := os.ReadFile(filepath.Join(dir, de.Name()))
+			if !minimal[string(data)] && !strings.Contains(out, de.Name()) {
+				t.Errorf("%s: %s/%s is not minimal and the run did not name it:\n%s\n--- the run's output:\n%s", when, target, de.Name(), data, out)
+			}
+		}
+	}
 }
 
 // checkNoTemporary checks that the module's testdata/fuzz holds nothing
