@@ -89,7 +89,7 @@ func FuzzOnly(f *testing.F) {
 			sdir := b.TempDir()
 			runs, searching := 0, time.Duration(0)
 			for b.Loop() {
-				end, err := sessionDir(sdir).run(context.Background(), r, session.Config{Target: tt.target}, tt.entry, func(session.Event) {})
+				end, err := sessionDir(sdir).run(context.Background(), r, r.Limit(0), session.Config{Target: tt.target}, tt.entry, func(session.Event) {})
 				res := end.res
 				if err != nil || res == nil || res.Error != "" {
 					b.Fatalf("session: %v, %v, %+v", err, end.crash, res)

@@ -104,16 +104,16 @@ func (c *command) campaign(ctx context.Context, patterns []string) int {
 		if len(targets) == 0 || ctx.Err() != nil {
 			return
 		}
-		c.opts.corpus = c.abs(c.opts.corpus)
-		if c.opts.corpus != "" && !c.mergeCorpus(ctx, targets) {
+		kept := c.abs(c.opts.corpus)
+		if kept != "" && !c.mergeCorpus(ctx, targets, kept) {
 			return
 		}
 		start = time.Now()
 		found := c.fuzzTargets(ctx, targets)
 		took.turns = time.Since(start)
 		start = time.Now()
-		if c.opts.corpus != "" {
-			c.keepCorpus(ctx, targets)
+		if kept != "" {
+			c.keepCorpus(ctx, targets, kept)
 		}
 		c.campaignCoverage(ctx, targets)
 		took.after = time.Since(start)

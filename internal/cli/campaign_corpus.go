@@ -29,14 +29,14 @@ func keptCorpus(dir string, t *campaignTarget) string {
 	return filepath.Join(dir, filepath.FromSlash(t.pkg.ImportPath), t.target.Name)
 }
 
-// mergeCorpus copies the entries -corpus keeps of each target into the
+// mergeCorpus copies the entries kept (-corpus) holds of each target into the
 // fuzz cache, those it does not have and that fit the target: corpus files
 // of its argument types (the toolchain's fuzzer stops on a cached entry
 // that does not fit).
-func (c *command) mergeCorpus(ctx context.Context, targets []*campaignTarget) bool {
+func (c *command) mergeCorpus(ctx context.Context, targets []*campaignTarget, kept string) bool {
 	n := 0
 	for i, t := range targets {
-		src := keptCorpus(c.opts.corpus, t)
+		src := keptCorpus(kept, t)
 		if des, _ := os.ReadDir(src); len(des) == 0 {
 			continue
 		}
@@ -54,21 +54,21 @@ func (c *command) mergeCorpus(ctx context.Context, targets []*campaignTarget) bo
 			return false
 		}
 		if len(refused) > 0 {
-			c.rep.infof("%s: %s of %s left out of the fuzz cache: %s", t.name(), plural(len(refused), "file", "files"), c.rel(c.opts.corpus), strings.Join(refused, "; "))
+			c.rep.infof("%s: %s of %s left out of the fuzz cache: %s", t.name(), plural(len(refused), "file", "files"), c.rel(kept), strings.Join(refused, "; "))
 		}
 	}
-	c.rep.infof("fuzzmin fuzz: %s from %s added to the fuzz cache", plural(n, "entry", "entries"), c.rel(c.opts.corpus))
+	c.rep.infof("fuzzmin fuzz: %s from %s added to the fuzz cache", plural(n, "entry", "entries"), c.rel(kept))
 	return true
 }
 
-// keepCorpus copies each target's generated corpus back into -corpus's
+// keepCorpus copies each target's generated corpus back into kept, -corpus's
 // directory, and distills those past -corpus-max.
-func (c *command) keepCorpus(ctx context.Context, targets []*campaignTarget) {
+func (c *command) keepCorpus(ctx context.Context, targets []*campaignTarget, kept string) {
 	n := 0
 	over := map[*pkg][]string{}
 	var order []*pkg
 	for _, t := range targets {
-		dir := keptCorpus(c.opts.corpus, t)
+		dir := keptCorpus(kept, t)
 		k, _, err := copyCorpus(c.cacheCorpus(t.pkg, t.target.Name), dir, nil)
 		n += k
 		if err != nil {
@@ -83,18 +83,15 @@ func (c *command) keepCorpus(ctx context.Context, targets []*campaignTarget) {
 			over[t.pkg] = append(over[t.pkg], regexp.QuoteMeta(t.target.Name))
 		}
 	}
-	c.rep.infof("fuzzmin fuzz: %s kept in %s", plural(n, "new entry", "new entries"), c.rel(c.opts.corpus))
+	c.rep.infof("fuzzmin fuzz: %s kept in %s", plural(n, "new entry", "new entries"), c.rel(kept))
 	// Distill, as fuzzmin cmin -fuzzcache DIR does, the targets past the
 	// bound.
-	saved, cache := c.match, c.opts.fuzzcache
-	defer func() { c.match, c.opts.fuzzcache = saved, cache }()
-	c.opts.fuzzcache = c.opts.corpus
 	for i, p := range order {
 		if ctx.Err() != nil {
 			return
 		}
-		c.match = &matcher{target: regexp.MustCompile("^(" + strings.Join(over[p], "|") + ")$")}
-		c.cminPackage(ctx, p, filepath.Join(c.disk.path, fmt.Sprint("cmin", i)))
+		m := &matcher{target: regexp.MustCompile("^(" + strings.Join(over[p], "|") + ")$")}
+		c.cminPackage(ctx, p, filepath.Join(c.disk.path, fmt.Sprint("cmin", i)), m, kept)
 	}
 }
 

@@ -112,10 +112,8 @@ func (c *command) minimizeFound(ctx context.Context, t *campaignTarget, name str
 	}
 	var jobs []*targetJob
 	if len(names) > 0 {
-		saved := c.match
-		c.match = &matcher{target: regexp.MustCompile("^" + regexp.QuoteMeta(t.target.Name) + "$"), entry: regexp.MustCompile("^(" + strings.Join(names, "|") + ")$")}
-		jobs = c.selectEntries(ctx, t.pkg, forMinimize)
-		c.match = saved
+		m := &matcher{target: regexp.MustCompile("^" + regexp.QuoteMeta(t.target.Name) + "$"), entry: regexp.MustCompile("^(" + strings.Join(names, "|") + ")$")}
+		jobs = c.selectEntries(ctx, t.pkg, forMinimize, m)
 	}
 	if pending {
 		e, err := pendingEntry(corpus.SeedCorpus(t.pkg.Dir, t.target.Name), name, data)

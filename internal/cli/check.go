@@ -35,7 +35,7 @@ type finding struct {
 // checkPackage builds p's test binary and checks the selected entries of
 // its targets.
 func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
-	jobs := c.selectEntries(ctx, p, forCheck)
+	jobs := c.selectEntries(ctx, p, forCheck, c.match)
 	c.orphanFindings(p)
 	others := c.goTestChecks(p)
 	if len(jobs) == 0 && len(others) == 0 {
@@ -95,7 +95,7 @@ func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
 // orphanFindings reports the seed corpora of p whose fuzz target is gone:
 // their entries are regression tests that go test no longer runs.
 func (c *command) orphanFindings(p *pkg) {
-	orphans, err := c.orphans(p)
+	orphans, err := c.orphans(p, c.match)
 	if err != nil {
 		return // selectEntries reported it
 	}
@@ -167,7 +167,8 @@ func (c *command) checkTarget(ctx context.Context, p *pkg, tj *targetJob, r *tes
 		c.fail(exitFailure)
 	}
 	for _, e := range valid {
-		j := &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: r, runners: []*testbin.Runner{r}, probe: tj.probe}
+		// -minimal's search writes nothing.
+		j := &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: r, runners: []*testbin.Runner{r}, probe: tj.probe, dryRun: true}
 		switch sig, ok := rep.sigs[e.Name]; {
 		case rep.stale[e.Name] != "":
 			add(e.Name, c.staleFinding(rep.stale[e.Name], j))
@@ -230,9 +231,6 @@ func (c *command) staleFinding(msg string, j *entryJob) finding {
 // couldShrink runs a bounded search on a failing entry, writing nothing,
 // and says what it found.
 func (c *command) couldShrink(ctx context.Context, j *entryJob) string {
-	opts := c.opts
-	c.opts.dryRun = true
-	defer func() { c.opts = opts }()
 	res := c.minimizeEntry(ctx, j)
 	if res.Status == statusWould {
 		return fmt.Sprintf("; a search of %d runs shrinks it from %d to %d bytes: run %s", res.Runs, res.Before, res.After, c.fuzzminCommand(j))

@@ -36,9 +36,10 @@ type cminEntry struct {
 	seed   bool  // of the seed corpus, not the cache
 }
 
-// cminPackage distills the corpora of the selected targets of p.
-func (c *command) cminPackage(ctx context.Context, p *pkg, tmp string) {
-	jobs := c.selectEntries(ctx, p, forCmin)
+// cminPackage distills the corpora under root, as $GOCACHE/fuzz lays them
+// out, of the targets of p that m selects.
+func (c *command) cminPackage(ctx context.Context, p *pkg, tmp string, m *matcher, root string) {
+	jobs := c.selectEntries(ctx, p, forCmin, m)
 	if len(jobs) == 0 {
 		return
 	}
@@ -50,7 +51,7 @@ func (c *command) cminPackage(ctx context.Context, p *pkg, tmp string) {
 		if ctx.Err() != nil {
 			return
 		}
-		if err := c.cminTarget(ctx, p, tj, cov, filepath.Join(tmp, fmt.Sprint("work", i))); err != nil {
+		if err := c.cminTarget(ctx, p, tj, cov, filepath.Join(tmp, fmt.Sprint("work", i)), root); err != nil {
 			if ctx.Err() == nil {
 				c.rep.errorf("%s %s: %v", p.ImportPath, tj.target.Name, err)
 				c.fail(exitFailure)
@@ -89,8 +90,8 @@ type coverBuild struct {
 	pkgs []string
 }
 
-// cminTarget distills the corpus of one target.
-func (c *command) cminTarget(ctx context.Context, p *pkg, tj *targetJob, cov *coverBuild, work string) error {
+// cminTarget distills the corpus of one target under root.
+func (c *command) cminTarget(ctx context.Context, p *pkg, tj *targetJob, cov *coverBuild, work, root string) error {
 	start := time.Now()
 	var entries []*cminEntry
 	for _, e := range tj.entries { // the seed corpus, with -seed
@@ -98,7 +99,7 @@ func (c *command) cminTarget(ctx context.Context, p *pkg, tj *targetJob, cov *co
 			entries = append(entries, &cminEntry{Entry: e, seed: true, keep: tj.tracked.has(e.Name)})
 		}
 	}
-	cacheDir := c.cacheCorpus(p, tj.target.Name)
+	cacheDir := filepath.Join(root, filepath.FromSlash(p.ImportPath), tj.target.Name)
 	cached, err := corpus.Read(cacheDir)
 	if err != nil {
 		return err
@@ -134,11 +135,11 @@ func (c *command) cminTarget(ctx context.Context, p *pkg, tj *targetJob, cov *co
 		if kept[e] || c.opts.dryRun {
 			continue
 		}
-		root := c.cacheRoot()
+		confine := root
 		if e.seed {
-			root = tj.root
+			confine = tj.root
 		}
-		if err := removeEntry(root, e.Path); err != nil {
+		if err := removeEntry(confine, e.Path); err != nil {
 			return err
 		}
 		removed++

@@ -83,9 +83,10 @@ func (c *command) fail(code int) {
 func (c *command) minimize(ctx context.Context, patterns []string) int {
 	return c.withPackages(ctx, patterns, writesSeeds|suggests, func(pkgs []*pkg) {
 		var fuzzFound []string // -fuzz: the failing entries go test -fuzz wrote
+		m := c.match
 		if c.opts.fuzz != "" {
 			var err error
-			fuzzFound, err = c.fuzzFirst(ctx, pkgs)
+			fuzzFound, m, err = c.fuzzFirst(ctx, pkgs)
 			if err != nil {
 				c.rep.errorf("%v", err)
 				if _, ok := err.(usageError); ok {
@@ -99,7 +100,9 @@ func (c *command) minimize(ctx context.Context, patterns []string) int {
 				return
 			}
 		}
-		saved := c.eachPackage(ctx, pkgs, c.minimizePackage)
+		saved := c.eachPackage(ctx, pkgs, func(ctx context.Context, p *pkg, tmp string) string {
+			return c.minimizePackage(ctx, p, tmp, m)
+		})
 		if ctx.Err() == nil && len(fuzzFound) > 0 {
 			// A new failure is a failure of the run, as it is for go test
 			// -fuzz: the job goes red, with the entries to commit.
@@ -128,7 +131,10 @@ func (c *command) check(ctx context.Context, patterns []string) int {
 // (cmin.go).
 func (c *command) cmin(ctx context.Context, patterns []string) int {
 	return c.withPackages(ctx, patterns, writesSeeds|writesCache, func(pkgs []*pkg) {
-		c.ended(ctx, c.eachPackage(ctx, pkgs, savesNothing(c.cminPackage)))
+		root := c.cacheRoot()
+		c.ended(ctx, c.eachPackage(ctx, pkgs, savesNothing(func(ctx context.Context, p *pkg, tmp string) {
+			c.cminPackage(ctx, p, tmp, c.match, root)
+		})))
 	})
 }
 

@@ -33,11 +33,16 @@ type entryJob struct {
 	// budget is the time the search may take: -timeout for an entry,
 	// what the target's entries left of theirs for another failure.
 	budget time.Duration
+	dryRun bool // write nothing: -n, or check -minimal's search
 
-	want      failure.Signature // how the original fails
-	flaky     string            // if it does not fail so every time: how often it does
-	zero      bool              // the zero input fails the same way
-	passing   []byte            // the zero input, if it passes
+	want    failure.Signature // how the original fails
+	flaky   string            // if it does not fail so every time: how often it does
+	zero    bool              // the zero input fails the same way
+	passing []byte            // the zero input, if it passes
+	// floor is the least time its inputs may run before they count as
+	// hanging (testbin.Judge.Floor): -exec-timeout once the original was
+	// seen to be slow, or to fail as out of memory.
+	floor     time.Duration
 	start     time.Time
 	runs      atomic.Int64 // candidates run so far, for the progress line
 	progress  *progressLine
@@ -207,7 +212,15 @@ func (j *entryJob) isFound() bool { return j.found.Failed() }
 func (j *entryJob) onDisk() bool { return j.entry.Name != j.tj.pending }
 
 // judge judges runs of the entry itself (judgeOf).
-func (j *entryJob) judge() testbin.Judge { return j.tj.judgeOf(j.entry.Values) }
+func (j *entryJob) judge() testbin.Judge { return j.judgeOf(j.entry.Values) }
+
+// judgeOf judges runs of an input of j's, of values vals: as the target's
+// inputs are judged, with j's floor.
+func (j *entryJob) judgeOf(vals []any) testbin.Judge {
+	jd := j.tj.judgeOf(vals)
+	jd.Floor = j.floor
+	return jd
+}
 
 // judgeOf judges runs of one input, of values vals: its failures take the
 // identity the target's shaper gives them, with vals as the input.
@@ -265,7 +278,7 @@ func (c *command) finish(ctx context.Context, j *entryJob, out shrinkOutcome, re
 		res.Test = j.target.Name + "/" + name
 	}
 	switch {
-	case c.opts.dryRun:
+	case j.dryRun:
 		res.Status, res.Rerun = statusWould, "" // nothing written to re-run
 		return res, nil
 	case j.tj.writeErr != nil:

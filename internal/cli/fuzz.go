@@ -43,17 +43,18 @@ func fuzzTarget(pkgs []*pkg, pattern string) (*pkg, *target, error) {
 
 // fuzzFirst is -fuzz: it runs go test -fuzz on the one target the flag
 // names, without the toolchain's own minimization (fuzzmin minimizes
-// better), and narrows the work to the failing entries the fuzzer writes.
-// It returns their paths, none when there is nothing more to do.
-func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) ([]string, error) {
+// better). It returns the paths of the failing entries the fuzzer wrote,
+// none when there is nothing more to do, and the matcher that selects
+// them, the work of the minimizing that follows.
+func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) ([]string, *matcher, error) {
 	p, t, err := fuzzTarget(pkgs, c.opts.fuzz)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	dir := corpus.SeedCorpus(p.Dir, t.Name)
 	before, err := entryNames(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	args := []string{"test", "-run=^$", "-fuzz=^" + t.Name + "$", "-fuzztime=" + c.opts.fuzztime, "-fuzzminimizetime=0"}
 	args = append(append(args, c.buildFlags()...), p.Args...)
@@ -61,7 +62,7 @@ func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) ([]string, error) 
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	if err := cmd.Start(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	done := make(chan struct{})
 	go func() {
@@ -76,7 +77,7 @@ func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) ([]string, error) 
 	<-done
 	after, lerr := entryNames(dir)
 	if lerr != nil {
-		return nil, lerr
+		return nil, nil, lerr
 	}
 	var found, names []string
 	for name := range after {
@@ -86,7 +87,7 @@ func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) ([]string, error) 
 	}
 	if ctx.Err() != nil {
 		if len(names) == 0 {
-			return nil, fmt.Errorf("interrupted while go test -fuzz=%s ran; it wrote no entry, and nothing was changed", t.Name)
+			return nil, nil, fmt.Errorf("interrupted while go test -fuzz=%s ran; it wrote no entry, and nothing was changed", t.Name)
 		}
 		sort.Strings(names)
 		var paths []string
@@ -97,22 +98,22 @@ func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) ([]string, error) 
 		if len(names) == 1 {
 			run = runFlag(t.Name, names[0])
 		}
-		return nil, fmt.Errorf("interrupted while go test -fuzz=%s ran; it wrote %s, kept as it wrote it: fuzzmin %s %s minimizes it",
+		return nil, nil, fmt.Errorf("interrupted while go test -fuzz=%s ran; it wrote %s, kept as it wrote it: fuzzmin %s %s minimizes it",
 			t.Name, strings.Join(paths, ", "), run, shellWords(p.Args))
 	}
 	if len(found) == 0 {
 		if err != nil {
-			return nil, fmt.Errorf("go test -fuzz failed and wrote no entry: %w", err)
+			return nil, nil, fmt.Errorf("go test -fuzz failed and wrote no entry: %w", err)
 		}
 		c.rep.infof("%s %s: go test -fuzz found no failure in %s", p.ImportPath, t.Name, c.opts.fuzztime)
-		return nil, nil
+		return nil, nil, nil
 	}
-	c.match = &matcher{target: regexp.MustCompile("^" + regexp.QuoteMeta(t.Name) + "$"), entry: regexp.MustCompile("^(" + strings.Join(found, "|") + ")$")}
+	m := &matcher{target: regexp.MustCompile("^" + regexp.QuoteMeta(t.Name) + "$"), entry: regexp.MustCompile("^(" + strings.Join(found, "|") + ")$")}
 	var paths []string
 	for _, n := range names {
 		paths = append(paths, filepath.Join(dir, n))
 	}
-	return paths, nil
+	return paths, m, nil
 }
 
 // entryNames returns the names of the files of a corpus directory.

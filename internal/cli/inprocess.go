@@ -63,7 +63,7 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 		return out
 	}
 	for {
-		end, err := sessionDir(dir).run(ctx, j.runner, cfg, best, func(ev session.Event) {
+		end, err := sessionDir(dir).run(ctx, j.runner, j.runner.Limit(j.floor), cfg, best, func(ev session.Event) {
 			if ev.Runs > 0 {
 				j.runs.Store(int64(ev.Runs))
 			}
@@ -182,8 +182,9 @@ func (j *entryJob) died(dir string, end sessionEnd) (crash failure.Signature, ca
 }
 
 // run runs one in-process session of r's target from best in the
-// directory, passing its events to event, and tells how it ended.
-func (sd sessionDir) run(ctx context.Context, r *testbin.Runner, cfg session.Config, best []byte, event func(session.Event)) (sessionEnd, error) {
+// directory, passing its events to event, and tells how it ended; limit is
+// how long the session may go without a new candidate.
+func (sd sessionDir) run(ctx context.Context, r *testbin.Runner, limit time.Duration, cfg session.Config, best []byte, event func(session.Event)) (sessionEnd, error) {
 	dir := string(sd)
 	for _, name := range []string{session.ResultFile, session.CurrentFile, session.BestFile, session.ExplainingFile} {
 		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -213,7 +214,7 @@ func (sd sessionDir) run(ctx context.Context, r *testbin.Runner, cfg session.Con
 	// per-input time limit is hung on the one it recorded last.
 	current := filepath.Join(dir, session.CurrentFile)
 	last, lastChange := -1, time.Now()
-	timedOut, limit := false, r.Limit()
+	timedOut := false
 	hung := func() bool {
 		if _, n, err := session.ReadRecord(current); err == nil && n != last {
 			last, lastChange = n, time.Now()

@@ -171,7 +171,7 @@ func (c *command) addKnown(ctx context.Context, patterns []string) int {
 // knownPackage adds the failures of p's selected entries to the known
 // failures of its module.
 func (c *command) knownPackage(ctx context.Context, p *pkg, tmp string) {
-	jobs := c.selectEntries(ctx, p, forCheck)
+	jobs := c.selectEntries(ctx, p, forCheck, c.match)
 	if len(jobs) == 0 {
 		return
 	}

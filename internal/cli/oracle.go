@@ -33,8 +33,8 @@ func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker 
 	// search had.
 	var runs int
 	for k := 0; ; k++ {
-		short := j.runner.ShortLimit()
-		if k == shortSearches || short == j.runner.Limit() {
+		short := j.runner.ShortLimit(j.floor)
+		if k == shortSearches || short == j.runner.Limit(j.floor) {
 			out, explain, err := c.search(ctx, j, inWorker, 0)
 			if explain != nil {
 				out.explanation = explain()
@@ -51,7 +51,7 @@ func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker 
 		if err != nil {
 			return out, err
 		}
-		sig, err := j.runner.ReplayOne(ctx, out.data, j.tj.judgeOf(vals))
+		sig, err := j.runner.ReplayOne(ctx, out.data, j.judgeOf(vals))
 		if err != nil || sig == j.want {
 			if err == nil && explain != nil {
 				out.explanation = explain() // with the search's limit
@@ -60,7 +60,7 @@ func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker 
 		}
 		runs = out.runs + 1
 		c.rep.verbosef("  the result of the search with a %v limit %s with the full %v limit: searched again",
-			short.Round(time.Millisecond), describe(sig), j.runner.Limit().Round(time.Millisecond))
+			short.Round(time.Millisecond), describe(sig), j.runner.Limit(j.floor).Round(time.Millisecond))
 	}
 }
 
@@ -72,7 +72,7 @@ const shortSearches = 3
 // When the search finished, explain explains its result with candidates
 // judged as the search's were; it is nil otherwise.
 func (c *command) search(ctx context.Context, j *entryJob, inWorker bool, limit time.Duration) (out shrinkOutcome, explain func() *explanation, err error) {
-	o := &oracle{runners: j.runners, inWorker: inWorker, limit: limit, parallelFrom: parallelFrom, want: j.want, shaper: &j.tj.shaper, runs: &j.runs, met: map[string]int{}, pool: &j.tj.others}
+	o := &oracle{runners: j.runners, inWorker: inWorker, limit: limit, floor: j.floor, parallelFrom: parallelFrom, want: j.want, shaper: &j.tj.shaper, runs: &j.runs, met: map[string]int{}, pool: &j.tj.others}
 	opts := []shrink.Option{
 		shrink.Timeout(c.budget(j)),
 		shrink.BatchSize(batchSize(len(j.entry.Data))),
@@ -181,6 +181,7 @@ type oracle struct {
 	// limit is how long a candidate may run before it counts as hanging;
 	// 0 is the runners' own limit (testbin.Judge).
 	limit time.Duration
+	floor time.Duration // the least limit (testbin.Judge.Floor)
 	// A batch is dealt out to the runners only if it has several
 	// candidates for each, and the passing inputs have run parallelFrom or
 	// more each on average: below that, passing inputs between processes
@@ -290,7 +291,7 @@ func (o *oracle) deal(ctx context.Context, r *testbin.Runner, k int, dl *dealing
 		}
 		// A hang's search is not sliced: a hang is an input that runs long.
 		slice := o.want.Kind != failure.Timeout
-		res, err := run(ctx, in, testbin.Judge{Shape: shape, Stop: stop, Limit: o.limit, Slice: slice})
+		res, err := run(ctx, in, testbin.Judge{Shape: shape, Stop: stop, Limit: o.limit, Floor: o.floor, Slice: slice})
 		if err != nil {
 			return err
 		}

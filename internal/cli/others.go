@@ -71,7 +71,7 @@ func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob) (sa
 		}
 		done++
 		e := corpus.Entry{Name: corpus.Name(data), Path: filepath.Join(tj.dir, corpus.Name(data)), Data: data, Values: vals}
-		j := tj.job(p, e)
+		j := tj.job(p, e, c.opts.dryRun)
 		j.found, j.budget = sig, left
 		if res := c.minimizeEntry(ctx, j); !tj.done(ctx, res) {
 			return res.saved

@@ -53,10 +53,10 @@ func newTargetJob(p *pkg, t *target) *targetJob {
 }
 
 // minimizePackage builds the package's test binary once and minimizes the
-// selected failing entries of its targets. tmp is a directory for its
+// failing entries of its targets that m selects. tmp is a directory for its
 // files, which the caller removes.
-func (c *command) minimizePackage(ctx context.Context, p *pkg, tmp string) (saved string) {
-	jobs := c.selectEntries(ctx, p, forMinimize)
+func (c *command) minimizePackage(ctx context.Context, p *pkg, tmp string, m *matcher) (saved string) {
+	jobs := c.selectEntries(ctx, p, forMinimize, m)
 	if len(jobs) == 0 {
 		if len(p.Targets) == 0 {
 			c.rep.infof("?   \t%s\t[no fuzz targets]", p.ImportPath)
@@ -130,7 +130,7 @@ func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob) (sa
 	quietPasses, quietSame := 0, map[string]int{}
 	defer func() { c.quietSummary(tj, quietPasses, quietSame) }()
 	for _, e := range screenOrder(tj.entries, screened) {
-		j := tj.job(p, e)
+		j := tj.job(p, e, c.opts.dryRun)
 		sig, settled := screened[e.Name]
 		var res result
 		switch {
@@ -160,9 +160,10 @@ func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob) (sa
 	return c.minimizeOthers(ctx, p, tj)
 }
 
-// job is the entry e of the target on its way through the pipeline.
-func (tj *targetJob) job(p *pkg, e corpus.Entry) *entryJob {
-	return &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: tj.runners[0], runners: tj.runners, probe: tj.probe}
+// job is the entry e of the target on its way through the pipeline; with
+// dryRun, its result is not written.
+func (tj *targetJob) job(p *pkg, e corpus.Entry, dryRun bool) *entryJob {
+	return &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: tj.runners[0], runners: tj.runners, probe: tj.probe, dryRun: dryRun}
 }
 
 // done reports an entry's result, and whether to go on: not once an
@@ -247,11 +248,11 @@ const (
 	forCmin                      // the generated corpora: a job per target, the seed corpus only with -seed
 )
 
-// selectEntries returns the targets of p that -run selects, each with its
+// selectEntries returns the targets of p that m selects, each with its
 // selected entries, and reports seed corpora without a target and targets
 // without entries.
-func (c *command) selectEntries(ctx context.Context, p *pkg, sel selecting) []*targetJob {
-	orphans, err := c.orphans(p)
+func (c *command) selectEntries(ctx context.Context, p *pkg, sel selecting, m *matcher) []*targetJob {
+	orphans, err := c.orphans(p, m)
 	if err != nil {
 		c.rep.errorf("%s: %v", p.ImportPath, err)
 		c.fail(exitFailure)
@@ -262,10 +263,10 @@ func (c *command) selectEntries(ctx context.Context, p *pkg, sel selecting) []*t
 			c.rep.infof("%s: %s has no fuzz target %s; left alone", p.ImportPath, c.rel(corpus.SeedCorpus(p.Dir, t)), t)
 		}
 	}
-	c.noteUnbuilt(p)
+	c.noteUnbuilt(p, m)
 	var jobs []*targetJob
 	for _, t := range p.Targets {
-		if !c.match.matchTarget(t.Name) {
+		if !m.matchTarget(t.Name) {
 			continue
 		}
 		if sel == forCmin && !c.opts.seed {
@@ -292,7 +293,7 @@ func (c *command) selectEntries(ctx context.Context, p *pkg, sel selecting) []*t
 		}
 		for _, e := range all {
 			switch {
-			case !c.match.matchEntry(e.Name) || !c.opts.shard.has(p.ImportPath, t.Name, e.Name):
+			case !m.matchEntry(e.Name) || !c.opts.shard.has(p.ImportPath, t.Name, e.Name):
 			case errors.Is(e.Err, corpus.ErrIsDir):
 				c.rep.infof("%s/%s: skipped: %s", t.Name, e.Name, corpus.ErrIsDir)
 			default:
@@ -305,7 +306,7 @@ func (c *command) selectEntries(ctx context.Context, p *pkg, sel selecting) []*t
 			jobs = append(jobs, tj)
 		case len(all) > 0 && c.opts.shard.n > 1:
 			// Another shard's work.
-		case len(all) > 0 && c.match.entry != nil:
+		case len(all) > 0 && m.entry != nil:
 			c.rep.infof("%s %s: no entry of %s matches -run=%s", p.ImportPath, t.Name, c.rel(tj.dir), c.opts.run)
 		default:
 			c.rep.infof("%s %s: no corpus entries in %s", p.ImportPath, t.Name, c.rel(tj.dir))
@@ -314,35 +315,35 @@ func (c *command) selectEntries(ctx context.Context, p *pkg, sel selecting) []*t
 	return jobs
 }
 
-// noteUnbuilt says which seed corpus directories of p that -run selects
+// noteUnbuilt says which seed corpus directories of p that m selects
 // belong to fuzz targets the build constraints leave out here: they are
 // not orphans, and nothing is done with their entries.
-func (c *command) noteUnbuilt(p *pkg) {
+func (c *command) noteUnbuilt(p *pkg, m *matcher) {
 	if len(p.Unbuilt) == 0 {
 		return
 	}
 	seedTargets, _ := corpus.Targets(p.Dir)
 	for _, t := range seedTargets {
-		if file := p.Unbuilt[t]; file != "" && c.match.matchTarget(t) {
+		if file := p.Unbuilt[t]; file != "" && m.matchTarget(t) {
 			c.rep.infof("%s: %s is not built here: %s has build constraints this build does not meet (a GOOS, GOARCH or tag); its entries in %s are left alone",
 				p.ImportPath, t, file, c.rel(corpus.SeedCorpus(p.Dir, t)))
 		}
 	}
 }
 
-// orphans returns the names of the seed corpus directories of p that -run
+// orphans returns the names of the seed corpus directories of p that m
 // selects and whose fuzz target is gone (renamed or removed): go test never
 // replays their entries. testdata/fuzz/TestXxx holds the failures
 // fuzzshrink.Check saved for the test TestXxx: no fuzz target's, and not
 // an orphan.
-func (c *command) orphans(p *pkg) ([]string, error) {
+func (c *command) orphans(p *pkg, m *matcher) ([]string, error) {
 	seedTargets, err := corpus.Targets(p.Dir)
 	if err != nil {
 		return nil, err
 	}
 	var out []string
 	for _, t := range seedTargets {
-		if p.target(t) == nil && p.Unbuilt[t] == "" && c.match.matchTarget(t) && !strings.HasPrefix(t, "Test") {
+		if p.target(t) == nil && p.Unbuilt[t] == "" && m.matchTarget(t) && !strings.HasPrefix(t, "Test") {
 			out = append(out, t)
 		}
 	}

@@ -34,10 +34,6 @@ const againRuns = 7
 // status if that ends the job: it passes, is stale or flaky, or (an entry
 // made of another failure) does not fail as that failure did.
 func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
-	runners := append([]*testbin.Runner{j.probe}, j.runners...)
-	for _, r := range runners {
-		r.MinLimit = 0 // the target's runners serve its entries in turn
-	}
 	zeroVals := zeroValues(j.entry.Values)
 	zero, err := encoding.Marshal(zeroVals...)
 	if err != nil {
@@ -62,7 +58,7 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 	if st != "" || err != nil {
 		return st, err
 	}
-	if timeouts := timeouts(sigs); timeouts > 0 && timeouts < len(sigs) && j.runner.Limit() < j.runner.Timeout {
+	if timeouts := timeouts(sigs); timeouts > 0 && timeouts < len(sigs) && j.runner.Limit(j.floor) < j.runner.Timeout {
 		// A run that timed out under the limit learned from a fast input,
 		// where another did not, may only have been slow (a cold cache, a
 		// busy machine): judge the runs again by -exec-timeout before
@@ -73,9 +69,7 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 			return st, err
 		}
 		// Its candidates, as slow, get the same time.
-		for _, r := range runners {
-			r.MinLimit = r.Timeout
-		}
+		j.floor = j.runner.Timeout
 	}
 	j.want = sigs[0]
 	if c.opts.verbose && j.want.Failed() && msg != "" {
@@ -90,9 +84,7 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 		// kills it, which takes what its allocations take, not what a
 		// passing input does: on a busy machine the learned limit cuts
 		// it first, a timeout, and the search cannot move.
-		for _, r := range runners {
-			r.MinLimit = r.Timeout
-		}
+		j.floor = j.runner.Timeout
 	}
 	if i := slices.IndexFunc(sigs, func(s failure.Signature) bool { return s != sigs[0] }); i > 0 {
 		if !j.want.Failed() {
@@ -155,7 +147,7 @@ func (c *command) replayRuns(ctx context.Context, j *entryJob, judge testbin.Jud
 			// limit would cost as much again. (An input only slow the
 			// first time passes or fails at once; one slow every time
 			// is told by the search's confirmation under the limit.)
-			jn.Limit = j.runner.ShortLimit()
+			jn.Limit = j.runner.ShortLimit(j.floor)
 		}
 		out, err := j.runner.Run(ctx, slices.Repeat([][]byte{j.entry.Data}, n), jn)
 		switch {

@@ -101,7 +101,7 @@ func (c *command) checkWritten(ctx context.Context, j *entryJob, name string, da
 	if bad := (*testbin.BadCorpusError)(nil); errors.As(err, &bad) {
 		note := fmt.Sprintf("go test refuses %s while it holds an entry it cannot read (%s); the minimized entry was checked with the package's test binary alone",
 			c.rel(j.tj.dir), bad.Msg)
-		sig, err := j.runner.ReplayOne(ctx, data, j.tj.judgeOf(vals))
+		sig, err := j.runner.ReplayOne(ctx, data, j.judgeOf(vals))
 		return sig, note, err
 	}
 	if err != nil {
@@ -116,7 +116,7 @@ func (c *command) checkWritten(ctx context.Context, j *entryJob, name string, da
 // otherwise.
 func (c *command) checkTimeout(j *entryJob) time.Duration {
 	if j.want.Kind == failure.Timeout {
-		return j.runner.Limit()
+		return j.runner.Limit(j.floor)
 	}
 	return 2*c.opts.execTimeout + 30*time.Second
 }

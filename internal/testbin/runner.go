@@ -58,10 +58,6 @@ type Runner struct {
 	Target string
 	// Extra are more arguments for the test binary's runs of inputs.
 	Extra []string
-	// MinLimit is the least Limit once inputs have passed: an entry whose
-	// original was seen to be slow, not hanging, sets it to Timeout for its
-	// candidates.
-	MinLimit time.Duration
 
 	work    string      // the package directory in the mirror, the binary's working directory
 	corpus  string      // work/testdata/fuzz/<Target>, a link to private
@@ -105,21 +101,22 @@ const (
 	searchFloor  = 50 * time.Millisecond
 )
 
-// Limit is the time an input may run before it counts as hanging.
-func (r *Runner) Limit() time.Duration {
+// Limit is the time an input may run before it counts as hanging, never
+// less than floor (see Judge.Floor).
+func (r *Runner) Limit(floor time.Duration) time.Duration {
 	if r.slowest == 0 {
 		return r.Timeout
 	}
-	return min(r.Timeout, max(hangFloor, hangFactor*r.slowest, r.MinLimit))
+	return min(r.Timeout, max(hangFloor, hangFactor*r.slowest, floor))
 }
 
 // ShortLimit is the limit of a search for a smaller input that hangs, from
-// the inputs that passed on r.
-func (r *Runner) ShortLimit() time.Duration {
+// the inputs that passed on r, never more than Limit(floor).
+func (r *Runner) ShortLimit(floor time.Duration) time.Duration {
 	if r.slowest == 0 {
 		return r.Timeout
 	}
-	return min(r.Limit(), max(searchFloor, searchFactor*r.slowest))
+	return min(r.Limit(floor), max(searchFloor, searchFactor*r.slowest))
 }
 
 // A search's time slice. Some inputs run far longer than most and pass: a
@@ -155,7 +152,7 @@ func (r *Runner) sliced() bool { return r.slow >= sliceMin && r.slow*sliceShare 
 // cutting reports whether an input run with limit under j is cut by the
 // slice, not judged hanging, when it runs past it.
 func (r *Runner) cutting(j Judge, limit time.Duration) bool {
-	return j.Slice && j.Limit == 0 && limit < r.Limit()
+	return j.Slice && j.Limit == 0 && limit < r.Limit(j.Floor)
 }
 
 // Cuts is how many inputs the time slice has cut.
@@ -309,8 +306,12 @@ type Judge struct {
 	// runs all the inputs.
 	Stop func(i int, sig failure.Signature) bool
 	// Limit is the time an input may run before it counts as hanging; 0
-	// is the runner's Limit.
+	// is the runner's Limit(Floor).
 	Limit time.Duration
+	// Floor is the least limit once inputs have passed: the inputs of an
+	// entry whose original was seen to be slow, not hanging, get
+	// Timeout.
+	Floor time.Duration
 	// Slice, with no Limit, cuts an input that runs past the search's time
 	// slice, once slow inputs have taken it, and counts it as passing
 	// (see sliceAt): for the candidates of a search for a failure that is
@@ -332,9 +333,9 @@ func (j Judge) limit(r *Runner) time.Duration {
 		return j.Limit
 	}
 	if j.Slice && r.sliced() {
-		return min(r.Limit(), r.sliceAt())
+		return min(r.Limit(j.Floor), r.sliceAt())
 	}
-	return r.Limit()
+	return r.Limit(j.Floor)
 }
 
 // from returns the judge of the inputs from the k-th on, as the inputs of

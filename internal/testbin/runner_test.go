@@ -172,15 +172,15 @@ func TestRunner_Outcomes(t *testing.T) {
 func TestRunner_AdaptiveLimit(t *testing.T) {
 	dir, bin := buildProbe(t)
 	r := testbintest.Runner(t, bin, dir, "FuzzProbe", time.Minute)
-	if r.Limit() != time.Minute {
-		t.Fatalf("limit before any input passed = %v, want the full minute", r.Limit())
+	if r.Limit(0) != time.Minute {
+		t.Fatalf("limit before any input passed = %v, want the full minute", r.Limit(0))
 	}
 	shape := func(_ int, _ failure.Signature, msg string) string { return msg }
 	if _, err := r.Run(context.Background(), [][]byte{probeInput(0)}, testbin.Judge{Shape: shape}); err != nil {
 		t.Fatal(err)
 	}
-	if slowest := testbin.Slowest(r); slowest == 0 || r.Limit() != max(testbin.HangFloor, testbin.HangFactor*slowest) {
-		t.Fatalf("after a passing input: slowest %v, limit %v", slowest, r.Limit())
+	if slowest := testbin.Slowest(r); slowest == 0 || r.Limit(0) != max(testbin.HangFloor, testbin.HangFactor*slowest) {
+		t.Fatalf("after a passing input: slowest %v, limit %v", slowest, r.Limit(0))
 	}
 	start := time.Now()
 	res, err := r.Run(context.Background(), [][]byte{probeInput(7)}, testbin.Judge{Shape: shape})
@@ -188,12 +188,11 @@ func TestRunner_AdaptiveLimit(t *testing.T) {
 		t.Fatalf("a hanging input: %v, %v", res.Outcomes, err)
 	}
 	if took := time.Since(start); took > 20*time.Second {
-		t.Errorf("a hanging input took %v to be cut, limit %v: the limit did not adapt", took, r.Limit())
+		t.Errorf("a hanging input took %v to be cut, limit %v: the limit did not adapt", took, r.Limit(0))
 	}
 	// An entry seen to be slow gives its inputs more time.
-	r.MinLimit = 30 * time.Second
-	if r.Limit() != 30*time.Second {
-		t.Errorf("with MinLimit 30s: limit %v", r.Limit())
+	if r.Limit(30*time.Second) != 30*time.Second {
+		t.Errorf("with a floor of 30s: limit %v", r.Limit(30*time.Second))
 	}
 }
 
