@@ -110,97 +110,36 @@ before and after. "fuzzmin help" prints this manual.
 
 # Flags
 
-	-C dir
-		Change to dir before doing anything.
-	-exec-timeout duration
-		The most one input may run before it counts as hanging. Once
-		inputs have passed, an input hangs after 20 times the slowest of
-		them (at least 1s), but for the candidates of an entry that runs
-		out of memory, which take what their allocations take; a search
-		for a smaller input that hangs judges candidates by 4 times (at
-		least 50ms), and confirms its result with the longer limit.
-		Other searches give the candidates that pass after 20 times the
-		typical one (at least 20ms) a quarter of their time: past it,
-		such a candidate is cut short and counts as passing. The default
-		is 10s.
 	-explain n
 		Explain each result with at most n runs: which arguments, and
 		which characters of strings and byte slices, matter. -1 allows
 		as many runs as the search took; 0 turns it off. The default is
 		-1.
-	-flaky
-		Minimize an entry even if its failure is not the same on every
-		replay, against the first failure seen; the report says how
-		often it fails, gives no explanation and notes that the result
-		may not fail every time.
 	-fuzz regexp
 		First fuzz the target matching regexp with go test -fuzz (one
 		package), then minimize the failing entries it wrote.
 	-fuzztime duration
 		With -fuzz, how long to fuzz: a duration or a number of runs
 		(100x), as for go test -fuzztime. The default is 1m.
-	-json
-		Print one JSON object per event, as go test -json does (see
-		Output).
 	-keep
 		Keep the original entry beside the minimized one.
-	-max-runs n
-		Stop the search of an entry after n candidates; 0 means no
-		limit. The default is 100000.
-	-memory-limit bytes
-		The most resident memory a test process may reach, in bytes (a
-		number, or with a suffix KiB, MiB or GiB; 0: no limit). A
-		process that grows past it is killed and the input it ran fails
-		as out of memory, a failure of its own kind, as does one the
-		runtime reports out of memory; the kind alone is its identity.
-		Linux only. The default is 2GiB.
 	-n
 		Minimize, but write nothing: show what would change.
-	-others write
-		What to do with the other failures met while shrinking, each
-		kept with the smallest input that showed it: write minimizes
-		each against its own failure and writes it as an entry of its
-		own; report only reports them. The default is write.
 	-p n
 		Run up to n test processes at once, as go test -p: the
 		candidates of a batch are dealt out to them once inputs are seen
 		to take 0.5 ms or more to run (below that, one process is
 		faster). The result does not depend on n. The default is
 		GOMAXPROCS.
-	-race
-		Build the test binary with the race detector, as go test -race.
-		A data race is a failure of its own kind, known by where its
-		first two accesses are in your code; each candidate that races
-		runs in a process of its own (the detector reports a race once a
-		process), and a target wrapped by fuzzshrink shrinks its encoded
-		arguments from outside.
 	-run regexp
 		Minimize only the targets and entries matching regexp, as go
 		test -run selects tests and subtests: FuzzParse, or
 		FuzzParse/9e16f0a1 for one entry.
-	-shard i/n
-		Do only shard i/n of the work: the entries are split into n
-		shards by a hash of package, target and entry, so that n jobs of
-		a CI matrix, given 1/n to n/n, do each entry exactly once. The
-		default is 1/1.
-	-tags list
-		Build tags, a comma-separated list as for go test.
-	-timeout duration
-		Time budget per entry. The best input found by then is verified
-		and written. The other failures the entries of a target meet
-		share what the entries left of their time; an explanation takes
-		at most a quarter of a search's budget; go test's check of a
-		result, and the end of each go test run, are bounded too, so
-		that a run on n entries ends after about n times this. The
-		default is 2m.
 	-tracked
 		Minimize the entries that git tracks too. By default a committed
 		entry is a regression test somebody chose to keep: it is
 		replayed, and if it fails it is reported as a regression and
 		left alone.
-	-v
-		Show the search: the build, each pass and each accepted
-		candidate.
 	-version
 		Print fuzzmin's version and exit.
 	-worker
@@ -213,8 +152,95 @@ before and after. "fuzzmin help" prints this manual.
 		every batch of candidates in a fresh process, and builds the
 		binary without fuzzmin's worker. The default is true.
 
+It takes the shared flags -C, -exec-timeout, -flaky, -json, -max-runs,
+-memory-limit, -others, -race, -shard, -tags, -timeout and -v too (see
+Shared flags).
+
 GOFLAGS and the rest of the environment reach the go command as they would
 for go test.
+
+# Shared flags
+
+These flags mean the same for every command that takes them:
+
+Of fuzzmin, check, fuzz, known, export, cover, cmin, import and migrate:
+
+	-C dir
+		Change to dir before doing anything.
+	-tags list
+		Build tags, a comma-separated list as for go test.
+
+Of fuzzmin, check, fuzz, known, cover, cmin and import:
+
+	-exec-timeout duration
+		The most one input may run before it counts as hanging. Once
+		inputs have passed, an input hangs after 20 times the slowest of
+		them (at least 1s), but for the candidates of an entry that runs
+		out of memory, which take what their allocations take; a search
+		for a smaller input that hangs judges candidates by 4 times (at
+		least 50ms), and confirms its result with the longer limit.
+		Other searches give the candidates that pass after 20 times the
+		typical one (at least 20ms) a quarter of their time: past it,
+		such a candidate is cut short and counts as passing. The default
+		is 10s.
+	-memory-limit bytes
+		The most resident memory a test process may reach, in bytes (a
+		number, or with a suffix KiB, MiB or GiB; 0: no limit). A
+		process that grows past it is killed and the input it ran fails
+		as out of memory, a failure of its own kind, as does one the
+		runtime reports out of memory; the kind alone is its identity.
+		Linux only. The default is 2GiB.
+
+Of fuzzmin, fuzz and import:
+
+	-flaky
+		Minimize an entry even if its failure is not the same on every
+		replay, against the first failure seen; the report says how
+		often it fails, gives no explanation and notes that the result
+		may not fail every time.
+	-max-runs n
+		Stop the search of an entry after n candidates; 0 means no
+		limit. The default is 100000.
+	-others write
+		What to do with the other failures met while shrinking, each
+		kept with the smallest input that showed it: write minimizes
+		each against its own failure and writes it as an entry of its
+		own; report only reports them. The default is write.
+	-timeout duration
+		Time budget per entry. The best input found by then is verified
+		and written. The other failures the entries of a target meet
+		share what the entries left of their time; an explanation takes
+		at most a quarter of a search's budget; go test's check of a
+		result, and the end of each go test run, are bounded too, so
+		that a run on n entries ends after about n times this. The
+		default is 2m.
+	-v
+		Show the search: the build, each pass and each accepted
+		candidate.
+
+Of fuzzmin, check, fuzz, known, export, cover, cmin and import:
+
+	-json
+		Print one JSON object per event, as go test -json does (see
+		Output).
+
+Of fuzzmin, check, fuzz, known and cmin:
+
+	-race
+		Build the test binary with the race detector, as go test -race.
+		A data race is a failure of its own kind, known by where its
+		first two accesses are in your code; each candidate that races
+		runs in a process of its own (the detector reports a race once a
+		process), and a target wrapped by fuzzshrink shrinks its encoded
+		arguments from outside.
+
+Of fuzzmin, check and cmin:
+
+	-shard i/n
+		Do only shard i/n of the work: the entries are split into n
+		shards by a hash of package, target and entry, so that n jobs of
+		a CI matrix, given 1/n to n/n, do each entry exactly once. The
+		default is 1/1.
 
 # Output
 
@@ -285,62 +311,28 @@ and messages are printed with their control characters as Go escapes
 (\x1b), so that neither a terminal nor a log acts on them. Its exit status is 0 when nothing was found, 1 when something was,
 2 for a usage error or a package that does not build. Its flags:
 
-	-C dir
-		Change to dir before doing anything.
-	-exec-timeout duration
-		The most one input may run before it counts as hanging. Once
-		inputs have passed, an input hangs after 20 times the slowest of
-		them (at least 1s), but for the candidates of an entry that runs
-		out of memory, which take what their allocations take; a search
-		for a smaller input that hangs judges candidates by 4 times (at
-		least 50ms), and confirms its result with the longer limit.
-		Other searches give the candidates that pass after 20 times the
-		typical one (at least 20ms) a quarter of their time: past it,
-		such a candidate is cut short and counts as passing. The default
-		is 10s.
 	-github
 		Also print each finding as a GitHub Actions annotation (::error
 		or ::warning), as when GITHUB_ACTIONS is true.
-	-json
-		Print one JSON object per event, as go test -json does (see
-		Output).
 	-max-runs n
 		With -minimal, stop the search of an entry after n candidates.
 		The default is 1000.
-	-memory-limit bytes
-		The most resident memory a test process may reach, in bytes (a
-		number, or with a suffix KiB, MiB or GiB; 0: no limit). A
-		process that grows past it is killed and the input it ran fails
-		as out of memory, a failure of its own kind, as does one the
-		runtime reports out of memory; the kind alone is its identity.
-		Linux only. The default is 2GiB.
 	-minimal
 		Also run a bounded search on each failing entry, and report
 		those it can shrink. Nothing is written.
 	-p n
 		Run up to n test processes at once, as go test -p: one target's
 		entries each. The default is GOMAXPROCS.
-	-race
-		Build the test binary with the race detector, as go test -race.
-		A data race is a failure of its own kind, known by where its
-		first two accesses are in your code; each candidate that races
-		runs in a process of its own (the detector reports a race once a
-		process), and a target wrapped by fuzzshrink shrinks its encoded
-		arguments from outside.
 	-run regexp
 		Check only the targets and entries matching regexp, as go test
 		-run selects tests and subtests: FuzzParse, or
 		FuzzParse/9e16f0a1 for one entry.
-	-shard i/n
-		Do only shard i/n of the work: the entries are split into n
-		shards by a hash of package, target and entry, so that n jobs of
-		a CI matrix, given 1/n to n/n, do each entry exactly once. The
-		default is 1/1.
-	-tags list
-		Build tags, a comma-separated list as for go test.
 	-timeout duration
 		With -minimal, the time budget of the search of an entry. The
 		default is 30s.
+
+It takes the shared flags -C, -exec-timeout, -json, -memory-limit, -race,
+-shard and -tags too (see Shared flags).
 
 # Fuzzing a module
 
@@ -387,8 +379,6 @@ workers' pipes) is ended with what it started, and the report says so.
 The exit status is 1 when a new failure was found, with the entries to commit
 named. Its flags:
 
-	-C dir
-		Change to dir before doing anything.
 	-corpus dir
 		Keep the generated corpora of the targets in dir, laid out as
 		$GOCACHE/fuzz (<import path>/<Target>/): its entries are added
@@ -398,59 +388,18 @@ named. Its flags:
 	-corpus-max n
 		With -corpus, distill a target's kept corpus, as fuzzmin cmin
 		does, once it holds more than n entries. The default is 1000.
-	-exec-timeout duration
-		The most one input may run before it counts as hanging. Once
-		inputs have passed, an input hangs after 20 times the slowest of
-		them (at least 1s), but for the candidates of an entry that runs
-		out of memory, which take what their allocations take; a search
-		for a smaller input that hangs judges candidates by 4 times (at
-		least 50ms), and confirms its result with the longer limit.
-		Other searches give the candidates that pass after 20 times the
-		typical one (at least 20ms) a quarter of their time: past it,
-		such a candidate is cut short and counts as passing. The default
-		is 10s.
-	-flaky
-		Minimize an entry even if its failure is not the same on every
-		replay, against the first failure seen; the report says how
-		often it fails, gives no explanation and notes that the result
-		may not fail every time.
 	-fuzztime duration
 		How long to fuzz, all the targets together: the turns of the
 		targets that run at once overlap. Building, and minimizing what
 		a turn stops on, come on top. The default is 5m.
-	-json
-		Print one JSON object per event, as go test -json does (see
-		Output).
 	-known file
 		Read the known failures from file instead of fuzzmin-known.txt
 		at the root of each package's module.
-	-max-runs n
-		Stop the search of an entry after n candidates; 0 means no
-		limit. The default is 100000.
-	-memory-limit bytes
-		The most resident memory a test process may reach, in bytes (a
-		number, or with a suffix KiB, MiB or GiB; 0: no limit). A
-		process that grows past it is killed and the input it ran fails
-		as out of memory, a failure of its own kind, as does one the
-		runtime reports out of memory; the kind alone is its identity.
-		Linux only. The default is 2GiB.
-	-others write
-		What to do with the other failures met while shrinking, each
-		kept with the smallest input that showed it: write minimizes
-		each against its own failure and writes it as an entry of its
-		own; report only reports them. The default is write.
 	-p n
 		Run up to n test processes at once, as go test -p: targets
 		fuzzed at once, each with GOMAXPROCS/n fuzz workers; minimizing
 		a failure runs its candidates on n processes too. The default is
 		GOMAXPROCS.
-	-race
-		Build the test binary with the race detector, as go test -race.
-		A data race is a failure of its own kind, known by where its
-		first two accesses are in your code; each candidate that races
-		runs in a process of its own (the detector reports a race once a
-		process), and a target wrapped by fuzzshrink shrinks its encoded
-		arguments from outside.
 	-run regexp
 		Fuzz only the targets matching regexp.
 	-shard i/n
@@ -458,19 +407,10 @@ named. Its flags:
 		by a hash of package and target, so that n jobs of a CI matrix,
 		given 1/n to n/n, fuzz each target exactly once. The default is
 		1/1.
-	-tags list
-		Build tags, a comma-separated list as for go test.
-	-timeout duration
-		Time budget per entry. The best input found by then is verified
-		and written. The other failures the entries of a target meet
-		share what the entries left of their time; an explanation takes
-		at most a quarter of a search's budget; go test's check of a
-		result, and the end of each go test run, are bounded too, so
-		that a run on n entries ends after about n times this. The
-		default is 2m.
-	-v
-		Show the search: the build, each pass and each accepted
-		candidate.
+
+It takes the shared flags -C, -exec-timeout, -flaky, -json, -max-runs,
+-memory-limit, -others, -race, -tags, -timeout and -v too (see Shared
+flags).
 
 # Known failures
 
@@ -486,47 +426,18 @@ are comments. "fuzzmin known" replays the entries -run selects and adds the
 failure of each that fails; remove a line by hand once its bug is fixed.
 Its flags:
 
-	-C dir
-		Change to dir before doing anything.
-	-exec-timeout duration
-		The most one input may run before it counts as hanging. Once
-		inputs have passed, an input hangs after 20 times the slowest of
-		them (at least 1s), but for the candidates of an entry that runs
-		out of memory, which take what their allocations take; a search
-		for a smaller input that hangs judges candidates by 4 times (at
-		least 50ms), and confirms its result with the longer limit.
-		Other searches give the candidates that pass after 20 times the
-		typical one (at least 20ms) a quarter of their time: past it,
-		such a candidate is cut short and counts as passing. The default
-		is 10s.
-	-json
-		Print one JSON object per event, as go test -json does (see
-		Output).
 	-known file
 		Add to file instead of fuzzmin-known.txt at the root of the
 		package's module.
-	-memory-limit bytes
-		The most resident memory a test process may reach, in bytes (a
-		number, or with a suffix KiB, MiB or GiB; 0: no limit). A
-		process that grows past it is killed and the input it ran fails
-		as out of memory, a failure of its own kind, as does one the
-		runtime reports out of memory; the kind alone is its identity.
-		Linux only. The default is 2GiB.
 	-p n
 		Run up to n test processes at once, as go test -p: one target's
 		entries each. The default is GOMAXPROCS.
-	-race
-		Build the test binary with the race detector, as go test -race.
-		A data race is a failure of its own kind, known by where its
-		first two accesses are in your code; each candidate that races
-		runs in a process of its own (the detector reports a race once a
-		process), and a target wrapped by fuzzshrink shrinks its encoded
-		arguments from outside.
 	-run Target/entry
 		The entries whose failures to add, as Target/entry (regular
 		expressions, as for go test -run).
-	-tags list
-		Build tags, a comma-separated list as for go test.
+
+It takes the shared flags -C, -exec-timeout, -json, -memory-limit, -race
+and -tags too (see Shared flags).
 
 # Exporting corpora
 
@@ -546,17 +457,12 @@ testcase shares its bytes out among three or more strings and byte slices
 by weights of a byte each: an entry whose lengths no such weights give is
 named, and not written. Its flags:
 
-	-C dir
-		Change to dir before doing anything.
 	-format v2
 		The layout of a testcase: v2, as a build made with
 		compile_native_go_fuzzer_v2 reads it (the default of OSS-Fuzz
 		and ClusterFuzzLite for native Go fuzz targets), or raw, the
 		bytes of a target's one []byte or string argument. The default
 		is v2.
-	-json
-		Print one JSON object per event, as go test -json does (see
-		Output).
 	-o dir
 		Write each target's testcases into dir/<Target>/ (required);
 		where targets of two packages share a name, each into
@@ -564,12 +470,12 @@ named, and not written. Its flags:
 		for /, as OSS-Fuzz projects name such fuzzers.
 	-run regexp
 		Export only the targets matching regexp.
-	-tags list
-		Build tags, a comma-separated list as for go test.
 	-zip
 		Also write <Target>_seed_corpus.zip beside each target's
 		directory, the seed corpus archive an OSS-Fuzz build script
 		copies to $OUT.
+
+It takes the shared flags -C, -json and -tags too (see Shared flags).
 
 # Coverage of the corpora
 
@@ -586,29 +492,6 @@ what it ran. It prints each
 target's share of the statements, and the profile holds the union of all
 the targets'. Its flags:
 
-	-C dir
-		Change to dir before doing anything.
-	-exec-timeout duration
-		The most one input may run before it counts as hanging. Once
-		inputs have passed, an input hangs after 20 times the slowest of
-		them (at least 1s), but for the candidates of an entry that runs
-		out of memory, which take what their allocations take; a search
-		for a smaller input that hangs judges candidates by 4 times (at
-		least 50ms), and confirms its result with the longer limit.
-		Other searches give the candidates that pass after 20 times the
-		typical one (at least 20ms) a quarter of their time: past it,
-		such a candidate is cut short and counts as passing. The default
-		is 10s.
-	-json
-		Print one JSON object per event, as go test -json does (see
-		Output).
-	-memory-limit bytes
-		The most resident memory a test process may reach, in bytes (a
-		number, or with a suffix KiB, MiB or GiB; 0: no limit). A
-		process that grows past it is killed and the input it ran fails
-		as out of memory, a failure of its own kind, as does one the
-		runtime reports out of memory; the kind alone is its identity.
-		Linux only. The default is 2GiB.
 	-o file
 		Write the coverage profile to file (required).
 	-p n
@@ -616,8 +499,9 @@ the targets'. Its flags:
 		measuring one entry at a time. The default is GOMAXPROCS.
 	-run regexp
 		Measure only the targets matching regexp.
-	-tags list
-		Build tags, a comma-separated list as for go test.
+
+It takes the shared flags -C, -exec-timeout, -json, -memory-limit and -tags
+too (see Shared flags).
 
 # Cmin
 
@@ -631,46 +515,16 @@ equals) until every block any entry covers is, and removes the others.
 Failing entries are always kept, and so is an entry whose coverage could
 not be read. Its flags:
 
-	-C dir
-		Change to dir before doing anything.
-	-exec-timeout duration
-		The most one input may run before it counts as hanging. Once
-		inputs have passed, an input hangs after 20 times the slowest of
-		them (at least 1s), but for the candidates of an entry that runs
-		out of memory, which take what their allocations take; a search
-		for a smaller input that hangs judges candidates by 4 times (at
-		least 50ms), and confirms its result with the longer limit.
-		Other searches give the candidates that pass after 20 times the
-		typical one (at least 20ms) a quarter of their time: past it,
-		such a candidate is cut short and counts as passing. The default
-		is 10s.
 	-fuzzcache dir
 		Distill the generated corpora under dir (as <import
 		path>/<Target>) instead of $GOCACHE/fuzz: a fuzz cache kept by
 		CI, say.
-	-json
-		Print one JSON object per event, as go test -json does (see
-		Output).
-	-memory-limit bytes
-		The most resident memory a test process may reach, in bytes (a
-		number, or with a suffix KiB, MiB or GiB; 0: no limit). A
-		process that grows past it is killed and the input it ran fails
-		as out of memory, a failure of its own kind, as does one the
-		runtime reports out of memory; the kind alone is its identity.
-		Linux only. The default is 2GiB.
 	-n
 		Measure and choose, but remove nothing: show what would be
 		removed.
 	-p n
 		Run up to n test processes at once, as go test -p: each
 		measuring one entry at a time. The default is GOMAXPROCS.
-	-race
-		Build the test binary with the race detector, as go test -race.
-		A data race is a failure of its own kind, known by where its
-		first two accesses are in your code; each candidate that races
-		runs in a process of its own (the detector reports a race once a
-		process), and a target wrapped by fuzzshrink shrinks its encoded
-		arguments from outside.
 	-run regexp
 		Distill only the targets and entries matching regexp, as go test
 		-run selects tests and subtests: FuzzParse, or
@@ -678,13 +532,9 @@ not be read. Its flags:
 	-seed
 		Distill the seed corpus too: its passing entries that git does
 		not track may go; the committed ones stay.
-	-shard i/n
-		Do only shard i/n of the work: the entries are split into n
-		shards by a hash of package, target and entry, so that n jobs of
-		a CI matrix, given 1/n to n/n, do each entry exactly once. The
-		default is 1/1.
-	-tags list
-		Build tags, a comma-separated list as for go test.
+
+It takes the shared flags -C, -exec-timeout, -json, -memory-limit, -race,
+-shard and -tags too (see Shared flags).
 
 # Importing crashes
 
@@ -769,10 +619,20 @@ Import's flags:
 		testcase tells which build made it, so fuzzmin never guesses: a
 		file that is not a go test fuzz v1 file needs -format. The
 		default is gofuzz.
+	-keep
+		Keep the original entry beside the minimized one.
 	-max-size size
 		Refuse a file larger than size bytes (a number, or with a suffix
 		KiB, MiB or GiB); only regular files are read. The default is
 		16MiB.
+	-n
+		Minimize, but write nothing: show what would change.
+	-p n
+		Run up to n test processes at once, as go test -p: the
+		candidates of a batch are dealt out to them once inputs are seen
+		to take 0.5 ms or more to run (below that, one process is
+		faster). The result does not depend on n. The default is
+		GOMAXPROCS.
 	-pkg package
 		The package of the target, as go test names it. The default is
 		".".
@@ -780,9 +640,8 @@ Import's flags:
 		The fuzz target the files are crashes of, by its name
 		(required).
 
-and the command's flags -C, -tags, -n, -keep, -json, -v, -timeout,
--max-runs, -exec-timeout, -memory-limit, -flaky, -p and -others, which
-mean what they mean above.
+It takes the shared flags -C, -exec-timeout, -flaky, -json, -max-runs,
+-memory-limit, -others, -tags, -timeout and -v too (see Shared flags).
 
 # Migrating entries
 
@@ -844,11 +703,13 @@ Migrate's flags:
 		The old signature, Go types separated by commas, as string,int.
 		Without it the old signature is that of the target's stale
 		entries, if they all have one.
+	-n
+		Migrate, but write nothing: show what would change.
 	-run name
 		The fuzz target whose entries to migrate, by its name
 		(required).
 
-and the command's flags -C, -tags and -n.
+It takes the shared flags -C and -tags too (see Shared flags).
 
 # Demo
 

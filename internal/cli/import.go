@@ -34,8 +34,8 @@ const (
 // testdata/fuzz/<Target> under the name go test would give it, and the new
 // entries go through the command's pipeline as any new entry does.
 
-// importOptions are import's flags: its own, and those of the command it
-// shares (importShared), whose meaning is the same.
+// importOptions are import's flags: its own, and groups of the command's,
+// whose meaning is the same.
 type importOptions struct {
 	options // run is the target's name
 	pkg     string
@@ -48,13 +48,11 @@ type importOptions struct {
 // likely a mistake, such as /dev/zero or a disk image, than a crash.
 const defaultMaxSize = 16 << 20
 
-var importShared = []string{"C", "tags", "n", "keep", "json", "v", "timeout", "max-runs", "exec-timeout", "memory-limit", "flaky", "p", "others"}
-
 func defaultImportOptions() importOptions {
 	return importOptions{options: defaultOptions(), pkg: ".", format: formatGofuzz, maxSize: defaultMaxSize}
 }
 
-// ownFlags adds import's own flags to fs; the manual lists them.
+// ownFlags adds import's own flags to fs.
 func (o *importOptions) ownFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.run, "run", o.run, "The fuzz target the files are crashes of, by its `name` (required).")
 	fs.StringVar(&o.pkg, "pkg", o.pkg, "The `package` of the target, as go test names it.")
@@ -63,7 +61,8 @@ func (o *importOptions) ownFlags(fs *flag.FlagSet) {
 }
 
 // flagSet returns import's flags: its own and the command's groups it
-// takes (importShared), with the meaning they have for the command.
+// takes, with the meaning they have for the command; the commands table
+// gives the manual the same set.
 func (o *importOptions) flagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("fuzzmin import", flag.ContinueOnError)
 	o.ownFlags(fs)

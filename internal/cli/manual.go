@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	_ "embed"
 	"flag"
 	"fmt"
@@ -12,38 +13,111 @@ import (
 var manualText string
 
 // Manual returns fuzzmin's manual, which "fuzzmin help" prints:
-// manual.txt with each command's flags, {{flags name}}, made from the flags
-// themselves, so that their defaults are written in one place, the code.
-// The command's doc.go holds the same text as its package documentation,
-// for go doc (a test keeps the two equal).
+// manual.txt with each command's flags, {{flags name}}, and the flags
+// several commands share, {{shared flags}}, made from the flags themselves,
+// so that their defaults are written in one place, the code. A flag that
+// sharedBy commands or more take with the same meaning and default is shared:
+// the manual describes it once, with the commands that take it, as cmd/go
+// describes its build flags; each command's own list names it. The
+// command's doc.go holds the same text as its package documentation, for
+// go doc (a test keeps the two equal).
 func Manual() string {
 	text := manualText
+	sets := map[string]*flag.FlagSet{}
+	var names []string
 	for _, sc := range commands {
-		if sc.flags == nil {
-			continue
+		if sc.flags != nil {
+			sets[sc.name], names = sc.flags(), append(names, sc.name)
 		}
-		var b strings.Builder
-		writeFlags(&b, sc.flags())
-		text = strings.Replace(text, "{{flags "+sc.name+"}}\n", b.String(), 1)
 	}
-	return text
+	takers := flagTakers(sets, names)
+	shared := func(f *flag.Flag) bool { return len(takers[variant(f)]) >= sharedBy }
+	for _, name := range names {
+		var b strings.Builder
+		writeFlags(&b, sets[name], func(f *flag.Flag) bool { return !shared(f) })
+		var common []string
+		sets[name].VisitAll(func(f *flag.Flag) {
+			if shared(f) {
+				common = append(common, "-"+f.Name)
+			}
+		})
+		if len(common) > 0 {
+			b.WriteString("\n" + strings.Join(wrap("It takes the shared flags "+englishList(common)+" too (see Shared flags).", 75), "\n") + "\n")
+		}
+		text = strings.Replace(text, "{{flags "+name+"}}\n", b.String(), 1)
+	}
+	return strings.Replace(text, "{{shared flags}}\n", writeShared(sets, names, takers), 1)
 }
 
-// importFlags and migrateFlags are the flags import and migrate have of
-// their own, without those they share with the command, which the manual
-// describes once.
+// sharedBy is how many commands take a flag that the manual describes once,
+// among the shared flags: fewer is clearer in their own lists.
+const sharedBy = 3
+
+// variant is a flag as the manual describes it: its name, its usage and
+// its default.
+func variant(f *flag.Flag) string { return f.Name + "\x00" + f.Usage + "\x00" + f.DefValue }
+
+// flagTakers returns the commands that take each variant of a flag, in
+// order, as the manual names them: fuzzmin, check, fuzz…
+func flagTakers(sets map[string]*flag.FlagSet, names []string) map[string][]string {
+	takers := map[string][]string{}
+	for _, name := range names {
+		sets[name].VisitAll(func(f *flag.Flag) {
+			takers[variant(f)] = append(takers[variant(f)], cmp.Or(name, "fuzzmin"))
+		})
+	}
+	return takers
+}
+
+// writeShared returns the flags sharedBy commands or more take, each variant
+// once, in groups of the flags the same commands take.
+func writeShared(sets map[string]*flag.FlagSet, names []string, takers map[string][]string) string {
+	var groups []string // the commands of each group
+	members := map[string]map[string]bool{}
+	owner := map[string]*flag.FlagSet{}
+	for _, name := range names {
+		sets[name].VisitAll(func(f *flag.Flag) {
+			cmds := takers[variant(f)]
+			if len(cmds) < sharedBy || cmds[0] != cmp.Or(name, "fuzzmin") {
+				return
+			}
+			key := englishList(cmds)
+			if members[key] == nil {
+				members[key] = map[string]bool{}
+				groups = append(groups, key)
+			}
+			members[key][variant(f)], owner[key] = true, sets[name]
+		})
+	}
+	var b strings.Builder
+	for i, key := range groups {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "Of %s:\n\n", key)
+		writeFlags(&b, owner[key], func(f *flag.Flag) bool { return members[key][variant(f)] })
+	}
+	return b.String()
+}
+
+// englishList joins items as a sentence lists them: a, b and c.
+func englishList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// importFlags and migrateFlags are the flags of import and migrate, for
+// the manual.
 func importFlags() *flag.FlagSet {
 	o := defaultImportOptions()
-	fs := flag.NewFlagSet("import", flag.ContinueOnError)
-	o.ownFlags(fs)
-	return fs
+	return o.flagSet()
 }
 
 func migrateFlags() *flag.FlagSet {
 	o := defaultMigrateOptions()
-	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
-	o.ownFlags(fs)
-	return fs
+	return o.flagSet()
 }
 
 // manualSection returns what -help prints for the subcommand name: its
@@ -86,10 +160,14 @@ func manualSection(name string) string {
 	return b.String()
 }
 
-// writeFlags writes the flags section of the manual: each flag with its
-// argument, its usage wrapped to the manual's width, and its default.
-func writeFlags(w io.Writer, fs *flag.FlagSet) {
+// writeFlags writes the flags of fs that keep selects for the manual:
+// each with its argument, its usage wrapped to the manual's width, and its
+// default.
+func writeFlags(w io.Writer, fs *flag.FlagSet, keep func(*flag.Flag) bool) {
 	fs.VisitAll(func(f *flag.Flag) {
+		if !keep(f) {
+			return
+		}
 		arg, usage := flag.UnquoteUsage(f)
 		fmt.Fprintf(w, "\t-%s", f.Name)
 		if arg != "" {

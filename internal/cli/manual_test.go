@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -20,9 +19,6 @@ func TestDocs_Flags(t *testing.T) {
 		if sc.flags != nil {
 			sc.flags().VisitAll(func(f *flag.Flag) { known[f.Name] = true })
 		}
-	}
-	for _, name := range importShared {
-		known[name] = true
 	}
 	files, _ := filepath.Glob("../../docs/*.md")
 	files = append(files, "../../README.md")
@@ -55,7 +51,8 @@ var goTestFlag = map[string]bool{"kill": true, "update": true, "fuzz": true, "fu
 	"benchtime": true, "cover": true, "covermode": true, "coverpkg": true, "exec": true, "merge": true, "mod": true, "replace": true, "require": true, "v": true, "count": true, "json": true, "func": true, "html": true, "parallel": true, "long": true}
 
 // TestManual_Flags checks that the manual documents every flag and its
-// default, the subcommands' own flags in their sections.
+// default: a command's own flags in its section, the shared ones in
+// Shared flags, which fuzzmin -help prints.
 func TestManual_Flags(t *testing.T) {
 	for _, sc := range commands {
 		section := manualSection(sc.name)
@@ -64,7 +61,7 @@ func TestManual_Flags(t *testing.T) {
 			continue
 		}
 		if sc.flags != nil {
-			checkManual(t, section, sc.flags())
+			checkManual(t, section+manualSection(""), sc.flags())
 		}
 	}
 }
@@ -135,51 +132,27 @@ func checkManual(t *testing.T, m string, fs *flag.FlagSet) {
 	})
 }
 
-// TestSubcommands_SharedFlags checks that the flags import and migrate
-// take besides their own are the ones their manual sections name as the
-// command's (importShared, migrateShared), and flags of the command, so
-// that "which mean what they mean above" holds.
-func TestSubcommands_SharedFlags(t *testing.T) {
-	o := defaultOptions()
-	all := minimizeFlags(&o)
-	io, mo := defaultImportOptions(), defaultMigrateOptions()
-	for _, sc := range []struct {
-		name   string
-		fs     *flag.FlagSet
-		own    func(*flag.FlagSet)
-		shared []string
-	}{
-		{"import", io.flagSet(), io.ownFlags, importShared},
-		{"migrate", mo.flagSet(), mo.ownFlags, migrateShared},
-	} {
-		own := flag.NewFlagSet("own", flag.ContinueOnError)
-		sc.own(own)
-		var got []string
-		sc.fs.VisitAll(func(f *flag.Flag) {
-			if own.Lookup(f.Name) == nil {
-				got = append(got, f.Name)
-			}
-		})
-		want := slices.Sorted(slices.Values(sc.shared))
-		if !slices.Equal(got, want) {
-			t.Errorf("%s takes the command's flags %v, its manual section names %v", sc.name, got, want)
+// TestManual_SharedFlags checks that a flag three commands or more take
+// with the same meaning is described once, in Shared flags, and that each
+// command that takes it names it in its own list.
+func TestManual_SharedFlags(t *testing.T) {
+	m := Manual()
+	shared := manualSection("")
+	for _, name := range []string{"C", "tags", "json", "exec-timeout", "memory-limit", "race"} {
+		if n := strings.Count(m, "\n\t-"+name+"\n") + strings.Count(m, "\n\t-"+name+" "); n != 1 {
+			t.Errorf("the manual describes -%s %d times, want once", name, n)
 		}
-		for _, name := range got {
-			if all.Lookup(name) == nil {
-				t.Errorf("%s's -%s is shared, but the command has no such flag", sc.name, name)
-			}
+		if !strings.Contains(shared, "\n\t-"+name) {
+			t.Errorf("fuzzmin -help does not describe the shared flag -%s", name)
 		}
 	}
-	for _, m := range []string{"import", "migrate"} {
-		section := strings.Join(strings.Fields(manualSection(m)), " ")
-		shared := importShared
-		if m == "migrate" {
-			shared = migrateShared
+	for _, sc := range commands {
+		if sc.flags == nil || sc.name == "" {
+			continue
 		}
-		for _, name := range shared {
-			if !strings.Contains(section, "-"+name+",") && !strings.Contains(section, "-"+name+" ") {
-				t.Errorf("the manual's section on %s does not name the shared flag -%s", m, name)
-			}
+		words := strings.Join(strings.Fields(manualSection(sc.name)), " ")
+		if sc.flags().Lookup("C") != nil && !strings.Contains(words, "It takes the shared flags -C") {
+			t.Errorf("the section of %s does not name the shared flags it takes:\n%s", sc.name, words)
 		}
 	}
 }

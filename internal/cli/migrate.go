@@ -36,21 +36,19 @@ type argList []string
 func (a *argList) String() string     { return strings.Join(*a, " ") }
 func (a *argList) Set(s string) error { *a = append(*a, s); return nil }
 
-var migrateShared = []string{"C", "tags", "n"}
-
 func defaultMigrateOptions() migrateOptions {
 	return migrateOptions{options: defaultOptions()}
 }
 
-// ownFlags adds migrate's own flags to fs; the manual lists them.
+// ownFlags adds migrate's own flags to fs.
 func (o *migrateOptions) ownFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.run, "run", o.run, "The fuzz target whose entries to migrate, by its `name` (required).")
 	fs.Var(&o.args, "arg", "Where an argument of the target's new signature comes from: one -arg per argument, in order (required). A `source` is @N, the old argument N (from 1); T(@N), the old argument N converted to the native type T; or a value, as a corpus file spells it: int64(0), string(\"\"), []byte(\"\").")
 	fs.StringVar(&o.from, "from", o.from, "The old signature, Go `types` separated by commas, as string,int. Without it the old signature is that of the target's stale entries, if they all have one.")
 }
 
-// flagSet returns migrate's flags: its own and the command's it takes
-// (migrateShared).
+// flagSet returns migrate's flags: its own and the command's it takes;
+// the commands table gives the manual the same set.
 func (o *migrateOptions) flagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("fuzzmin migrate", flag.ContinueOnError)
 	o.ownFlags(fs)
