@@ -59,7 +59,7 @@ func TestKillSafety(t *testing.T) {
 	if err := os.Mkdir(tmp, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	env := append(os.Environ(), "TMPDIR="+tmp, "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local")
+	env := append(os.Environ(), "FUZZMINCACHE="+filepath.Join(work, "cache"), "TMPDIR="+tmp, "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local")
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 1))

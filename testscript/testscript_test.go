@@ -48,6 +48,10 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go env GOVERSION: %v", err)
 	}
+	// fuzzmin's cache, shared by the scripts as GOCACHE is: the standard
+	// library's templates are read once. (Each script's packages are its
+	// own, and so are their binaries.)
+	fuzzminCache := t.TempDir()
 	p := testscript.Params{
 		Dir:                 "testdata",
 		RequireExplicitExec: true,
@@ -72,6 +76,7 @@ func TestScripts(t *testing.T) {
 			// traceback.txtar covers the other levels.
 			e.Setenv("GOTRACEBACK", "single")
 			e.Setenv("GOVERSION", strings.TrimSpace(string(goVersion)))
+			e.Setenv("FUZZMINCACHE", fuzzminCache)
 			return nil
 		},
 	}

@@ -17,9 +17,17 @@ import (
 // A built package: its test binary, and the go test run that built it,
 // which checks the results when the package is done (see testbin.Build).
 type built struct {
-	s   *testbin.Build
-	bin *testbin.Binary
-	dir string // for the files of the package's run, which the caller removes
+	s       *testbin.Build
+	bin     *testbin.Binary
+	dir     string // for the files of the package's run, which the caller removes
+	release func() // of the binary's cache slot (binaryPath)
+}
+
+// finish ends the go test run, once its checks are done, and lets other
+// runs have the binary's cache slot.
+func (b *built) finish(ctx context.Context) {
+	b.s.Finish(ctx)
+	b.release()
 }
 
 // buildFailed reports why p's test binary was not built: the go command's
@@ -86,22 +94,26 @@ func (c *command) build(ctx context.Context, p *pkg, dir string, targets []strin
 	goCmd := func(args ...string) *exec.Cmd { return c.goCommand(c.finishContext(), args...) }
 	flags := append(c.buildFlags(), p.Args...)
 	hook := c.hook(p, dir, targets)
-	s, err := testbin.StartBuild(ctx, goCmd, ctl, targets, append(slices.Clip(flags), hook...))
+	out, release := c.binaryPath(p, "test", append(slices.Clip(flags), hook...))
+	s, err := testbin.StartBuild(ctx, goCmd, ctl, out, targets, append(slices.Clip(flags), hook...))
 	if be := (*testbin.BuildError)(nil); hook != nil && errors.As(err, &be) && testbin.HookBroke(be.Output) {
 		c.verboseNote(fmt.Sprintf("fuzzmin: %s does not build with the batch workers' files; built without them:\n%s", p.ImportPath, be.Output))
 		hook = nil
-		s, err = testbin.StartBuild(ctx, goCmd, ctl, targets, flags)
+		s, err = testbin.StartBuild(ctx, goCmd, ctl, out, targets, flags)
 	}
 	c.rep.phase("")
 	if err != nil {
+		release()
 		c.buildFailed(ctx, p, err)
 		return nil, false
 	}
-	c.rep.built(p.ImportPath, time.Since(start))
+	// go test runs the binary at out if it was up to date there; one it
+	// links, it runs where it linked it, and moves it to out after.
+	c.rep.built(p.ImportPath, time.Since(start), out != "" && filepath.Clean(s.Binary) == filepath.Clean(out))
 	bin := &testbin.Binary{
 		Path: s.Binary, Args: s.Args, ModDir: p.ModuleDir, PkgDir: p.Dir, Toolchain: c.toolchain(s.Binary),
 		Timeout: c.opts.execTimeout, MemLimit: int64(c.opts.memLimit), Env: c.env, RAM: c.ram.path, Disk: c.disk.path, Note: c.verboseNote,
 		Hooked: hook != nil,
 	}
-	return &built{s: s, bin: bin, dir: dir}, true
+	return &built{s: s, bin: bin, dir: dir, release: release}, true
 }

@@ -195,14 +195,16 @@ func (c *command) buildFuzz(ctx context.Context, p *pkg, dir string) (*testbin.B
 	}
 	start := time.Now()
 	c.rep.phase("building " + p.ImportPath + " for fuzzing")
-	path := filepath.Join(dir, "fuzz.test")
-	err := testbin.BuildFuzz(func(args ...string) *exec.Cmd { return c.goCommand(ctx, args...) }, path, append(c.buildFlags(), p.Args...))
+	flags := append(c.buildFlags(), p.Args...)
+	path := c.holdBinary(p, "fuzz", flags, filepath.Join(dir, "fuzz.test"))
+	stamp := binaryStamp(path, c.opts.verbose)
+	err := testbin.BuildFuzz(func(args ...string) *exec.Cmd { return c.goCommand(ctx, args...) }, path, flags)
 	c.rep.phase("")
 	if err != nil {
 		c.buildFailed(ctx, p, err)
 		return nil, false
 	}
-	c.rep.built(p.ImportPath, time.Since(start))
+	c.rep.built(p.ImportPath, time.Since(start), upToDate(path, stamp))
 	// Runnable as any test binary too: -corpus asks it for its targets'
 	// argument types.
 	return &testbin.Binary{Path: path, ModDir: p.ModuleDir, PkgDir: p.Dir, Env: c.env, Toolchain: c.toolchain(path),

@@ -45,7 +45,7 @@ func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
 	if !ok {
 		return
 	}
-	defer b.s.Finish(ctx)
+	defer b.finish(ctx)
 	runners := make([]*testbin.Runner, len(jobs))
 	for i, tj := range jobs {
 		made := []**testbin.Runner{&runners[i]}

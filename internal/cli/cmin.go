@@ -69,16 +69,20 @@ func (c *command) buildCoverage(ctx context.Context, p *pkg, tmp string) (*cover
 		Timeout: c.opts.execTimeout, MemLimit: int64(c.opts.memLimit), Env: c.env, RAM: c.ram.path, Disk: c.disk.path, Note: c.verboseNote}}
 	c.rep.phase("building " + p.ImportPath + " for coverage")
 	var err error
+	var stamp string
 	if cov.pkgs, err = c.linkedPackages(ctx, p); err == nil {
 		goCmd := func(args ...string) *exec.Cmd { return c.goCommand(ctx, args...) }
-		err = testbin.BuildCover(goCmd, cov.bin.Path, cov.pkgs, append(c.buildFlags(), p.Args...))
+		flags := append(c.buildFlags(), p.Args...)
+		cov.bin.Path = c.holdBinary(p, "cover", append(slices.Clip(flags), cov.pkgs...), cov.bin.Path)
+		stamp = binaryStamp(cov.bin.Path, c.opts.verbose)
+		err = testbin.BuildCover(goCmd, cov.bin.Path, cov.pkgs, flags)
 	}
 	c.rep.phase("")
 	if err != nil {
 		c.buildFailed(ctx, p, err)
 		return nil, false
 	}
-	c.rep.built(p.ImportPath, time.Since(start))
+	c.rep.built(p.ImportPath, time.Since(start), upToDate(cov.bin.Path, stamp))
 	cov.bin.Toolchain = c.toolchain(cov.bin.Path)
 	return cov, true
 }

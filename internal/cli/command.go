@@ -24,6 +24,8 @@ type command struct {
 	written    map[string]string    // files written, with the entry whose result each is
 	knownFiles map[string]knownRead // read, by path (knownOf)
 	exit       int
+	trimCache  sync.Once // trims fuzzmin's cache once a run (binaryPath)
+	slots      []func()  // cache slots of binaries held until the end (holdBinary)
 	// finishing is done at a second interrupt (see interruptible): until
 	// then results are verified and written, the smallest value of an
 	// interrupted search too. Nil is never done.

@@ -41,4 +41,18 @@
 // turns of the toolchain's fuzzer under one budget (campaign_turns.go),
 // minimizes and counts what stops a turn (campaign_failure.go), keeps the
 // generated corpora (campaign_corpus.go) and reports (campaign_report.go).
+// known (known.go) lists a module's accepted failures, which fuzz and
+// check count instead of reporting; export (export.go) writes the corpora
+// as OSS-Fuzz seed directories; cover (cover.go) measures what the corpora
+// cover.
+//
+// The stages take what they serve as parameters: the entries a stage
+// selects (a [matcher]), whether a job writes its result, where the
+// generated corpora are. A command's options are read where the command
+// starts its stages, and never swapped for a stage.
+//
+// fuzzmin's cache (cache.go) keeps the test binaries, which go test links
+// again only when they changed (go test -o), and the message templates.
+// The manual (manual.txt, manual.go) is made from the commands' flag sets:
+// a flag several commands take is described once.
 package cli

@@ -144,7 +144,7 @@ func (c *command) importFiles(ctx context.Context, pkgs []*pkg, o *importOptions
 			c.rep.errorf("%s: %v", p.ImportPath, err)
 		}
 		c.fail(exitFailure)
-		b.s.Finish(ctx)
+		b.finish(ctx)
 		return
 	}
 	for _, file := range files {

@@ -185,7 +185,7 @@ func (c *command) knownPackage(ctx context.Context, p *pkg, tmp string) {
 	if !ok {
 		return
 	}
-	defer b.s.Finish(ctx)
+	defer b.finish(ctx)
 	for i, tj := range jobs {
 		r, err := b.bin.Runner(tj.target.Name, filepath.Join(tmp, fmt.Sprint("work", i)))
 		if err != nil {

@@ -130,7 +130,7 @@ func (c *command) migrate(ctx context.Context, m *migration) {
 	if !ok {
 		return
 	}
-	defer b.s.Finish(ctx) // ends the go test run, which has nothing to check
+	defer b.finish(ctx) // ends the go test run, which has nothing to check
 	var err error
 	if m.to, err = c.targetTypes(ctx, b, m.t); err != nil {
 		c.rep.errorf("%s: %v", m.p.ImportPath, err)

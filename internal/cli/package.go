@@ -75,7 +75,7 @@ func (c *command) minimizePackage(ctx context.Context, p *pkg, tmp string, m *ma
 // is final: written and checked by go test, or not (nothing for the entry
 // an interrupt stopped). It ends b's go test run.
 func (c *command) minimizeJobs(ctx context.Context, p *pkg, b *built, jobs []*targetJob, report func(result)) (saved string) {
-	defer b.s.Finish(ctx)
+	defer b.finish(ctx)
 	for i, tj := range jobs {
 		if ctx.Err() != nil {
 			break
@@ -160,8 +160,7 @@ func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob) (sa
 	return c.minimizeOthers(ctx, p, tj)
 }
 
-// job is the entry e of the target on its way through the pipeline; with
-// dryRun, its result is not written.
+// job is the entry e of the target on its way through the pipeline.
 func (tj *targetJob) job(p *pkg, e corpus.Entry, dryRun bool) *entryJob {
 	return &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: tj.runners[0], runners: tj.runners, probe: tj.probe, dryRun: dryRun}
 }

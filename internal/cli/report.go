@@ -148,10 +148,15 @@ func (r *reporter) buildError(pkg, output string) {
 	fmt.Fprintf(r.errw, "fuzzmin: building %s:\n%s\n", pkg, output)
 }
 
-func (r *reporter) built(pkg string, d time.Duration) {
-	if r.json != nil {
+// built reports a test binary built; cached says that the one in
+// fuzzmin's cache was up to date, and nothing was linked.
+func (r *reporter) built(pkg string, d time.Duration, cached bool) {
+	switch {
+	case r.json != nil:
 		r.emit(event{Time: time.Now(), Action: actionBuild, Package: pkg, Elapsed: seconds(d)})
-	} else if r.verbose {
+	case r.verbose && cached:
+		fmt.Fprintf(r.out, "built %s in %v: its test binary in fuzzmin's cache was up to date\n", pkg, d.Round(time.Millisecond))
+	case r.verbose:
 		fmt.Fprintf(r.out, "built %s in %v\n", pkg, d.Round(time.Millisecond))
 	}
 }

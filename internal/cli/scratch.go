@@ -144,6 +144,9 @@ func (c *command) makeScratch(gotmpdir string) error {
 }
 
 func (c *command) removeScratch() {
+	for _, release := range c.slots {
+		release()
+	}
 	if c.ram != c.disk {
 		c.ram.remove()
 	}

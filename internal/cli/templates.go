@@ -141,13 +141,13 @@ func readTemplates(ctx context.Context, listed, cache string) *failure.Templates
 }
 
 // templateCacheDir returns the directory of the cached templates, or ""
-// if the user has no cache directory.
+// if there is no cache (cacheDir).
 func templateCacheDir() string {
-	dir, err := os.UserCacheDir()
-	if err != nil {
+	dir := cacheDir()
+	if dir == "" {
 		return ""
 	}
-	return filepath.Join(dir, "fuzzmin", "templates")
+	return filepath.Join(dir, "templates")
 }
 
 // dirTemplates returns the templates of one directory's package, from the
@@ -182,6 +182,9 @@ func dirTemplates(cache string, d *listedDir) map[string][]string {
 		if data, err := os.ReadFile(path); err == nil {
 			var sites map[string][]string
 			if json.Unmarshal(data, &sites) == nil {
+				if fi, err := os.Stat(path); err == nil {
+					touchCacheFile(path, fi)
+				}
 				return sites
 			}
 		}

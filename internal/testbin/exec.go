@@ -101,9 +101,11 @@ type Build struct {
 // as the user's; flags are go test's flags for the package (-tags) and its
 // arguments. A build that fails ends it; the error, a *BuildError, then
 // holds go test's output. ctl is a directory for the files of the link
-// between fuzzmin and its exec wrapper. Once built, the run lives as long
-// as the context of its go command, not ctx: ctx only ends the build.
-func StartBuild(ctx context.Context, goCmd func(args ...string) *exec.Cmd, ctl string, targets, flags []string) (*Build, error) {
+// between fuzzmin and its exec wrapper. out, if not "", is where go test
+// writes the binary (-o), and skips the link if the binary there is up to
+// date. Once built, the run lives as long as the context of its go
+// command, not ctx: ctx only ends the build.
+func StartBuild(ctx context.Context, goCmd func(args ...string) *exec.Cmd, ctl, out string, targets, flags []string) (*Build, error) {
 	self, err := selfPath()
 	if err != nil {
 		return nil, err
@@ -112,6 +114,9 @@ func StartBuild(ctx context.Context, goCmd func(args ...string) *exec.Cmd, ctl s
 	args := []string{"test", "-vet=off", "-count=1", "-timeout=0",
 		"-exec=" + quoteField(self) + " " + ExecArg + " " + quoteField(ctl),
 		"-run=^(" + strings.Join(targets, "|") + ")$"}
+	if out != "" {
+		args = append(args, "-o", out)
+	}
 	s.cmd = goCmd(append(args, flags...)...)
 	s.cmd.Env = append(s.cmd.Env, commandEnv())
 	s.cmd.Stdout, s.cmd.Stderr = &s.out, &s.out
