@@ -159,6 +159,13 @@ Shared flags).
 GOFLAGS and the rest of the environment reach the go command as they would
 for go test.
 
+fuzzmin keeps a cache, as the go command keeps GOCACHE: the packages' test
+binaries, which go test links again only when something they are built from
+changed, and the message templates read from the packages' source. It is
+$FUZZMINCACHE, or fuzzmin in the user's cache directory ($XDG_CACHE_HOME or
+~/.cache on Linux, ~/Library/Caches on macOS); FUZZMINCACHE=off turns it
+off. What no run has used for five days is removed.
+
 # Shared flags
 
 These flags mean the same for every command that takes them:
@@ -176,13 +183,14 @@ Of fuzzmin, check, fuzz, known, cover, cmin and import:
 		The most one input may run before it counts as hanging. Once
 		inputs have passed, an input hangs after 20 times the slowest of
 		them (at least 1s), but for the candidates of an entry that runs
-		out of memory, which take what their allocations take; a search
-		for a smaller input that hangs judges candidates by 4 times (at
-		least 50ms), and confirms its result with the longer limit.
-		Other searches give the candidates that pass after 20 times the
-		typical one (at least 20ms) a quarter of their time: past it,
-		such a candidate is cut short and counts as passing. The default
-		is 10s.
+		out of memory, which take what their allocations take, and for
+		an input past half of -memory-limit when its time is up, which
+		is on its way out of memory; a search for a smaller input that
+		hangs judges candidates by 4 times (at least 50ms), and confirms
+		its result with the longer limit. Other searches give the
+		candidates that pass after 20 times the typical one (at least
+		20ms) a quarter of their time: past it, such a candidate is cut
+		short and counts as passing. The default is 10s.
 	-memory-limit bytes
 		The most resident memory a test process may reach, in bytes (a
 		number, or with a suffix KiB, MiB or GiB; 0: no limit). A

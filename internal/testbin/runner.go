@@ -431,12 +431,19 @@ func (r *Runner) Run(ctx context.Context, inputs [][]byte, j Judge) (Result, err
 	exit, err := proc.wait(ctx, interval, func() bool {
 		mu.Lock()
 		defer mu.Unlock()
-		switch {
+		mem := int64(0)
+		if r.MemLimit > 0 {
+			mem = rss(proc.cmd.Process.Pid)
+		}
+		switch ran := time.Since(started); {
 		case p.current < 0 || stopping:
-		case time.Since(started) > limit:
-			timedOut, stopping = true, true
-		case r.MemLimit > 0 && rss(proc.cmd.Process.Pid) > r.MemLimit:
+		case r.MemLimit > 0 && mem > r.MemLimit:
 			memOut, stopping = true, true
+		case ran > limit && !(r.MemLimit > 0 && mem > r.MemLimit/2 && ran < r.Timeout):
+			// A process past half the memory limit when its time is up
+			// is allocating its way out of memory on a slow machine,
+			// not hanging: it has until -exec-timeout to get there.
+			timedOut, stopping = true, true
 		}
 		return timedOut || memOut
 	})
