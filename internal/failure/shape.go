@@ -1,11 +1,7 @@
 package failure
 
 import (
-	"archive/zip"
-	"compress/gzip"
-	"compress/zlib"
 	"encoding/hex"
-	"io"
 	"regexp"
 	"slices"
 	"strconv"
@@ -15,7 +11,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/fuzzmin/fuzzmin/internal/xz"
+	"github.com/fuzzmin/fuzzmin/internal/formats"
 )
 
 // The identity of a failure message is its constant text: what the test
@@ -891,47 +887,11 @@ func unquoted(s string) (string, bool) {
 	return b.String(), b.Len() > 0
 }
 
-// inflate returns what s inflates to if it is a gzip member or a zlib
-// stream, or the files of a zip archive one after the other, as far as it
-// reads (at most maxDerive bytes), or the content of an xz stream of at
-// most maxDerive bytes.
+// inflate returns what s inflates to if it starts a compressed stream or
+// a zip archive (formats.Decompress), at most maxDerive bytes.
 func inflate(s string) (string, bool) {
-	var r io.Reader
-	var err error
-	switch {
-	case strings.HasPrefix(s, string(xz.Magic)):
-		st, ok := xz.Read([]byte(s), maxDerive)
-		return string(st.Content), ok && len(st.Content) > 0
-	case strings.HasPrefix(s, "PK\x03\x04"):
-		r, err = unzip(s)
-	case strings.HasPrefix(s, "\x1f\x8b"):
-		r, err = gzip.NewReader(strings.NewReader(s))
-	case len(s) >= 2 && s[0]&0x0f == 8 && (uint(s[0])<<8|uint(s[1]))%31 == 0:
-		r, err = zlib.NewReader(strings.NewReader(s))
-	default:
-		return "", false
-	}
-	if err != nil {
-		return "", false
-	}
-	b, _ := io.ReadAll(io.LimitReader(r, maxDerive))
-	return string(b), len(b) > 0
-}
-
-// unzip returns a reader of the files of the zip archive s, one after the
-// other, as far as they read.
-func unzip(s string) (io.Reader, error) {
-	z, err := zip.NewReader(strings.NewReader(s), int64(len(s)))
-	if err != nil {
-		return nil, err
-	}
-	var files []io.Reader
-	for _, f := range z.File {
-		if rc, err := f.Open(); err == nil {
-			files = append(files, rc)
-		}
-	}
-	return io.MultiReader(files...), nil
+	b, ok := formats.Decompress([]byte(s), maxDerive)
+	return string(b), ok
 }
 
 // containsWord reports whether w stands in s between word boundaries.

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/fuzzmin/fuzzmin/internal/formats"
 	"github.com/fuzzmin/fuzzmin/internal/xz"
 )
 
@@ -92,7 +93,7 @@ func findStreams(s []byte) []stream {
 		}
 		var st stream
 		switch {
-		case s[i] == xz.Magic[0]:
+		case formats.IsXz(s[i:]):
 			x, ok := xz.Read(s[i:], maxInflated)
 			if !ok {
 				continue
@@ -100,13 +101,13 @@ func findStreams(s []byte) []stream {
 			out = append(out, stream{xz: true, check: x.Check, lzma: x.LZMA, start: i, end: i + x.Len, content: x.Content})
 			i += x.Len - 1
 			continue
-		case s[i] == 0x1f && s[i+1] == 0x8b && s[i+2] == 8:
+		case formats.IsGzip(s[i:]):
 			data, ok := gzipData(s, i)
 			if !ok {
 				continue
 			}
 			st = stream{gzip: true, start: i, data: data}
-		case s[i]&0x0f == 8 && s[i]>>4 <= 7 && s[i+1]&0x20 == 0 && (uint(s[i])<<8|uint(s[i+1]))%31 == 0:
+		case formats.IsZlib(s[i:]):
 			st = stream{start: i, data: i + 2}
 		default:
 			continue
