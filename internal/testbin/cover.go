@@ -42,10 +42,8 @@ func (r *Runner) CoverProfile(ctx context.Context, input []byte, j Judge) (Resul
 	profile := r.private + ".cover"
 	os.Remove(profile)
 	defer os.Remove(profile)
-	saved := r.Extra
-	r.Extra = append(r.Extra[:len(r.Extra):len(r.Extra)], "-test.coverprofile="+profile)
+	j.args = append(j.args[:len(j.args):len(j.args)], "-test.coverprofile="+profile)
 	res, err := r.Run(ctx, [][]byte{input}, j)
-	r.Extra = saved
 	if err != nil {
 		return res, nil, err
 	}

@@ -56,8 +56,6 @@ type Binary struct {
 type Runner struct {
 	*Binary
 	Target string
-	// Extra are more arguments for the test binary's runs of inputs.
-	Extra []string
 
 	work    string      // the package directory in the mirror, the binary's working directory
 	corpus  string      // work/testdata/fuzz/<Target>, a link to private
@@ -312,6 +310,9 @@ type Judge struct {
 	// entry whose original was seen to be slow, not hanging, get
 	// Timeout.
 	Floor time.Duration
+	// args are more arguments for the test process of the call
+	// (CoverProfile's profile).
+	args []string
 	// Slice, with no Limit, cuts an input that runs past the search's time
 	// slice, once slow inputs have taken it, and counts it as passing
 	// (see sliceAt): for the candidates of a search for a failure that is
@@ -390,7 +391,7 @@ func (r *Runner) Run(ctx context.Context, inputs [][]byte, j Judge) (Result, err
 		return j.shape(i, sig, msg)
 	}
 	mu.Lock() // proc is set before a line can stop it
-	proc, err := r.startTest(append([]string{"-test.run=^" + r.Target + "$/^c[0-9]+$", "-test.v=test2json", "-test.paniconexit0"}, r.Extra...),
+	proc, err := r.startTest(append([]string{"-test.run=^" + r.Target + "$/^c[0-9]+$", "-test.v=test2json", "-test.paniconexit0"}, j.args...),
 		session.Env+"="+session.Probe, func(line []byte) {
 			mu.Lock()
 			defer mu.Unlock()
