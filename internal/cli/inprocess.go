@@ -31,29 +31,9 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 		return shrinkOutcome{}, err
 	}
 	defer os.RemoveAll(dir)
-	cfg := session.Config{
-		Target:   j.target.Name,
-		Verbose:  c.opts.verbose,
-		MaxRuns:  c.opts.maxRuns,
-		Deadline: time.Now().Add(c.budget(j)),
-		Known:    map[string]shrink.Verdict{},
-		Explain:  c.opts.explain,
-	}
-	if j.flaky != "" {
-		cfg.Explain = 0 // a flaky failure's alternatives may pass by chance: no evidence
-	}
-	if j.want.Crash() {
-		cfg.Want = &j.want
-	}
-	if sites := j.tj.shaper.Templates.Sites(); len(sites) > 0 {
-		b, err := json.Marshal(sites)
-		if err != nil {
-			return shrinkOutcome{}, err
-		}
-		cfg.Templates = filepath.Join(dir, "templates.json")
-		if err := os.WriteFile(cfg.Templates, b, 0o666); err != nil {
-			return shrinkOutcome{}, err
-		}
+	cfg, err := c.sessionConfig(j, dir)
+	if err != nil {
+		return shrinkOutcome{}, err
 	}
 	best, accepted := j.entry.Data, false
 	others := map[string]int{} // distinct failures, of all sessions, and how many candidates showed each
@@ -114,6 +94,37 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 			return out, nil
 		}
 	}
+}
+
+// sessionConfig is the configuration of j's in-process sessions, whose
+// files go in dir: the budgets, what is known of the failure, and the
+// message templates of the package, as a file.
+func (c *command) sessionConfig(j *entryJob, dir string) (session.Config, error) {
+	cfg := session.Config{
+		Target:   j.target.Name,
+		Verbose:  c.opts.verbose,
+		MaxRuns:  c.opts.maxRuns,
+		Deadline: time.Now().Add(c.budget(j)),
+		Known:    map[string]shrink.Verdict{},
+		Explain:  c.opts.explain,
+	}
+	if j.flaky != "" {
+		cfg.Explain = 0 // a flaky failure's alternatives may pass by chance: no evidence
+	}
+	if j.want.Crash() {
+		cfg.Want = &j.want
+	}
+	if sites := j.tj.shaper.Templates.Sites(); len(sites) > 0 {
+		b, err := json.Marshal(sites)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Templates = filepath.Join(dir, "templates.json")
+		if err := os.WriteFile(cfg.Templates, b, 0o666); err != nil {
+			return cfg, err
+		}
+	}
+	return cfg, nil
 }
 
 // tupleFile turns a candidate recorded by a session into a corpus file and

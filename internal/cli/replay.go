@@ -34,25 +34,9 @@ const againRuns = 7
 // status if that ends the job: it passes, is stale or flaky, or (an entry
 // made of another failure) does not fail as that failure did.
 func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
-	zeroVals := zeroValues(j.entry.Values)
-	zero, err := encoding.Marshal(zeroVals...)
+	z, err := replayZero(ctx, j)
 	if err != nil {
 		return statusFailed, err
-	}
-	isZero := bytes.Equal(zero, j.entry.Data)
-	var zeroSig failure.Signature
-	var zeroMsg string // shaped once the original's message decides how
-	if !isZero {
-		out, err := j.probe.Run(ctx, [][]byte{zero}, testbin.Judge{Shape: func(_ int, _ failure.Signature, msg string) string { zeroMsg = msg; return msg }})
-		if err != nil {
-			return statusFailed, err
-		}
-		if len(out.Outcomes) > 0 { // none if the entry is stale: its replay says so
-			zeroSig = out.Outcomes[0]
-		}
-		for _, r := range j.runners {
-			r.Learn(j.probe)
-		}
 	}
 	sigs, msg, st, err := c.replayRuns(ctx, j, j.judge())
 	if st != "" || err != nil {
@@ -86,20 +70,8 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 		// it first, a timeout, and the search cannot move.
 		j.floor = j.runner.Timeout
 	}
-	if i := slices.IndexFunc(sigs, func(s failure.Signature) bool { return s != sigs[0] }); i > 0 {
-		if !j.want.Failed() {
-			j.want = sigs[i]
-		}
-		fails := 0
-		for _, s := range sigs {
-			if s == j.want {
-				fails++
-			}
-		}
-		j.flaky = fmt.Sprintf("fails with %v in %d of %d runs (first run: %s; then: %s)", j.want, fails, len(sigs), describe(sigs[0]), describe(sigs[i]))
-		if !c.opts.flaky {
-			return statusFlaky, errors.New(j.flaky + "; use -flaky to minimize against the failure")
-		}
+	if j.judgeFlaky(sigs) && !c.opts.flaky {
+		return statusFlaky, errors.New(j.flaky + "; use -flaky to minimize against the failure")
 	}
 	if j.isFound() {
 		// In the test process some failures are known less precisely (a
@@ -115,15 +87,70 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 	switch {
 	case !j.want.Failed():
 		return statusPasses, nil
-	case isZero:
+	case z.same:
 		return "", nil
-	case !zeroSig.Failed():
-		j.passing = zero
-	case zeroMsg != "":
-		zeroSig.Text = j.tj.shaper.Shape(zeroSig, zeroMsg, zeroVals)
+	case !z.sig.Failed():
+		j.passing = z.data
+	case z.msg != "":
+		z.sig.Text = j.tj.shaper.Shape(z.sig, z.msg, z.vals)
 	}
-	j.zero = zeroSig.Failed() && zeroSig == j.want
+	j.zero = z.sig.Failed() && z.sig == j.want
 	return "", nil
+}
+
+// A zeroRun is how the zero input of an entry ran.
+type zeroRun struct {
+	data []byte // the zero input, as a corpus file
+	vals []any
+	same bool              // the entry is the zero input: it did not run
+	sig  failure.Signature // its Text is set once the original's failure decides how
+	msg  string
+}
+
+// replayZero runs the zero input of j's entry once on the probe runner,
+// unless the entry is the zero input, and has j's runners learn from how
+// long it ran.
+func replayZero(ctx context.Context, j *entryJob) (zeroRun, error) {
+	z := zeroRun{vals: zeroValues(j.entry.Values)}
+	var err error
+	if z.data, err = encoding.Marshal(z.vals...); err != nil {
+		return z, err
+	}
+	if z.same = bytes.Equal(z.data, j.entry.Data); z.same {
+		return z, nil
+	}
+	out, err := j.probe.Run(ctx, [][]byte{z.data}, testbin.Judge{Shape: func(_ int, _ failure.Signature, msg string) string { z.msg = msg; return msg }})
+	if err != nil {
+		return z, err
+	}
+	if len(out.Outcomes) > 0 { // none if the entry is stale: its replay says so
+		z.sig = out.Outcomes[0]
+	}
+	for _, r := range j.runners {
+		r.Learn(j.probe)
+	}
+	return z, nil
+}
+
+// judgeFlaky reports whether the replays sigs of j's original disagree,
+// and if so sets j.flaky to how often it fails (and j.want to the failure
+// if the first run passed).
+func (j *entryJob) judgeFlaky(sigs []failure.Signature) bool {
+	i := slices.IndexFunc(sigs, func(s failure.Signature) bool { return s != sigs[0] })
+	if i <= 0 {
+		return false
+	}
+	if !j.want.Failed() {
+		j.want = sigs[i]
+	}
+	fails := 0
+	for _, s := range sigs {
+		if s == j.want {
+			fails++
+		}
+	}
+	j.flaky = fmt.Sprintf("fails with %v in %d of %d runs (first run: %s; then: %s)", j.want, fails, len(sigs), describe(sigs[0]), describe(sigs[i]))
+	return true
 }
 
 // replayRuns runs the original, judged by judge, as the comment on
