@@ -1,8 +1,9 @@
 // Package formats is what fuzzmin knows of the formats that wrap an
 // input's content: gzip members (RFC 1952), zlib streams (RFC 1950), xz
-// streams (package xz) and zip archives. It sits below both the engine
-// (internal/shrink), which shrinks a stream's content and writes the
-// stream again, and failure identity (internal/failure), which reads the
-// content of a compressed input to find the pieces a test prints: each
-// format has one detector here, which both use.
+// streams (package xz), and zip and tar archives. It sits below both the
+// engine (internal/shrink), whose inflate pass shrinks a stream's content
+// and has it written again here ([Streams], [Stream.Encode],
+// [Stream.Rewrites]), and failure identity (internal/failure), which reads
+// the content of a compressed input to find the pieces a test prints
+// ([Decompress]): each format has one detector here, which both use.
 package formats

@@ -71,7 +71,8 @@
 //     makes the stream smallest (compress/flate's, or one block of
 //     literals in the fixed codes; for xz, LZMA or uncompressed chunks;
 //     for an archive, the whole archive), its checksums computed again and
-//     the fields around it fixed up (inflate.go, zip.go, tar.go);
+//     the fields around it fixed up (inflate.go; reading and writing the
+//     formats is package formats');
 //   - lists: remove blocks of items of each container, outer containers
 //     first (hierarchical delta debugging): members and elements, lines and
 //     blocks of lines, statements, arguments, attributes;

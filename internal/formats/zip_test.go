@@ -1,4 +1,4 @@
-package shrink
+package formats
 
 import (
 	"archive/zip"
