@@ -48,8 +48,8 @@ func cacheDir() string {
 // holds until it calls release. The go command skips the link when the
 // binary there is up to date (go test -o, go test -c -o), so a package
 // that has not changed is linked once for every run after. With no cache,
-// or every slot of the binary held by other runs, path is "": the binary
-// is the run's own, as go test's is.
+// or every slot of the binary held by other runs, bin is "": the binary is
+// the run's own, as go test's is.
 func (c *command) binaryPath(p *pkg, kind string, flags []string) (bin string, release func()) {
 	root := cacheDir()
 	if root == "" {
@@ -104,8 +104,8 @@ func binaryStamp(path string, verbose bool) string {
 	return string(h.Sum(nil))
 }
 
-// upToDate reports whether the binary at path, stamped before before its
-// build, was left as it was.
+// upToDate reports whether the build left the binary at path as it was:
+// before is its stamp from before the build.
 func upToDate(path, before string) bool {
 	return before != "" && binaryStamp(path, true) == before
 }
