@@ -95,6 +95,14 @@ func (c *command) build(ctx context.Context, p *pkg, dir string, targets []strin
 	flags := append(c.buildFlags(), p.Args...)
 	hook := c.hook(p, dir, targets)
 	out, release := c.binaryPath(p, "test", append(slices.Clip(flags), hook...))
+	if out != "" && !strings.Contains(envValue(c.env, "GOFLAGS"), "-ldflags") && !slices.ContainsFunc(flags, func(f string) bool { return strings.HasPrefix(f, "-ldflags") }) {
+		// go test links a binary it runs and removes without its symbol
+		// table and DWARF (-s -w), and one it keeps (-o) with them,
+		// which takes much longer: the binary in the cache is linked as
+		// go test would link it to run it. (A user's -ldflags stays
+		// the user's.)
+		flags = append(flags, "-ldflags=-s -w")
+	}
 	s, err := testbin.StartBuild(ctx, goCmd, ctl, out, targets, append(slices.Clip(flags), hook...))
 	if be := (*testbin.BuildError)(nil); hook != nil && errors.As(err, &be) && testbin.HookBroke(be.Output) {
 		c.verboseNote(fmt.Sprintf("fuzzmin: %s does not build with the batch workers' files; built without them:\n%s", p.ImportPath, be.Output))
