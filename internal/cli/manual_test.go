@@ -48,7 +48,7 @@ func TestDocs_Flags(t *testing.T) {
 // tests (-kill, -update, -long) and of go tool cover (-func, -html) that the
 // pages name.
 var goTestFlag = map[string]bool{"kill": true, "update": true, "fuzz": true, "fuzztime": true, "fuzzminimizetime": true, "run": true, "short": true, "bench": true,
-	"benchtime": true, "cover": true, "covermode": true, "coverpkg": true, "exec": true, "merge": true, "mod": true, "replace": true, "require": true, "v": true, "count": true, "json": true, "func": true, "html": true, "parallel": true, "long": true}
+	"benchtime": true, "cover": true, "covermode": true, "coverpkg": true, "exec": true, "merge": true, "mod": true, "replace": true, "require": true, "v": true, "count": true, "json": true, "func": true, "html": true, "parallel": true, "long": true, "ldflags": true}
 
 // TestManual_Flags checks that the manual documents every flag and its
 // default: a command's own flags in its section, the shared ones in
