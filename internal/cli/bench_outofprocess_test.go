@@ -14,6 +14,7 @@ import (
 
 	"github.com/fuzzmin/fuzzmin/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/testbin/testbintest"
 )
 
 // BenchmarkProcs measures what -p and -worker do to the search of entries
@@ -41,7 +42,7 @@ func BenchmarkProcs(b *testing.B) {
 				m.files["json_test.go"] = strings.Replace(m.files["json_test.go"], "\"testing\"", "\"testing\"\n\t\"time\"", 1)
 			}
 			dir := b.TempDir()
-			writeModule(b, dir, fmt.Sprintf("example.com/procs%s%d", strings.ReplaceAll(name, "-", ""), i), m.files)
+			testbintest.WriteModule(b, dir, fmt.Sprintf("example.com/procs%s%d", strings.ReplaceAll(name, "-", ""), i), m.files)
 			return dir, m.target, m.entry
 		}
 	}

@@ -10,10 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/fuzzmin/fuzzmin/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/testbin/testbintest"
 )
 
 // The benchmarks of this file measure the subcommands at the scale of a
@@ -73,7 +73,7 @@ func BenchmarkCheck(b *testing.B) {
 			}
 		}
 	}
-	writeModule(b, dir, "example.com/scale", map[string]string{"scale_test.go": src.String()})
+	testbintest.WriteModule(b, dir, "example.com/scale", map[string]string{"scale_test.go": src.String()})
 	b.Run("fuzzmin-check", func(b *testing.B) {
 		for b.Loop() {
 			var out bytes.Buffer
@@ -84,7 +84,7 @@ func BenchmarkCheck(b *testing.B) {
 	})
 	b.Run("go-test", func(b *testing.B) {
 		for b.Loop() {
-			goTest(b, dir, "-count=1", "-run=^Fuzz", ".")
+			testbintest.GoTest(b, dir, "-count=1", "-run=^Fuzz", ".")
 		}
 	})
 }
@@ -105,7 +105,7 @@ func BenchmarkCmin(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		dir, cache := b.TempDir(), b.TempDir()
-		writeModule(b, dir, "example.com/cmin", map[string]string{"toml.go": string(src), "toml_test.go": cminTarget})
+		testbintest.WriteModule(b, dir, "example.com/cmin", map[string]string{"toml.go": string(src), "toml_test.go": cminTarget})
 		entries := filepath.Join(cache, "example.com", "cmin", "FuzzParse")
 		r := rand.New(rand.NewPCG(3, 4))
 		for seen := map[string]bool{}; len(seen) < 2000; {
@@ -191,7 +191,7 @@ func replayCoverage(b *testing.B, mod, dir string) int {
 	}
 	defer os.RemoveAll(filepath.Join(mod, "testdata"))
 	profile := filepath.Join(b.TempDir(), "cover.out")
-	goTest(b, mod, "-count=1", "-run=^FuzzParse$", "-covermode=set", "-coverpkg=.", "-coverprofile="+profile, ".")
+	testbintest.GoTest(b, mod, "-count=1", "-run=^FuzzParse$", "-covermode=set", "-coverpkg=.", "-coverprofile="+profile, ".")
 	data, err := os.ReadFile(profile)
 	if err != nil {
 		b.Fatal(err)
@@ -204,33 +204,6 @@ func replayCoverage(b *testing.B, mod, dir string) int {
 		}
 	}
 	return n
-}
-
-// writeModule writes a module of the given files to dir and warms the build
-// cache for it, as a user's is.
-func writeModule(b testing.TB, dir, path string, files map[string]string) {
-	gomod := "module " + path + "\n\ngo 1.26\n"
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o666); err != nil {
-		b.Fatal(err)
-	}
-	for name, content := range files {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o777); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o666); err != nil {
-			b.Fatal(err)
-		}
-	}
-	goTest(b, dir, "-count=1", "-run=^$", ".")
-}
-
-func goTest(b testing.TB, dir string, args ...string) {
-	start := time.Now()
-	cmd := exec.Command("go", append([]string{"test"}, args...)...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("go test %s: %v (%v)\n%s", strings.Join(args, " "), err, time.Since(start), out)
-	}
 }
 
 // BenchmarkManyEntries runs fuzzmin on one target's 5,000 entries: all
@@ -285,7 +258,7 @@ func FuzzMany(f *testing.F) {
 	}{{"few", 10}, {"one-bug", n}} {
 		files := corpusOf(bc.failing)
 		dir := b.TempDir()
-		writeModule(b, dir, "example.com/many", map[string]string{"many_test.go": src})
+		testbintest.WriteModule(b, dir, "example.com/many", map[string]string{"many_test.go": src})
 		seed := corpus.SeedCorpus(dir, "FuzzMany")
 		b.Run("fuzzmin-"+bc.name, func(b *testing.B) {
 			var out bytes.Buffer

@@ -4,6 +4,8 @@ import (
 	"context"
 	"os/exec"
 	"testing"
+
+	"github.com/fuzzmin/fuzzmin/internal/testbin/testbintest"
 )
 
 // templatesModule is a test package that imports testify and go-cmp, whose
@@ -68,7 +70,7 @@ func BenchmarkTemplates(b *testing.B) {
 		b.Skip("runs the go command")
 	}
 	dir := b.TempDir()
-	writeModule(b, dir, "", templatesModule)
+	testbintest.WriteModule(b, dir, "", templatesModule)
 	list := func() string {
 		cmd := exec.Command("go", "list", "-e", "-deps", "-test", "-json=ImportPath,Dir,Standard,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles", ".")
 		cmd.Dir = dir

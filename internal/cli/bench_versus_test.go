@@ -11,6 +11,7 @@ import (
 
 	"github.com/fuzzmin/fuzzmin/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/testbin/testbintest"
 )
 
 // The benchmarks of this file run the whole command on an entry and the
@@ -183,7 +184,7 @@ func versus(b *testing.B, m versusModule) {
 		for name, content := range m.files {
 			files[name] = strings.ReplaceAll(content, `"`+moduleDir, `"`+modPath+"/")
 		}
-		writeModule(b, dir, modPath, files)
+		testbintest.WriteModule(b, dir, modPath, files)
 		return dir
 	}
 	b.Run("fuzzmin", func(b *testing.B) {

@@ -33,7 +33,7 @@ func (b *built) finish(ctx context.Context) {
 // buildFailed reports why p's test binary was not built: the go command's
 // output for a build error (exit 2), or what else went wrong, unless ctx
 // was canceled.
-func (c *command) buildFailed(ctx context.Context, p *pkg, err error) {
+func (c *runContext) buildFailed(ctx context.Context, p *pkg, err error) {
 	if be := (*testbin.BuildError)(nil); errors.As(err, &be) {
 		c.rep.buildError(p.ImportPath, be.Output)
 		c.fail(exitUsage)
@@ -58,8 +58,8 @@ func targetNames(jobs []*targetJob) []string {
 // module of the user's (a package in the module cache, or one the go
 // command is told of by its files), or where the user's GOFLAGS has an
 // overlay of its own, which the flag would replace.
-func (c *command) hook(p *pkg, dir string, targets []string) []string {
-	if !c.opts.worker || !testbin.WorkerSupported || !p.Writable || p.ModulePath == "" || p.ImportPath == "command-line-arguments" ||
+func (c *runContext) hook(p *pkg, dir string, targets []string) []string {
+	if !c.worker || !testbin.WorkerSupported || !p.Writable || p.ModulePath == "" || p.ImportPath == "command-line-arguments" ||
 		strings.Contains(envValue(c.env, "GOFLAGS"), "-overlay") {
 		return nil
 	}
@@ -79,7 +79,7 @@ func (c *command) hook(p *pkg, dir string, targets []string) []string {
 
 // build has go test build the package's test binary, with dir for its
 // files.
-func (c *command) build(ctx context.Context, p *pkg, dir string, targets []string) (*built, bool) {
+func (c *runContext) build(ctx context.Context, p *pkg, dir string, targets []string) (*built, bool) {
 	start := time.Now()
 	ctl := filepath.Join(dir, "exec")
 	if err := os.MkdirAll(ctl, 0o777); err != nil {
@@ -120,7 +120,7 @@ func (c *command) build(ctx context.Context, p *pkg, dir string, targets []strin
 	c.rep.built(p.ImportPath, time.Since(start), out != "" && filepath.Clean(s.Binary) == filepath.Clean(out))
 	bin := &testbin.Binary{
 		Path: s.Binary, Args: s.Args, ModDir: p.ModuleDir, PkgDir: p.Dir, Toolchain: c.toolchain(s.Binary),
-		Timeout: c.opts.execTimeout, MemLimit: int64(c.opts.memLimit), Env: c.env, RAM: c.ram.path, Disk: c.disk.path, Note: c.verboseNote,
+		Timeout: c.execTimeout, MemLimit: int64(c.memLimit), Env: c.env, RAM: c.ram.path, Disk: c.disk.path, Note: c.verboseNote,
 		Hooked: hook != nil,
 	}
 	return &built{s: s, bin: bin, dir: dir, release: release}, true

@@ -50,7 +50,7 @@ func cacheDir() string {
 // that has not changed is linked once for every run after. With no cache,
 // or every slot of the binary held by other runs, bin is "": the binary is
 // the run's own, as go test's is.
-func (c *command) binaryPath(p *pkg, kind string, flags []string) (bin string, release func()) {
+func (c *runContext) binaryPath(p *pkg, kind string, flags []string) (bin string, release func()) {
 	root := cacheDir()
 	if root == "" {
 		return "", func() {}
@@ -113,7 +113,7 @@ func upToDate(path, before string) bool {
 // holdBinary returns binaryPath's path for a binary that the run uses
 // until it ends (a campaign's fuzzing and coverage binaries), or def if
 // the cache has no slot for it.
-func (c *command) holdBinary(p *pkg, kind string, flags []string, def string) string {
+func (c *runContext) holdBinary(p *pkg, kind string, flags []string, def string) string {
 	path, release := c.binaryPath(p, kind, flags)
 	if path == "" {
 		return def

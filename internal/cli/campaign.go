@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/corpus"
@@ -79,22 +78,40 @@ type sliceDone struct {
 	took time.Duration // from its start to its end
 }
 
-// A campaignFinding is a failure the campaign found: the entry written for
-// it, and how often it stopped a slice.
-type campaignFinding struct {
-	t     *campaignTarget
-	path  string
-	count int
+// A campaignConfig is what a campaign serves, from fuzzmin fuzz's flags.
+type campaignConfig struct {
+	m         *matcher      // the targets: -run, and -shard of the targets
+	mz        minimizing    // how a failure found is minimized
+	known     string        // -known
+	fuzztime  time.Duration // -fuzztime: for all the targets
+	corpus    string        // -corpus: the directory that keeps the generated corpora
+	corpusMax int           // -corpus-max
 }
 
-// campaign is fuzzmin fuzz.
-func (c *command) campaign(ctx context.Context, patterns []string) int {
-	if err := c.opts.validateCampaign(); err != nil {
-		c.rep.errorf("%v", err)
+// A campaign is one run of fuzzmin fuzz: the run context, and what the
+// campaign's stages serve.
+type campaign struct {
+	*runContext
+	campaignConfig
+}
+
+// runCampaign is fuzzmin fuzz: a campaign over the packages patterns
+// name, as cfg says.
+func runCampaign(ctx context.Context, rc *runContext, patterns []string, cfg campaignConfig) int {
+	// What fuzzmin fuzz cannot mean, said as the campaign's error: a budget
+	// of nothing (an Action's input left empty would fuzz nothing and
+	// pass), a kept corpus distilled to nothing.
+	switch {
+	case cfg.fuzztime <= 0:
+		rc.rep.errorf("-fuzztime %v: want a positive duration (5m, 90s)", cfg.fuzztime)
+		return exitUsage
+	case cfg.corpusMax < 1:
+		rc.rep.errorf("-corpus-max %d: want 1 or more", cfg.corpusMax)
 		return exitUsage
 	}
-	return c.withPackages(ctx, patterns, writesSeeds|writesCache, func(pkgs []*pkg) {
-		if !c.readKnownFiles(pkgs) {
+	c := &campaign{runContext: rc, campaignConfig: cfg}
+	return c.withPackages(ctx, patterns, writesSeeds|writesCache, cfg.m, func(pkgs []*pkg) {
+		if !c.readKnownFiles(pkgs, c.known) {
 			return // before any fuzzing: a failure it lists would be taken for new
 		}
 		var took campaignTimes
@@ -104,7 +121,7 @@ func (c *command) campaign(ctx context.Context, patterns []string) int {
 		if len(targets) == 0 || ctx.Err() != nil {
 			return
 		}
-		kept := c.abs(c.opts.corpus)
+		kept := c.abs(c.corpus)
 		if kept != "" && !c.mergeCorpus(ctx, targets, kept) {
 			return
 		}
@@ -133,14 +150,24 @@ func (c *command) campaign(ctx context.Context, patterns []string) int {
 	})
 }
 
-// campaignTargets returns the targets -run and -shard select, in order,
-// each with the instrumented test binary of its package built.
-func (c *command) campaignTargets(ctx context.Context, pkgs []*pkg) []*campaignTarget {
+// A campaignFinding is a failure the campaign found: the entry written for
+// it, and how often it stopped a slice.
+type campaignFinding struct {
+	t     *campaignTarget
+	path  string
+	count int
+}
+
+// campaignTargets returns the targets the campaign selects (-run, and
+// -shard of the targets), in order, each with the instrumented test binary of its
+// package built.
+func (c *campaign) campaignTargets(ctx context.Context, pkgs []*pkg) []*campaignTarget {
+	m := c.m
 	var targets []*campaignTarget
 	for i, p := range pkgs {
 		var mine []*campaignTarget
 		for _, t := range p.Targets {
-			if c.match.matchTarget(t.Name) && c.opts.targetShard.has(p.ImportPath, t.Name, "") {
+			if m.matchTarget(t.Name) && m.shard.has(p.ImportPath, t.Name, "") {
 				mine = append(mine, &campaignTarget{pkg: p, target: t})
 			}
 		}
@@ -166,28 +193,13 @@ func (c *command) campaignTargets(ctx context.Context, pkgs []*pkg) []*campaignT
 		}
 	}
 	if len(targets) == 0 && c.exit == exitOK {
-		c.rep.infof("fuzzmin fuzz: no fuzz target matches %s", describeSelection(c.opts.run, c.opts.targetShard))
+		c.rep.infof("fuzzmin fuzz: no fuzz target matches %s", describeSelection(m.pattern, m.shard))
 	}
 	return targets
 }
 
-// describeSelection says what -run and -shard selected.
-func describeSelection(run string, s shard) string {
-	var parts []string
-	if run != "" {
-		parts = append(parts, "-run="+run)
-	}
-	if s.n > 1 {
-		parts = append(parts, "-shard="+s.String())
-	}
-	if len(parts) == 0 {
-		return "the packages"
-	}
-	return strings.Join(parts, " ")
-}
-
 // buildFuzz builds p's test binary for fuzzing in dir.
-func (c *command) buildFuzz(ctx context.Context, p *pkg, dir string) (*testbin.Binary, bool) {
+func (c *runContext) buildFuzz(ctx context.Context, p *pkg, dir string) (*testbin.Binary, bool) {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		c.rep.errorf("%v", err)
 		c.fail(exitFailure)
@@ -197,7 +209,7 @@ func (c *command) buildFuzz(ctx context.Context, p *pkg, dir string) (*testbin.B
 	c.rep.phase("building " + p.ImportPath + " for fuzzing")
 	flags := append(c.buildFlags(), p.Args...)
 	path := c.holdBinary(p, "fuzz", flags, filepath.Join(dir, "fuzz.test"))
-	stamp := binaryStamp(path, c.opts.verbose)
+	stamp := binaryStamp(path, c.verbose)
 	err := testbin.BuildFuzz(func(args ...string) *exec.Cmd { return c.goCommand(ctx, args...) }, path, flags)
 	c.rep.phase("")
 	if err != nil {
@@ -208,11 +220,11 @@ func (c *command) buildFuzz(ctx context.Context, p *pkg, dir string) (*testbin.B
 	// Runnable as any test binary too: -corpus asks it for its targets'
 	// argument types.
 	return &testbin.Binary{Path: path, ModDir: p.ModuleDir, PkgDir: p.Dir, Env: c.env, Toolchain: c.toolchain(path),
-		Timeout: c.opts.execTimeout, MemLimit: int64(c.opts.memLimit), RAM: c.ram.path, Disk: c.disk.path, Note: c.verboseNote}, true
+		Timeout: c.execTimeout, MemLimit: int64(c.memLimit), RAM: c.ram.path, Disk: c.disk.path, Note: c.verboseNote}, true
 }
 
 // seedFiles returns the files of t's seed corpus that go test reads.
-func (c *command) seedFiles(t *campaignTarget) (map[string][]byte, error) {
+func (c *runContext) seedFiles(t *campaignTarget) (map[string][]byte, error) {
 	dir := corpus.SeedCorpus(t.pkg.Dir, t.target.Name)
 	entries, err := corpus.Read(dir)
 	if err != nil {
@@ -227,22 +239,10 @@ func (c *command) seedFiles(t *campaignTarget) (map[string][]byte, error) {
 	return seeds, nil
 }
 
-// abs undoes rel: it returns path, which rel may have made relative, as
-// an absolute path; "" stays "".
-func (c *command) abs(path string) string {
-	if path == "" || filepath.IsAbs(path) {
-		return path
-	}
-	if a, err := filepath.Abs(filepath.Join(c.opts.dir, path)); err == nil {
-		return a
-	}
-	return path
-}
-
 // campaignCoverage measures what each target's corpora cover after the
 // fuzzing, as fuzzmin cover does. Running every entry, it runs each new
 // failure's too: one that passes now is flaky (passedLater).
-func (c *command) campaignCoverage(ctx context.Context, targets []*campaignTarget) {
+func (c *campaign) campaignCoverage(ctx context.Context, targets []*campaignTarget) {
 	var cov *coverBuild
 	for i, t := range targets {
 		if ctx.Err() != nil {
@@ -277,6 +277,6 @@ func (c *command) campaignCoverage(ctx context.Context, targets []*campaignTarge
 
 // cacheCorpusRoot is the directory of the generated corpora of p's
 // targets, as go test -fuzz passes it (-test.fuzzcachedir).
-func (c *command) cacheCorpusRoot(p *pkg) string {
+func (c *runContext) cacheCorpusRoot(p *pkg) string {
 	return filepath.Join(c.cacheRoot(), filepath.FromSlash(p.ImportPath))
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -33,7 +32,7 @@ func keptCorpus(dir string, t *campaignTarget) string {
 // fuzz cache, those it does not have and that fit the target: corpus files
 // of its argument types (the toolchain's fuzzer stops on a cached entry
 // that does not fit).
-func (c *command) mergeCorpus(ctx context.Context, targets []*campaignTarget, kept string) bool {
+func (c *campaign) mergeCorpus(ctx context.Context, targets []*campaignTarget, kept string) bool {
 	n := 0
 	for i, t := range targets {
 		src := keptCorpus(kept, t)
@@ -63,7 +62,7 @@ func (c *command) mergeCorpus(ctx context.Context, targets []*campaignTarget, ke
 
 // keepCorpus copies each target's generated corpus back into kept, -corpus's
 // directory, and distills those past -corpus-max.
-func (c *command) keepCorpus(ctx context.Context, targets []*campaignTarget, kept string) {
+func (c *campaign) keepCorpus(ctx context.Context, targets []*campaignTarget, kept string) {
 	n := 0
 	over := map[*pkg][]string{}
 	var order []*pkg
@@ -76,11 +75,11 @@ func (c *command) keepCorpus(ctx context.Context, targets []*campaignTarget, kep
 			c.fail(exitFailure)
 			return
 		}
-		if des, _ := os.ReadDir(dir); len(des) > c.opts.corpusMax {
+		if des, _ := os.ReadDir(dir); len(des) > c.corpusMax {
 			if over[t.pkg] == nil {
 				order = append(order, t.pkg)
 			}
-			over[t.pkg] = append(over[t.pkg], regexp.QuoteMeta(t.target.Name))
+			over[t.pkg] = append(over[t.pkg], t.target.Name)
 		}
 	}
 	c.rep.infof("fuzzmin fuzz: %s kept in %s", plural(n, "new entry", "new entries"), c.rel(kept))
@@ -90,15 +89,15 @@ func (c *command) keepCorpus(ctx context.Context, targets []*campaignTarget, kep
 		if ctx.Err() != nil {
 			return
 		}
-		m := &matcher{target: regexp.MustCompile("^(" + strings.Join(over[p], "|") + ")$")}
-		c.cminPackage(ctx, p, filepath.Join(c.disk.path, fmt.Sprint("cmin", i)), m, kept)
+		m := matchNames(over[p], nil)
+		c.cminPackage(ctx, p, filepath.Join(c.disk.path, fmt.Sprint("cmin", i)), m, kept, selecting{purpose: forCmin})
 	}
 }
 
 // fitsTarget returns a check of the values of a corpus file against t's
 // argument types, which the test binary tells (testbin.Runner.ArgTypes),
 // working in dir.
-func (c *command) fitsTarget(ctx context.Context, t *campaignTarget, dir string) (func([]any) error, error) {
+func (c *campaign) fitsTarget(ctx context.Context, t *campaignTarget, dir string) (func([]any) error, error) {
 	r, err := t.bin.Runner(t.target.Name, dir)
 	if err != nil {
 		return nil, err

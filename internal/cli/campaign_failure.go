@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -18,7 +17,7 @@ import (
 // leaveOutSeed takes a seed entry that failed out of t's slices: the
 // fuzzer stops on it before it fuzzes (go test reports it, and fuzzmin
 // check). An f.Add seed cannot be left out: the target is done.
-func (c *command) leaveOutSeed(t *campaignTarget, out testbin.FuzzOutcome) {
+func (c *campaign) leaveOutSeed(t *campaignTarget, out testbin.FuzzOutcome) {
 	path := filepath.Join(t.work, corpus.SeedDir, t.target.Name, out.Seed)
 	if strings.HasPrefix(out.Seed, "seed#") || os.Remove(path) != nil {
 		t.done = fmt.Sprintf("its seed %s fails, so the fuzzer never starts:\n%s", out.Seed, out.Output)
@@ -40,7 +39,7 @@ func (c *command) leaveOutSeed(t *campaignTarget, out testbin.FuzzOutcome) {
 // slices are minimized with it, as the command minimizes a corpus: one of
 // them that fails the same way keeps the failure, and the new input goes
 // as the same.
-func (c *command) campaignFailure(ctx context.Context, t *campaignTarget, data []byte, found map[failure.Signature]*campaignFinding) (fresh bool) {
+func (c *campaign) campaignFailure(ctx context.Context, t *campaignTarget, data []byte, found map[failure.Signature]*campaignFinding) (fresh bool) {
 	dir := corpus.SeedCorpus(t.pkg.Dir, t.target.Name)
 	name := corpus.Name(data)
 	// An input the seed corpus holds already (a failure found before,
@@ -61,7 +60,7 @@ func (c *command) campaignFailure(ctx context.Context, t *campaignTarget, data [
 	if len(made) > len(t.made) {
 		t.made = made
 	}
-	known, err := c.knownOf(t.pkg.ModuleDir) // read before the run: see readKnownFiles
+	known, err := c.knownOf(t.pkg.ModuleDir, c.known) // read before the run: see readKnownFiles
 	if err != nil {
 		c.rep.errorf("%s: %v", t.name(), err)
 		c.fail(exitFailure)
@@ -85,7 +84,7 @@ func (c *command) campaignFailure(ctx context.Context, t *campaignTarget, data [
 // placeRaw writes the input a slice of t stopped on into dir, t's seed
 // corpus, as it was, and returns its path; the report names it as left
 // unminimized unless why says what it is instead ("" for unminimized).
-func (c *command) placeRaw(t *campaignTarget, dir string, data []byte, why string) string {
+func (c *campaign) placeRaw(t *campaignTarget, dir string, data []byte, why string) string {
 	path, err := writeEntry(t.pkg.ModuleDir, dir, data)
 	if err != nil {
 		c.rep.errorf("%s: the input the fuzzer stopped on could not be kept: %v", t.name(), c.relErr(err))
@@ -102,18 +101,18 @@ func (c *command) placeRaw(t *campaignTarget, dir string, data []byte, why strin
 // corpus name is name, and t's failing seed entries, and returns what
 // became of each. If pending, the input is not in the seed corpus: it is
 // minimized from memory, and only its result is written there.
-func (c *command) minimizeFound(ctx context.Context, t *campaignTarget, name string, data []byte, pending bool) []result {
+func (c *campaign) minimizeFound(ctx context.Context, t *campaignTarget, name string, data []byte, pending bool) []result {
 	var names []string
 	if !pending {
-		names = append(names, regexp.QuoteMeta(name))
+		names = append(names, name)
 	}
 	for _, n := range t.left {
-		names = append(names, regexp.QuoteMeta(n))
+		names = append(names, n)
 	}
 	var jobs []*targetJob
 	if len(names) > 0 {
-		m := &matcher{target: regexp.MustCompile("^" + regexp.QuoteMeta(t.target.Name) + "$"), entry: regexp.MustCompile("^(" + strings.Join(names, "|") + ")$")}
-		jobs = c.selectEntries(ctx, t.pkg, forMinimize, m)
+		m := matchNames([]string{t.target.Name}, names)
+		jobs = c.selectEntries(ctx, t.pkg, selecting{purpose: forMinimize}, m)
 	}
 	if pending {
 		e, err := pendingEntry(corpus.SeedCorpus(t.pkg.Dir, t.target.Name), name, data)
@@ -143,7 +142,7 @@ func (c *command) minimizeFound(ctx context.Context, t *campaignTarget, name str
 		return nil
 	}
 	var results []result
-	c.minimizeJobs(ctx, t.pkg, b, jobs, func(res result) {
+	c.minimizeJobs(ctx, t.pkg, b, jobs, c.mz, func(res result) {
 		if e := strings.TrimPrefix(res.Test, t.target.Name+"/"); e != name && !res.found {
 			// A failing seed entry's: reported if it changed, as the
 			// command reports it.
@@ -180,7 +179,7 @@ func pendingEntry(dir, name string, data []byte) (corpus.Entry, error) {
 // data, which is not in the seed corpus and whose result was not written:
 // it goes in as it is (the minimum, or unminimized and named) unless its
 // failure is counted elsewhere.
-func (c *command) countFailure(t *campaignTarget, res result, known *knownFailures, found map[failure.Signature]*campaignFinding, existing string, pending bool, data []byte) bool {
+func (c *campaign) countFailure(t *campaignTarget, res result, known *knownFailures, found map[failure.Signature]*campaignFinding, existing string, pending bool, data []byte) bool {
 	dir := corpus.SeedCorpus(t.pkg.Dir, t.target.Name)
 	minimal := res.Status == statusMinimal || res.Status == statusStopped
 	kept := c.abs(res.Path)
@@ -242,7 +241,7 @@ func (c *command) countFailure(t *campaignTarget, res result, known *knownFailur
 // passedLater takes an entry that failed a turn and passed a later replay
 // out of t's new failures, if it is one: its failure does not repeat (it
 // depends on the time, on state), so it is flaky, not a bug to commit.
-func (c *command) passedLater(t *campaignTarget, path string) {
+func (c *campaign) passedLater(t *campaignTarget, path string) {
 	i := slices.Index(t.fresh, path)
 	if i < 0 {
 		return
@@ -256,7 +255,7 @@ func (c *command) passedLater(t *campaignTarget, path string) {
 // forget removes an entry the campaign wrote into t's seed corpus for a
 // failure it counts elsewhere, and the directories writing it made, if
 // they are empty again.
-func (c *command) forget(t *campaignTarget, path string) {
+func (c *campaign) forget(t *campaignTarget, path string) {
 	if err := corpus.Remove(path); err != nil {
 		c.rep.errorf("%v", err)
 		c.fail(exitFailure)

@@ -3,7 +3,6 @@ package cli
 import (
 	"cmp"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -33,7 +32,7 @@ func (ct campaignTimes) String(targets []*campaignTarget) string {
 
 // campaignReport reports each target's work, and the findings; a new
 // failure fails the run.
-func (c *command) campaignReport(targets []*campaignTarget, found map[failure.Signature]*campaignFinding) {
+func (c *campaign) campaignReport(targets []*campaignTarget, found map[failure.Signature]*campaignFinding) {
 	for sig, f := range found {
 		if slices.Contains(f.t.flaky, f.path) {
 			delete(found, sig) // it passed later: not a new failure (passedLater)
@@ -62,7 +61,7 @@ func (c *command) campaignReport(targets []*campaignTarget, found map[failure.Si
 	}
 	c.rep.output(c.rep.out, "", "", b.String())
 	for _, t := range targets {
-		if note := idleNote(t, c.opts.budget); note != "" {
+		if note := idleNote(t, c.fuzztime); note != "" {
 			c.rep.infof("%s: %s", t.name(), note)
 		}
 	}
@@ -100,7 +99,7 @@ func idleNote(t *campaignTarget, budget time.Duration) string {
 
 // stepSummary is the campaign's report as Markdown, for the summary of a
 // GitHub Actions job ($GITHUB_STEP_SUMMARY).
-func (c *command) stepSummary(targets []*campaignTarget, found map[failure.Signature]*campaignFinding) string {
+func (c *campaign) stepSummary(targets []*campaignTarget, found map[failure.Signature]*campaignFinding) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### fuzzmin fuzz: %s, %s\n\n", plural(len(targets), "target", "targets"), plural(len(found), "new failure", "new failures"))
 	b.WriteString("| target | time | execs | execs/s | new inputs | coverage | new failures | known | again | stops cost |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
@@ -135,19 +134,6 @@ func markdownCode(s string) string {
 // markdownText escapes what Markdown would take for markup in s.
 func markdownText(s string) string {
 	return strings.NewReplacer("\\", "\\\\", "`", "\\`", "*", "\\*", "_", "\\_", "|", "\\|", "<", "&lt;", "\n", " ").Replace(terminalSafe(s))
-}
-
-// appendFile appends text to the file at path, creating it if need be.
-func appendFile(path, text string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
-	if err != nil {
-		return err
-	}
-	if _, err := f.WriteString(text); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // fuzzTargetEvent is the fuzz-target event of fuzzmin fuzz.

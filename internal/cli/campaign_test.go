@@ -20,8 +20,8 @@ import (
 func TestCampaign_PassedLater(t *testing.T) {
 	var out, errs bytes.Buffer
 	dir := t.TempDir()
-	c := &command{rep: newReporter(&out, &errs, false, false)}
-	c.opts.dir = dir
+	c := &campaign{runContext: &runContext{rep: newReporter(&out, &errs, false, false)}}
+	c.dir = dir
 	p := &pkg{ImportPath: "example.com/x", Dir: dir}
 	clock := &campaignTarget{pkg: p, target: &target{Name: "FuzzClock"}}
 	stays := &campaignTarget{pkg: p, target: &target{Name: "FuzzStays"}}

@@ -25,16 +25,16 @@ func sliceTime(budget time.Duration, targets, p int) time.Duration {
 
 // fuzzTargets runs the slices until the budget is spent and returns the
 // findings, by failure.
-func (c *command) fuzzTargets(ctx context.Context, targets []*campaignTarget) map[failure.Signature]*campaignFinding {
-	budget := c.opts.budget
+func (c *campaign) fuzzTargets(ctx context.Context, targets []*campaignTarget) map[failure.Signature]*campaignFinding {
+	budget := c.fuzztime
 	deadline := time.Now().Add(budget)
-	slice := sliceTime(budget, len(targets), c.opts.procs)
-	workers := max(1, runtime.GOMAXPROCS(0)/c.opts.procs)
+	slice := sliceTime(budget, len(targets), c.procs)
+	workers := max(1, runtime.GOMAXPROCS(0)/c.procs)
 	found := map[failure.Signature]*campaignFinding{}
 	done := make(chan sliceDone)
 	running := 0
 	for {
-		for running < c.opts.procs && ctx.Err() == nil {
+		for running < c.procs && ctx.Err() == nil {
 			// Turns are whole seconds: what the build took of the first
 			// second does not cost a budget of two its turn.
 			left := time.Until(deadline).Round(time.Second)
@@ -85,7 +85,7 @@ func nextTarget(targets []*campaignTarget) *campaignTarget {
 // sliceEnded takes what a slice of t found: its statistics, and the
 // failure it stopped on, which it minimizes, writes and counts. It returns
 // the time minimizing new failures took.
-func (c *command) sliceEnded(ctx context.Context, d sliceDone, slice time.Duration, found map[failure.Signature]*campaignFinding) (extra time.Duration) {
+func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Duration, found map[failure.Signature]*campaignFinding) (extra time.Duration) {
 	t, out := d.t, d.out
 	t.slices++
 	t.spent += d.took

@@ -32,12 +32,21 @@ type finding struct {
 	test    string // Target/entry
 }
 
-// checkPackage builds p's test binary and checks the selected entries of
-// its targets.
-func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
-	jobs := c.selectEntries(ctx, p, forCheck, c.match)
-	c.orphanFindings(p)
-	others := c.goTestChecks(p)
+// checking is what the check stage serves: the entries m selects, and
+// what check's flags ask of them.
+type checking struct {
+	m       *matcher
+	search  searchOptions // of -minimal's searches
+	minimal bool          // also a bounded search of each failing entry
+	github  bool          // annotations
+}
+
+// checkPackage builds p's test binary and checks the entries of its
+// targets that ck selects.
+func (c *runContext) checkPackage(ctx context.Context, p *pkg, tmp string, ck *checking) {
+	jobs := c.selectEntries(ctx, p, selecting{purpose: forCheck, searches: ck.minimal}, ck.m)
+	c.orphanFindings(p, ck)
+	others := c.goTestChecks(p, ck.m)
 	if len(jobs) == 0 && len(others) == 0 {
 		return
 	}
@@ -49,7 +58,8 @@ func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
 	runners := make([]*testbin.Runner, len(jobs))
 	for i, tj := range jobs {
 		made := []**testbin.Runner{&runners[i]}
-		if c.opts.minimal {
+		tj.search = ck.search
+		if ck.minimal {
 			made = append(made, &tj.probe) // where -minimal's searches run the zero input
 		}
 		var err error
@@ -66,7 +76,7 @@ func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
 	// them in order.
 	replays := make([]replay, len(jobs))
 	var wg sync.WaitGroup
-	w := max(1, min(c.opts.procs, len(jobs)))
+	w := max(1, min(c.procs, len(jobs)))
 	for k := range w {
 		wg.Go(func() {
 			for i := k; i < len(jobs) && ctx.Err() == nil; i += w {
@@ -84,18 +94,19 @@ func (c *command) checkPackage(ctx context.Context, p *pkg, tmp string) {
 			c.fail(exitFailure)
 			return
 		}
-		for _, f := range c.checkTarget(ctx, p, tj, runners[i], replays[i]) {
-			c.rep.finding(p.ImportPath, f, c.annotationFile(f.Path))
+		for _, f := range c.checkTarget(ctx, p, tj, runners[i], replays[i], ck.minimal) {
+			c.rep.finding(p.ImportPath, f, c.annotationFile(f.Path, ck.github))
 			c.fail(exitFailure)
 		}
 	}
-	c.checkGoTest(ctx, p, b, others)
+	c.checkGoTest(ctx, p, b, others, ck.github)
 }
 
-// orphanFindings reports the seed corpora of p whose fuzz target is gone:
-// their entries are regression tests that go test no longer runs.
-func (c *command) orphanFindings(p *pkg) {
-	orphans, err := c.orphans(p, c.match)
+// orphanFindings reports the seed corpora of p that ck selects whose fuzz
+// target is gone: their entries are regression tests that go test no
+// longer runs.
+func (c *runContext) orphanFindings(p *pkg, ck *checking) {
+	orphans, err := c.orphans(p, ck.m)
 	if err != nil {
 		return // selectEntries reported it
 	}
@@ -105,25 +116,25 @@ func (c *command) orphanFindings(p *pkg) {
 		f := finding{Path: c.rel(dir), Level: "error", test: t,
 			Message: fmt.Sprintf("orphaned: %s has no fuzz target %s, so go test never runs its %s (was the target renamed? move them, or remove the directory)",
 				p.ImportPath, t, plural(len(entries), "entry", "entries"))}
-		c.rep.finding(p.ImportPath, f, c.annotationFile(f.Path))
+		c.rep.finding(p.ImportPath, f, c.annotationFile(f.Path, ck.github))
 		c.fail(exitFailure)
 	}
 }
 
 // annotationFile returns the file a GitHub annotation of a finding in
 // path (as c.rel gives it) names, or "" if findings are not annotations
-// (-github, or GITHUB_ACTIONS=true). GitHub places an annotation by the
+// (github, -github, or GITHUB_ACTIONS=true). GitHub places an annotation by the
 // file's path from the root of the work space (GITHUB_WORKSPACE), which is
 // not the module's directory when the module is in a subdirectory of the
 // repository (the action's working-directory).
-func (c *command) annotationFile(path string) string {
-	if !c.opts.github && os.Getenv("GITHUB_ACTIONS") != "true" {
+func (c *runContext) annotationFile(path string, github bool) string {
+	if !github && os.Getenv("GITHUB_ACTIONS") != "true" {
 		return ""
 	}
 	if ws := os.Getenv("GITHUB_WORKSPACE"); ws != "" {
 		abs := path
 		if !filepath.IsAbs(abs) {
-			base, err := filepath.Abs(c.opts.dir) // as c.rel has it: -C, or the working directory
+			base, err := filepath.Abs(c.dir) // as c.rel has it: -C, or the working directory
 			if err != nil {
 				return filepath.ToSlash(path)
 			}
@@ -142,8 +153,9 @@ func (c *command) annotationFile(path string) string {
 }
 
 // checkTarget returns the findings of one target, whose valid entries
-// replayed as rep, in the order of the entries' names.
-func (c *command) checkTarget(ctx context.Context, p *pkg, tj *targetJob, r *testbin.Runner, rep replay) []finding {
+// replayed as rep, in the order of the entries' names; with minimal, a
+// failing entry's says whether a bounded search shrinks it.
+func (c *runContext) checkTarget(ctx context.Context, p *pkg, tj *targetJob, r *testbin.Runner, rep replay, minimal bool) []finding {
 	byName := map[string][]finding{}
 	add := func(name string, f finding) {
 		f.test = tj.target.Name + "/" + name
@@ -161,7 +173,7 @@ func (c *command) checkTarget(ctx context.Context, p *pkg, tj *targetJob, r *tes
 			add(e.Name, finding{Path: c.rel(e.Path), Line: 1, Level: "warning", Message: "duplicate: the same values as " + group[0].Name})
 		}
 	}
-	known, err := c.knownOf(p.ModuleDir)
+	known, err := c.knownOf(p.ModuleDir, "")
 	if err != nil {
 		c.rep.errorf("%v", err)
 		c.fail(exitFailure)
@@ -181,7 +193,7 @@ func (c *command) checkTarget(ctx context.Context, p *pkg, tj *targetJob, r *tes
 				shown.Text = preview(msg)
 			}
 			f := finding{Path: c.rel(e.Path), Line: 1, Level: "error", Message: "fails: " + shown.String()}
-			if c.opts.minimal {
+			if minimal {
 				f.Message += c.couldShrink(ctx, j)
 			}
 			add(e.Name, f)
@@ -220,7 +232,7 @@ var lineRE = regexp.MustCompile(`^:(\d+): (.*)$`)
 
 // staleFinding turns the toolchain's complaint about an entry into a
 // finding at its line.
-func (c *command) staleFinding(msg string, j *entryJob) finding {
+func (c *runContext) staleFinding(msg string, j *entryJob) finding {
 	line, reason, ok := testbin.Stale(msg, j.entry.Values)
 	if !ok {
 		line, reason = 1, msg
@@ -230,7 +242,7 @@ func (c *command) staleFinding(msg string, j *entryJob) finding {
 
 // couldShrink runs a bounded search on a failing entry, writing nothing,
 // and says what it found.
-func (c *command) couldShrink(ctx context.Context, j *entryJob) string {
+func (c *runContext) couldShrink(ctx context.Context, j *entryJob) string {
 	res := c.minimizeEntry(ctx, j)
 	if res.Status == statusWould {
 		return fmt.Sprintf("; a search of %d runs shrinks it from %d to %d bytes: run %s", res.Runs, res.Before, res.After, c.fuzzminCommand(j))
@@ -248,7 +260,7 @@ type replay struct {
 
 // replayAll runs the entries in as few processes as crashes allow, giving
 // their failures identities by shaper, one for the target's entries.
-func (c *command) replayAll(ctx context.Context, r *testbin.Runner, entries []corpus.Entry, shaper *failure.Shaper) replay {
+func (c *runContext) replayAll(ctx context.Context, r *testbin.Runner, entries []corpus.Entry, shaper *failure.Shaper) replay {
 	sigs, msgs, stale := map[string]failure.Signature{}, map[string]string{}, map[string]string{}
 	todo := entries
 	for len(todo) > 0 {
@@ -316,4 +328,18 @@ func duplicates(entries []corpus.Entry) [][]corpus.Entry {
 		}
 	}
 	return dups
+}
+
+// check is fuzzmin check: it replays the corpora and what else go test
+// replays of the targets ck selects, and reports what it finds.
+func (c *runContext) check(ctx context.Context, patterns []string, ck *checking) int {
+	return c.withPackages(ctx, patterns, 0, ck.m, func(pkgs []*pkg) {
+		if !c.readKnownFiles(pkgs, "") {
+			return
+		}
+		c.ended(ctx, c.eachPackage(ctx, pkgs, savesNothing(func(ctx context.Context, p *pkg, tmp string) {
+			c.checkPackage(ctx, p, tmp, ck)
+		})), ck.m)
+		c.rep.checkSummary(c.matched)
+	})
 }

@@ -30,32 +30,32 @@ type goTestCheck struct {
 }
 
 // goTestChecks returns the runs of p's seeds and saved tests that -run and
-// -shard select.
-func (c *command) goTestChecks(p *pkg) []goTestCheck {
-	timeout := 2*c.opts.execTimeout + 30*time.Second
+// -shard select, as m has them.
+func (c *runContext) goTestChecks(p *pkg, m *matcher) []goTestCheck {
+	timeout := 2*c.execTimeout + 30*time.Second
 	var checks []goTestCheck
 	for _, t := range p.Targets {
-		if c.match.matchTarget(t.Name) && c.opts.shard.has(p.ImportPath, t.Name, "seed#") {
+		if m.matchTarget(t.Name) && m.shard.has(p.ImportPath, t.Name, "seed#") {
 			checks = append(checks, goTestCheck{target: t, check: testbin.Check{Target: t.Name,
-				Run: "^" + t.Name + "$/^seed#[0-9]+$", Timeout: timeout, MemLimit: int64(c.opts.memLimit)}})
+				Run: "^" + t.Name + "$/^seed#[0-9]+$", Timeout: timeout, MemLimit: int64(c.memLimit)}})
 		}
 	}
 	dirs, _ := corpus.Targets(p.Dir) // an error is reported with the entries
 	for _, name := range dirs {
-		if !isTestName(name) || !c.match.matchTarget(name) || !c.opts.shard.has(p.ImportPath, name, "") {
+		if !isTestName(name) || !m.matchTarget(name) || !m.shard.has(p.ImportPath, name, "") {
 			continue
 		}
 		entries, _ := corpus.Read(corpus.SeedCorpus(p.Dir, name))
 		c.matched += len(entries)
 		checks = append(checks, goTestCheck{test: name, check: testbin.Check{Target: name,
-			Run: "^" + name + "$", Env: []string{session.ReplayEnv + "=1"}, Timeout: timeout, MemLimit: int64(c.opts.memLimit)}})
+			Run: "^" + name + "$", Env: []string{session.ReplayEnv + "=1"}, Timeout: timeout, MemLimit: int64(c.memLimit)}})
 	}
 	return checks
 }
 
 // checkGoTest runs the checks through go test's run of the package and
-// reports what fails.
-func (c *command) checkGoTest(ctx context.Context, p *pkg, b *built, checks []goTestCheck) {
+// reports what fails, annotated if github (annotationFile).
+func (c *runContext) checkGoTest(ctx context.Context, p *pkg, b *built, checks []goTestCheck, github bool) {
 	if len(checks) == 0 || ctx.Err() != nil {
 		return
 	}
@@ -87,7 +87,7 @@ func (c *command) checkGoTest(ctx context.Context, p *pkg, b *built, checks []go
 			fs = c.replayFindings(p, gc.test, outs[i], b.bin.Toolchain, shown)
 		}
 		for _, f := range fs {
-			c.rep.finding(p.ImportPath, f, c.annotationFile(f.Path))
+			c.rep.finding(p.ImportPath, f, c.annotationFile(f.Path, github))
 			c.fail(exitFailure)
 		}
 	}
@@ -97,7 +97,7 @@ func (c *command) checkGoTest(ctx context.Context, p *pkg, b *built, checks []go
 // fuzzshrink.Check saved (session.ReplayEnv): a finding for each saved
 // failure that still fails, or for the test itself if it failed without
 // saying which.
-func (c *command) replayFindings(p *pkg, test string, out testbin.CheckOutput, tc *testbin.Toolchain, shown func(failure.Signature, string) string) []finding {
+func (c *runContext) replayFindings(p *pkg, test string, out testbin.CheckOutput, tc *testbin.Toolchain, shown func(failure.Signature, string) string) []finding {
 	var fs []finding
 	for _, l := range bytes.Split(out.Out, []byte("\n")) {
 		_, rest, ok := bytes.Cut(l, []byte(session.ReplayMark))

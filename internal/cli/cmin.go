@@ -37,9 +37,10 @@ type cminEntry struct {
 }
 
 // cminPackage distills the corpora under root, as $GOCACHE/fuzz lays them
-// out, of the targets of p that m selects.
-func (c *command) cminPackage(ctx context.Context, p *pkg, tmp string, m *matcher, root string) {
-	jobs := c.selectEntries(ctx, p, forCmin, m)
+// out, of the targets of p that m selects; sel says whether the seed
+// corpus takes part and whether anything is removed.
+func (c *runContext) cminPackage(ctx context.Context, p *pkg, tmp string, m *matcher, root string, sel selecting) {
+	jobs := c.selectEntries(ctx, p, sel, m)
 	if len(jobs) == 0 {
 		return
 	}
@@ -51,7 +52,7 @@ func (c *command) cminPackage(ctx context.Context, p *pkg, tmp string, m *matche
 		if ctx.Err() != nil {
 			return
 		}
-		if err := c.cminTarget(ctx, p, tj, cov, filepath.Join(tmp, fmt.Sprint("work", i)), root); err != nil {
+		if err := c.cminTarget(ctx, p, tj, cov, filepath.Join(tmp, fmt.Sprint("work", i)), root, m.shard, sel.dryRun); err != nil {
 			if ctx.Err() == nil {
 				c.rep.errorf("%s %s: %v", p.ImportPath, tj.target.Name, err)
 				c.fail(exitFailure)
@@ -63,10 +64,10 @@ func (c *command) cminPackage(ctx context.Context, p *pkg, tmp string, m *matche
 
 // buildCoverage builds p's test binary for the set coverage of the
 // packages of the main module it links, in tmp.
-func (c *command) buildCoverage(ctx context.Context, p *pkg, tmp string) (*coverBuild, bool) {
+func (c *runContext) buildCoverage(ctx context.Context, p *pkg, tmp string) (*coverBuild, bool) {
 	start := time.Now()
 	cov := &coverBuild{bin: &testbin.Binary{Path: filepath.Join(tmp, "cover.test"), ModDir: p.ModuleDir, PkgDir: p.Dir,
-		Timeout: c.opts.execTimeout, MemLimit: int64(c.opts.memLimit), Env: c.env, RAM: c.ram.path, Disk: c.disk.path, Note: c.verboseNote}}
+		Timeout: c.execTimeout, MemLimit: int64(c.memLimit), Env: c.env, RAM: c.ram.path, Disk: c.disk.path, Note: c.verboseNote}}
 	c.rep.phase("building " + p.ImportPath + " for coverage")
 	var err error
 	var stamp string
@@ -74,7 +75,7 @@ func (c *command) buildCoverage(ctx context.Context, p *pkg, tmp string) (*cover
 		goCmd := func(args ...string) *exec.Cmd { return c.goCommand(ctx, args...) }
 		flags := append(c.buildFlags(), p.Args...)
 		cov.bin.Path = c.holdBinary(p, "cover", append(slices.Clip(flags), cov.pkgs...), cov.bin.Path)
-		stamp = binaryStamp(cov.bin.Path, c.opts.verbose)
+		stamp = binaryStamp(cov.bin.Path, c.verbose)
 		err = testbin.BuildCover(goCmd, cov.bin.Path, cov.pkgs, flags)
 	}
 	c.rep.phase("")
@@ -94,8 +95,9 @@ type coverBuild struct {
 	pkgs []string
 }
 
-// cminTarget distills the corpus of one target under root.
-func (c *command) cminTarget(ctx context.Context, p *pkg, tj *targetJob, cov *coverBuild, work, root string) error {
+// cminTarget distills the corpus of one target under root: the entries of
+// the shard sh, removing nothing if dryRun.
+func (c *runContext) cminTarget(ctx context.Context, p *pkg, tj *targetJob, cov *coverBuild, work, root string, sh shard, dryRun bool) error {
 	start := time.Now()
 	var entries []*cminEntry
 	for _, e := range tj.entries { // the seed corpus, with -seed
@@ -109,7 +111,7 @@ func (c *command) cminTarget(ctx context.Context, p *pkg, tj *targetJob, cov *co
 		return err
 	}
 	for _, e := range cached {
-		if e.Err == nil && c.opts.shard.has(p.ImportPath, tj.target.Name, e.Name) {
+		if e.Err == nil && sh.has(p.ImportPath, tj.target.Name, e.Name) {
 			entries = append(entries, &cminEntry{Entry: e})
 		}
 	}
@@ -136,7 +138,7 @@ func (c *command) cminTarget(ctx context.Context, p *pkg, tj *targetJob, cov *co
 	kept := distill(entries)
 	removed := 0
 	for _, e := range entries {
-		if kept[e] || c.opts.dryRun {
+		if kept[e] || dryRun {
 			continue
 		}
 		confine := root
@@ -149,7 +151,7 @@ func (c *command) cminTarget(ctx context.Context, p *pkg, tj *targetJob, cov *co
 		removed++
 	}
 	verb := "removed"
-	if c.opts.dryRun {
+	if dryRun {
 		verb, removed = "would remove", len(entries)-len(kept)
 	}
 	c.rep.infof("%s %s: kept %d of %d entries (%d blocks of %d covered, as before, in %s), %s %d, %v",
@@ -166,24 +168,24 @@ func packageList(pkgs []string) string {
 }
 
 // cacheRoot is the directory of the generated corpora of all targets.
-func (c *command) cacheRoot() string {
-	if c.opts.fuzzcache != "" {
-		return c.opts.fuzzcache
+func (c *runContext) cacheRoot() string {
+	if c.fuzzCache != "" {
+		return c.fuzzCache
 	}
 	return filepath.Join(c.goenv.cache, "fuzz")
 }
 
 // cacheCorpus returns the directory of the generated corpus of a target.
-func (c *command) cacheCorpus(p *pkg, target string) string {
-	if c.opts.fuzzcache != "" {
-		return filepath.Join(c.opts.fuzzcache, filepath.FromSlash(p.ImportPath), target)
+func (c *runContext) cacheCorpus(p *pkg, target string) string {
+	if c.fuzzCache != "" {
+		return filepath.Join(c.fuzzCache, filepath.FromSlash(p.ImportPath), target)
 	}
 	return corpus.CacheCorpus(c.goenv.cache, p.ImportPath, target)
 }
 
 // measure runs each entry alone, on -p runners at once, and records the
 // blocks it covers. It returns the names of the blocks.
-func (c *command) measure(ctx context.Context, target string, bin *testbin.Binary, work string, entries []*cminEntry) ([]string, error) {
+func (c *runContext) measure(ctx context.Context, target string, bin *testbin.Binary, work string, entries []*cminEntry) ([]string, error) {
 	var mu sync.Mutex
 	index := map[string]int{}
 	var names []string
@@ -198,7 +200,7 @@ func (c *command) measure(ctx context.Context, target string, bin *testbin.Binar
 		}
 		return i
 	}
-	w := max(1, min(c.opts.procs, len(entries)))
+	w := max(1, min(c.procs, len(entries)))
 	errs := make([]error, w)
 	var wg sync.WaitGroup
 	for k := range w {
@@ -287,4 +289,17 @@ func distill(entries []*cminEntry) map[*cminEntry]bool {
 		}
 		take(best)
 	}
+}
+
+// cmin is fuzzmin cmin: it distills the generated corpora, under
+// fuzzcache if it is set, of the targets m selects; with seed their seed
+// corpora too; with dryRun it removes nothing.
+func (c *runContext) cmin(ctx context.Context, patterns []string, m *matcher, fuzzcache string, seed, dryRun bool) int {
+	c.fuzzCache = fuzzcache
+	return c.withPackages(ctx, patterns, writesSeeds|writesCache, m, func(pkgs []*pkg) {
+		root := c.cacheRoot()
+		c.ended(ctx, c.eachPackage(ctx, pkgs, savesNothing(func(ctx context.Context, p *pkg, tmp string) {
+			c.cminPackage(ctx, p, tmp, m, root, selecting{purpose: forCmin, seed: seed, dryRun: dryRun})
+		})), m)
+	})
 }

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
@@ -16,10 +15,19 @@ import (
 // one place each is named: Main runs it, the manual fills its flags in,
 // and -help prints its section.
 type subcommand struct {
-	name    string               // "" for the command itself, which minimizes
-	section string               // the heading of its section of the manual; "" for the overview
-	flags   func() *flag.FlagSet // its own flags, for the manual; nil if it has none
+	name    string     // "" for the command itself, which minimizes
+	section string     // the heading of its section of the manual; "" for the overview
+	cmd     func() cmd // a new one, its options at their defaults; nil for demo and help
 	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+// A cmd is a command that works on packages: its options, bound to its
+// flags, and its work, run over the run context its common options make.
+type cmd interface {
+	flags(fs *flag.FlagSet) // adds its flags, bound to its options
+	validate(args []string) error
+	options() *common
+	run(ctx context.Context, c *runContext, args []string) int
 }
 
 // commands is set in init: the subcommands' run functions print the
@@ -28,18 +36,42 @@ var commands []subcommand
 
 func init() {
 	commands = []subcommand{
-		{name: "", flags: flagsOf(defaultOptions, minimizeFlags), run: runPipeline("", defaultOptions, minimizeFlags, (*command).minimize)},
-		{name: "check", section: "# Check", flags: flagsOf(checkDefaults, checkFlags), run: runPipeline("check", checkDefaults, checkFlags, (*command).check)},
-		{name: "fuzz", section: "# Fuzzing a module", flags: flagsOf(campaignDefaults, campaignFlags), run: runPipeline("fuzz", campaignDefaults, campaignFlags, (*command).campaign)},
-		{name: "known", section: "# Known failures", flags: flagsOf(checkDefaults, knownFlags), run: runPipeline("known", checkDefaults, knownFlags, (*command).addKnown)},
-		{name: "export", section: "# Exporting corpora", flags: flagsOf(exportDefaults, exportFlags), run: runPipeline("export", exportDefaults, exportFlags, (*command).export)},
-		{name: "cover", section: "# Coverage of the corpora", flags: flagsOf(defaultOptions, coverFlags), run: runPipeline("cover", defaultOptions, coverFlags, (*command).cover)},
-		{name: "cmin", section: "# Cmin", flags: flagsOf(defaultOptions, cminFlags), run: runPipeline("cmin", defaultOptions, cminFlags, (*command).cmin)},
-		{name: "import", section: "# Importing crashes", flags: importFlags, run: runImport},
-		{name: "migrate", section: "# Migrating entries", flags: migrateFlags, run: runMigrate},
+		{name: "", cmd: newMinimizeCmd},
+		{name: "check", section: "# Check", cmd: newCheckCmd},
+		{name: "fuzz", section: "# Fuzzing a module", cmd: newFuzzCmd},
+		{name: "known", section: "# Known failures", cmd: newKnownCmd},
+		{name: "export", section: "# Exporting corpora", cmd: newExportCmd},
+		{name: "cover", section: "# Coverage of the corpora", cmd: newCoverCmd},
+		{name: "cmin", section: "# Cmin", cmd: newCminCmd},
+		{name: "import", section: "# Importing crashes", cmd: newImportCmd},
+		{name: "migrate", section: "# Migrating entries", cmd: newMigrateCmd},
 		{name: "demo", section: "# Demo", run: runDemo},
 		{name: "help", section: "# Help", run: runHelp},
 	}
+	for i := range commands {
+		if sc := &commands[i]; sc.cmd != nil {
+			sc.run = func(args []string, stdout, stderr io.Writer) int {
+				return runCmd(sc.name, sc.cmd(), args, stdout, stderr)
+			}
+		}
+	}
+}
+
+// flagSet returns the flag set of the command x named name, bound to its
+// options.
+func flagSet(name string, x cmd) *flag.FlagSet {
+	fs := flag.NewFlagSet(strings.TrimSpace("fuzzmin "+name), flag.ContinueOnError)
+	x.flags(fs)
+	return fs
+}
+
+// flagsOf returns the flags of sc, with their defaults, for the manual;
+// nil if it has none.
+func (sc *subcommand) flagsOf() *flag.FlagSet {
+	if sc.cmd == nil {
+		return nil
+	}
+	return flagSet(sc.name, sc.cmd())
 }
 
 // lookup returns the subcommand of that name, or nil.
@@ -66,51 +98,41 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	return commands[0].run(args, stdout, stderr)
 }
 
-// flagsOf returns the flags of a command, with their defaults, for the
-// manual.
-func flagsOf(defaults func() options, flags func(*options) *flag.FlagSet) func() *flag.FlagSet {
-	return func() *flag.FlagSet {
-		o := defaults()
-		return flags(&o)
+// runCmd runs the command x named name with args: its flags, checked
+// before any work, then its work on the packages the arguments name, over
+// a new run context.
+func runCmd(name string, x cmd, args []string, stdout, stderr io.Writer) int {
+	fs := flagSet(name, x)
+	if code, ok := parseFlags(fs, name, args, stdout, stderr); !ok {
+		return code
 	}
+	o := x.options()
+	err := x.validate(fs.Args())
+	if err == nil {
+		err = o.runOptions.validate()
+	}
+	if err == nil {
+		err = o.checkDir()
+	}
+	if err != nil {
+		return subUsage(stderr, name, err)
+	}
+	if m, ok := x.(*minimizeCmd); ok && m.version {
+		fmt.Fprintln(stdout, version())
+		return exitOK
+	}
+	ctx, finish, stop := interruptible()
+	defer stop()
+	c := newRunContext(*o, stdout, stderr, finish)
+	return c.rep.end(x.run(ctx, c, fs.Args()))
 }
 
-// runPipeline runs a command that works on the entries of packages
-// (minimize, check, cmin): its flags, with their defaults, and main, its
-// work on the packages the arguments name.
-func runPipeline(name string, defaults func() options, flags func(*options) *flag.FlagSet, main func(c *command, ctx context.Context, patterns []string) int) func(args []string, stdout, stderr io.Writer) int {
-	return func(args []string, stdout, stderr io.Writer) int {
-		o := defaults()
-		fs := flags(&o)
-		if code, ok := parseFlags(fs, name, args, stdout, stderr); !ok {
-			return code
-		}
-		if o.version {
-			if fs.NArg() > 0 {
-				return subUsage(stderr, name, fmt.Errorf("-version takes no arguments, got %s", strings.Join(fs.Args(), " ")))
-			}
-			fmt.Fprintln(stdout, version())
-			return exitOK
-		}
-		match, err := newMatcher(o.run)
-		if err == nil {
-			err = o.validate()
-		}
-		if err == nil {
-			err = o.checkDir()
-		}
-		if err != nil {
-			return subUsage(stderr, name, err)
-		}
-		patterns := fs.Args()
-		if len(patterns) == 0 {
-			patterns = []string{"."}
-		}
-		ctx, finish, stop := interruptible()
-		defer stop()
-		c := &command{opts: o, match: match, rep: newReporter(stdout, stderr, o.json, o.verbose), env: os.Environ(), finishing: finish}
-		return c.rep.end(main(c, ctx, patterns))
+// orDot returns patterns, or "." if there are none, as go test has it.
+func orDot(patterns []string) []string {
+	if len(patterns) == 0 {
+		return []string{"."}
 	}
+	return patterns
 }
 
 // runHelp prints the manual, or the section of one subcommand.

@@ -39,16 +39,17 @@ func removeEntry(root, path string) error {
 	return corpus.Remove(path)
 }
 
-// refuseLinks reports each corpus directory of the targets of pkgs, and
+// refuseLinks reports each corpus directory of the targets of pkgs that m
+// selects, and
 // each entry in it, that leads out of its package's module through a
 // symbolic link, and with cache each generated corpus directory that
 // leads out of the fuzz cache. It reports whether it found one: then
 // nothing is done.
-func (c *command) refuseLinks(pkgs []*pkg, cache bool) bool {
+func (c *runContext) refuseLinks(pkgs []*pkg, m *matcher, cache bool) bool {
 	refused := false
 	for _, p := range pkgs {
 		for _, t := range p.Targets {
-			if !c.match.matchTarget(t.Name) {
+			if !m.matchTarget(t.Name) {
 				continue
 			}
 			if err := confinedCorpus(corpus.SeedCorpus(p.Dir, t.Name), p.ModuleDir); err != nil {
@@ -85,7 +86,7 @@ func confinedCorpus(dir, root string) error {
 }
 
 // linkMessage says why a path is refused, naming where it had to stay.
-func (c *command) linkMessage(err error, where string) string {
+func (c *runContext) linkMessage(err error, where string) string {
 	var le *linkError
 	if !errors.As(err, &le) {
 		return c.relErr(err)
@@ -166,7 +167,7 @@ func relWithin(rel string) bool {
 // refuse reports the packages with fuzz targets whose testdata is not
 // fuzzmin's to write: outside the main module, in the module cache, or in
 // GOROOT, however they were named. Nothing is done if any is refused.
-func (c *command) refuse(pkgs []*pkg) bool {
+func (c *runContext) refuse(pkgs []*pkg) bool {
 	refused := false
 	for _, p := range pkgs {
 		if len(p.Targets) == 0 {

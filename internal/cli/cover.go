@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -107,91 +106,6 @@ func (pr profile) bytes() []byte {
 	return b.Bytes()
 }
 
-// coverFlags returns cover's flags, bound to o.
-func coverFlags(o *options) *flag.FlagSet {
-	fs := flag.NewFlagSet("fuzzmin cover", flag.ContinueOnError)
-	o.addBuildFlags(fs)
-	fs.StringVar(&o.run, "run", o.run, "Measure only the targets matching `regexp`.")
-	fs.StringVar(&o.out, "o", o.out, "Write the coverage profile to `file` (required).")
-	o.addRunFlags(fs, "each measuring one entry at a time.", false)
-	o.addOutputFlags(fs, false)
-	return fs
-}
-
-// cover is fuzzmin cover.
-func (c *command) cover(ctx context.Context, patterns []string) int {
-	if c.opts.out == "" {
-		c.rep.errorf("cover: -o names the file to write the coverage profile to")
-		return exitUsage
-	}
-	out := c.abs(c.opts.out)
-	return c.withPackages(ctx, patterns, 0, func(pkgs []*pkg) {
-		all := profile{}
-		n := 0
-		for i, p := range pkgs {
-			var targets []*target
-			for _, t := range p.Targets {
-				if c.match.matchTarget(t.Name) {
-					targets = append(targets, t)
-				}
-			}
-			if len(targets) == 0 || ctx.Err() != nil {
-				continue
-			}
-			tmp := filepath.Join(c.disk.path, fmt.Sprint(i))
-			cov, ok := c.buildCoverage(ctx, p, tmp)
-			if !ok {
-				continue
-			}
-			for k, t := range targets {
-				run, err := c.targetCoverage(ctx, p, t, cov, filepath.Join(tmp, fmt.Sprint("work", k)))
-				pr, entries, crashed := run.profile, run.entries, run.crashed
-				if err != nil {
-					if ctx.Err() == nil {
-						c.rep.errorf("%s %s: %v", p.ImportPath, t.Name, err)
-						c.fail(exitFailure)
-					}
-					return
-				}
-				covered, stmts := pr.statements()
-				switch {
-				case stmts == 0 && crashed > 0 && crashed == entries:
-					c.rep.infof("%s %s: %s, each of which ended its process (a panic, an exit, a hang) before go test wrote what it covered: nothing counted", p.ImportPath, t.Name, plural(entries, "entry", "entries"))
-				case stmts == 0:
-					c.rep.infof("%s %s: %s; %s has no statements to cover outside its tests", p.ImportPath, t.Name, plural(entries, "entry", "entries"), packageList(cov.pkgs))
-				default:
-					c.rep.infof("%s %s: %s cover %s of the statements of %s", p.ImportPath, t.Name, plural(entries, "entry", "entries"), percent(covered, stmts), packageList(cov.pkgs))
-				}
-				if crashed > 0 && crashed < entries {
-					c.rep.infof("%s %s: %s of them ended the process before go test wrote what it covered, and counted nothing", p.ImportPath, t.Name, plural(crashed, "entry", "entries"))
-				}
-				all.merge(pr)
-				n++
-			}
-		}
-		if ctx.Err() != nil || c.exit != exitOK {
-			return
-		}
-		if n == 0 {
-			c.rep.infof("fuzzmin cover: no fuzz target matches %s", describeSelection(c.opts.run, shard{1, 1}))
-			return
-		}
-		if err := writeFile(out, all.bytes()); err != nil {
-			c.rep.errorf("%v", err)
-			c.fail(exitFailure)
-			return
-		}
-		covered, stmts := all.statements()
-		if stmts == 0 {
-			// Only the main module's packages are measured: a vendored
-			// or required module's are not, unless named.
-			c.rep.infof("fuzzmin cover: no statements measured (only the main module's packages are; a vendored package is not, unless named); the profile is %s", c.rel(out))
-			return
-		}
-		c.rep.infof("fuzzmin cover: %s of the statements covered; the profile is %s (go tool cover -func=%s)", percent(covered, stmts), c.rel(out), c.rel(out))
-	})
-}
-
 // A corpusRun is what running each entry of a target's corpora measured.
 type corpusRun struct {
 	profile profile         // the union of what they covered
@@ -203,7 +117,7 @@ type corpusRun struct {
 // targetCoverage runs each entry of t's corpora, the seed corpus and the
 // generated one, alone with the binary built for coverage, on -p runners
 // at once, and returns what the runs measured.
-func (c *command) targetCoverage(ctx context.Context, p *pkg, t *target, cov *coverBuild, work string) (corpusRun, error) {
+func (c *runContext) targetCoverage(ctx context.Context, p *pkg, t *target, cov *coverBuild, work string) (corpusRun, error) {
 	var entries []corpus.Entry
 	for _, dir := range []string{corpus.SeedCorpus(p.Dir, t.Name), c.cacheCorpus(p, t.Name)} {
 		es, err := corpus.Read(dir)
@@ -214,7 +128,7 @@ func (c *command) targetCoverage(ctx context.Context, p *pkg, t *target, cov *co
 	}
 	run := corpusRun{profile: profile{}, entries: len(entries), failed: map[string]bool{}}
 	var mu sync.Mutex
-	w := max(1, min(c.opts.procs, len(entries)))
+	w := max(1, min(c.procs, len(entries)))
 	errs := make([]error, w)
 	var wg sync.WaitGroup
 	shape := func(_ int, _ failure.Signature, msg string) string { return failure.Shape(msg, nil) }
@@ -268,4 +182,79 @@ func writeFile(path string, data []byte) error {
 		os.Remove(f.Name())
 	}
 	return err
+}
+
+// cover is fuzzmin cover: it writes to out (-o) the coverage profile of
+// the corpora of the targets m selects.
+func (c *runContext) cover(ctx context.Context, patterns []string, m *matcher, out string) int {
+	if out == "" {
+		c.rep.errorf("cover: -o names the file to write the coverage profile to")
+		return exitUsage
+	}
+	out = c.abs(out)
+	return c.withPackages(ctx, patterns, 0, m, func(pkgs []*pkg) {
+		all := profile{}
+		n := 0
+		for i, p := range pkgs {
+			var targets []*target
+			for _, t := range p.Targets {
+				if m.matchTarget(t.Name) {
+					targets = append(targets, t)
+				}
+			}
+			if len(targets) == 0 || ctx.Err() != nil {
+				continue
+			}
+			tmp := filepath.Join(c.disk.path, fmt.Sprint(i))
+			cov, ok := c.buildCoverage(ctx, p, tmp)
+			if !ok {
+				continue
+			}
+			for k, t := range targets {
+				run, err := c.targetCoverage(ctx, p, t, cov, filepath.Join(tmp, fmt.Sprint("work", k)))
+				pr, entries, crashed := run.profile, run.entries, run.crashed
+				if err != nil {
+					if ctx.Err() == nil {
+						c.rep.errorf("%s %s: %v", p.ImportPath, t.Name, err)
+						c.fail(exitFailure)
+					}
+					return
+				}
+				covered, stmts := pr.statements()
+				switch {
+				case stmts == 0 && crashed > 0 && crashed == entries:
+					c.rep.infof("%s %s: %s, each of which ended its process (a panic, an exit, a hang) before go test wrote what it covered: nothing counted", p.ImportPath, t.Name, plural(entries, "entry", "entries"))
+				case stmts == 0:
+					c.rep.infof("%s %s: %s; %s has no statements to cover outside its tests", p.ImportPath, t.Name, plural(entries, "entry", "entries"), packageList(cov.pkgs))
+				default:
+					c.rep.infof("%s %s: %s cover %s of the statements of %s", p.ImportPath, t.Name, plural(entries, "entry", "entries"), percent(covered, stmts), packageList(cov.pkgs))
+				}
+				if crashed > 0 && crashed < entries {
+					c.rep.infof("%s %s: %s of them ended the process before go test wrote what it covered, and counted nothing", p.ImportPath, t.Name, plural(crashed, "entry", "entries"))
+				}
+				all.merge(pr)
+				n++
+			}
+		}
+		if ctx.Err() != nil || c.exit != exitOK {
+			return
+		}
+		if n == 0 {
+			c.rep.infof("fuzzmin cover: no fuzz target matches %s", describeSelection(m.pattern, shard{1, 1}))
+			return
+		}
+		if err := writeFile(out, all.bytes()); err != nil {
+			c.rep.errorf("%v", err)
+			c.fail(exitFailure)
+			return
+		}
+		covered, stmts := all.statements()
+		if stmts == 0 {
+			// Only the main module's packages are measured: a vendored
+			// or required module's are not, unless named.
+			c.rep.infof("fuzzmin cover: no statements measured (only the main module's packages are; a vendored package is not, unless named); the profile is %s", c.rel(out))
+			return
+		}
+		c.rep.infof("fuzzmin cover: %s of the statements covered; the profile is %s (go tool cover -func=%s)", percent(covered, stmts), c.rel(out), c.rel(out))
+	})
 }

@@ -55,17 +55,12 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	ctx, finish, stop := interruptible()
 	defer stop()
 	start := time.Now()
-	o := defaultOptions()
-	o.dir = dir
-	c := &command{
-		opts:      o,
-		match:     &matcher{},
-		rep:       newReporter(stdout, stderr, false, false),
-		env:       append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off"),
-		finishing: finish,
-	}
+	o := newMinimizeCmd().(*minimizeCmd)
+	o.dir, o.m = dir, &matcher{}
+	c := newRunContext(o.common, stdout, stderr, finish)
+	c.env = append(c.env, "GOFLAGS=-mod=mod", "GOWORK=off")
 	c.rep.noRerun = true // the copy is removed at the end
-	code := c.minimize(ctx, []string{"./..."})
+	code := o.run(ctx, c, []string{"./..."})
 	if code != exitOK {
 		return code
 	}

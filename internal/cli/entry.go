@@ -63,7 +63,7 @@ type shrinkOutcome struct {
 }
 
 // minimizeEntry takes one entry through the pipeline.
-func (c *command) minimizeEntry(ctx context.Context, j *entryJob) result {
+func (c *runContext) minimizeEntry(ctx context.Context, j *entryJob) result {
 	res := newResult(j)
 	if j.entry.Err != nil {
 		res.Status, res.Error = statusMalformed, c.relErr(j.entry.Err)
@@ -87,7 +87,7 @@ func (c *command) minimizeEntry(ctx context.Context, j *entryJob) result {
 	if j.flaky != "" {
 		res.Note = "flaky: the original " + j.flaky + "; the result failed so when checked, and may not every time"
 	}
-	if j.tj.tracked.has(j.entry.Name) && !c.opts.tracked && !j.isFound() {
+	if j.tj.tracked.has(j.entry.Name) && !j.tj.search.tracked && !j.isFound() {
 		res.Status, res.Rerun, res.maybeTracked = statusRegression, rerun(j, j.entry.Name), j.tj.tracked.all
 		return res
 	}
@@ -111,7 +111,7 @@ func (c *command) minimizeEntry(ctx context.Context, j *entryJob) result {
 	}
 	// The race detector's reports reach only the command: with -race, a
 	// wrapped target's values shrink as encoded bytes, from outside.
-	if j.target.Wrapped && !c.opts.race {
+	if j.target.Wrapped && !c.race {
 		final, done := c.minimizeInProcess(ctx, j, res)
 		if done {
 			return final
@@ -125,7 +125,7 @@ func (c *command) minimizeEntry(ctx context.Context, j *entryJob) result {
 // binary (shrinkInProcess), and finishes its result, which it returns with
 // done true; or, if the session gave no usable result, it returns res
 // with a note of why, for the search from outside.
-func (c *command) minimizeInProcess(ctx context.Context, j *entryJob, res result) (result, bool) {
+func (c *runContext) minimizeInProcess(ctx context.Context, j *entryJob, res result) (result, bool) {
 	out, err := c.shrinkInProcess(ctx, j)
 	if err == nil {
 		var final result
@@ -152,7 +152,7 @@ func (c *command) minimizeInProcess(ctx context.Context, j *entryJob, res result
 // test binary, in its fuzz worker if the worker agrees, and finishes its
 // result; a result the worker found that go test does not reproduce is
 // searched again in processes.
-func (c *command) minimizeOutOfProcess(ctx context.Context, j *entryJob, res result) result {
+func (c *runContext) minimizeOutOfProcess(ctx context.Context, j *entryJob, res result) result {
 	inWorker, why := c.workerAgrees(ctx, j)
 	if inWorker {
 		how := "one per call"
@@ -188,11 +188,11 @@ func (c *command) minimizeOutOfProcess(ctx context.Context, j *entryJob, res res
 // speaks, and the worker judges the original, and a passing input if
 // there is one, exactly as processes of their own did. When the toolchain
 // rules the worker out, it says so, once.
-func (c *command) workerAgrees(ctx context.Context, j *entryJob) (bool, string) {
+func (c *runContext) workerAgrees(ctx context.Context, j *entryJob) (bool, string) {
 	switch {
-	case !c.opts.worker:
+	case !c.worker:
 		return false, "-worker=false"
-	case c.opts.race:
+	case c.race:
 		return false, "-race: the race detector's reports of a fuzz worker do not reach fuzzmin"
 	case j.want.Crash():
 		return false, "the entry's failure ends a fuzz worker"
@@ -244,7 +244,7 @@ func join(a, b string) string {
 // finish reports what a search made of an entry and, unless it found
 // nothing smaller or -n says not to, writes the result back. Its error, if
 // any, is also in the result: what went wrong with the entry.
-func (c *command) finish(ctx context.Context, j *entryJob, out shrinkOutcome, res result) (result, error) {
+func (c *runContext) finish(ctx context.Context, j *entryJob, out shrinkOutcome, res result) (result, error) {
 	res.Runs, res.Stop, res.Others = out.runs, out.stop, out.others
 	interrupted := ctx.Err() != nil
 	if interrupted {
@@ -307,7 +307,7 @@ func (c *command) finish(ctx context.Context, j *entryJob, out shrinkOutcome, re
 // unchanged says that the original is as it was, for the error of a result
 // that could not be written; an entry made of another failure met while
 // shrinking has no original.
-func (c *command) unchanged(j *entryJob) string {
+func (c *runContext) unchanged(j *entryJob) string {
 	if j.isFound() {
 		return ""
 	}

@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -19,72 +18,6 @@ import (
 // ClusterFuzzLite's builds of native Go fuzz targets read
 // (compile_native_go_fuzzer_v2), so that a project can seed them: the
 // other way from import, which reads such testcases back into entries.
-
-// exportOptions are export's own.
-type exportOptions struct {
-	out    string // -o: export's directory, cover's file
-	format string // formatV2 or formatRaw
-	zip    bool   // also <Target>_seed_corpus.zip
-}
-
-// exportFlags returns export's flags, bound to o.
-func exportFlags(o *options) *flag.FlagSet {
-	fs := flag.NewFlagSet("fuzzmin export", flag.ContinueOnError)
-	o.addBuildFlags(fs)
-	fs.StringVar(&o.run, "run", o.run, "Export only the targets matching `regexp`.")
-	fs.StringVar(&o.out, "o", o.out, "Write each target's testcases into `dir`/<Target>/ (required); where targets of two packages share a name, each into dir/<package>_<Target>/, the package's path in its module with _ for /, as OSS-Fuzz projects name such fuzzers.")
-	fs.StringVar(&o.exportOptions.format, "format", o.exportOptions.format, "The layout of a testcase: `v2`, as a build made with compile_native_go_fuzzer_v2 reads it (the default of OSS-Fuzz and ClusterFuzzLite for native Go fuzz targets), or raw, the bytes of a target's one []byte or string argument.")
-	fs.BoolVar(&o.zip, "zip", o.zip, "Also write <Target>_seed_corpus.zip beside each target's directory, the seed corpus archive an OSS-Fuzz build script copies to $OUT.")
-	o.addOutputFlags(fs, false)
-	return fs
-}
-
-// exportDefaults are export's.
-func exportDefaults() options {
-	o := defaultOptions()
-	o.exportOptions.format = formatV2
-	return o
-}
-
-// export is fuzzmin export.
-func (c *command) export(ctx context.Context, patterns []string) int {
-	switch {
-	case c.opts.out == "":
-		c.rep.errorf("export: -o names the directory to write the testcases into")
-		return exitUsage
-	case c.opts.exportOptions.format != formatV2 && c.opts.exportOptions.format != formatRaw:
-		c.rep.errorf("export: -format %q: want v2 or raw", c.opts.exportOptions.format)
-		return exitUsage
-	}
-	out := c.abs(c.opts.out)
-	return c.withPackages(ctx, patterns, 0, func(pkgs []*pkg) {
-		var sel []exported
-		for _, p := range pkgs {
-			for _, t := range p.Targets {
-				if c.match.matchTarget(t.Name) {
-					sel = append(sel, exported{p, t, t.Name})
-				}
-			}
-		}
-		fuzzerNames(sel)
-		testcases, targets := 0, 0
-		for _, e := range sel {
-			if ctx.Err() != nil {
-				break
-			}
-			if n := c.exportTarget(e, out); n > 0 {
-				testcases += n
-				targets++
-			}
-		}
-		switch {
-		case len(sel) == 0 && c.exit == exitOK:
-			c.rep.infof("fuzzmin export: no fuzz target matches %s", describeSelection(c.opts.run, shard{1, 1}))
-		case len(sel) > 0:
-			c.rep.infof("fuzzmin export: %s of %s written to %s", plural(testcases, "testcase", "testcases"), plural(targets, "fuzzer", "fuzzers"), c.rel(out))
-		}
-	})
-}
 
 // An exported target, and the name of its fuzzer: the directory of its
 // testcases and its seed corpus archive.
@@ -116,9 +49,10 @@ func fuzzerNames(sel []exported) {
 	}
 }
 
-// exportTarget writes the testcases of e's corpora into out/<name>, and
-// returns how many it wrote.
-func (c *command) exportTarget(e exported, out string) int {
+// exportTarget writes the testcases of e's corpora into out/<name>, in
+// format, and with archive their seed corpus archive beside, and returns how many it
+// wrote.
+func (c *runContext) exportTarget(e exported, out, format string, archive bool) int {
 	p, t := e.p, e.t
 	dir := filepath.Join(out, e.name)
 	files := map[string][]byte{}
@@ -134,7 +68,7 @@ func (c *command) exportTarget(e exported, out string) int {
 			if e.Err != nil {
 				continue // malformed: go test and fuzzmin check say so
 			}
-			data, err := c.exportEncode(e.Values)
+			data, err := exportEncode(e.Values, format)
 			if err != nil {
 				refused = append(refused, fmt.Sprintf("%s (%v)", c.rel(e.Path), err))
 				continue
@@ -150,7 +84,7 @@ func (c *command) exportTarget(e exported, out string) int {
 			}
 		}
 	}
-	if c.opts.zip && len(files) > 0 {
+	if archive && len(files) > 0 {
 		if err := writeZip(filepath.Join(out, e.name+"_seed_corpus.zip"), files); err != nil {
 			c.rep.errorf("%v", err)
 			c.fail(exitFailure)
@@ -169,9 +103,9 @@ func (c *command) exportTarget(e exported, out string) int {
 	return len(files)
 }
 
-// exportEncode encodes an entry's values as -format says.
-func (c *command) exportEncode(vals []any) ([]byte, error) {
-	if c.opts.exportOptions.format == formatRaw {
+// exportEncode encodes an entry's values in format (-format).
+func exportEncode(vals []any, format string) ([]byte, error) {
+	if format == formatRaw {
 		return ossfuzz.EncodeRaw(vals)
 	}
 	return ossfuzz.EncodeV2(vals)
@@ -200,4 +134,46 @@ func writeZip(path string, files map[string][]byte) error {
 		return err
 	}
 	return writeFile(path, buf.Bytes())
+}
+
+// export is fuzzmin export: it writes the testcases of the targets m
+// selects into out (-o), in format, and with archive their seed corpus
+// archives.
+func (c *runContext) export(ctx context.Context, patterns []string, m *matcher, out, format string, archive bool) int {
+	switch {
+	case out == "":
+		c.rep.errorf("export: -o names the directory to write the testcases into")
+		return exitUsage
+	case format != formatV2 && format != formatRaw:
+		c.rep.errorf("export: -format %q: want v2 or raw", format)
+		return exitUsage
+	}
+	out = c.abs(out)
+	return c.withPackages(ctx, patterns, 0, m, func(pkgs []*pkg) {
+		var sel []exported
+		for _, p := range pkgs {
+			for _, t := range p.Targets {
+				if m.matchTarget(t.Name) {
+					sel = append(sel, exported{p, t, t.Name})
+				}
+			}
+		}
+		fuzzerNames(sel)
+		testcases, targets := 0, 0
+		for _, e := range sel {
+			if ctx.Err() != nil {
+				break
+			}
+			if n := c.exportTarget(e, out, format, archive); n > 0 {
+				testcases += n
+				targets++
+			}
+		}
+		switch {
+		case len(sel) == 0 && c.exit == exitOK:
+			c.rep.infof("fuzzmin export: no fuzz target matches %s", describeSelection(m.pattern, shard{1, 1}))
+		case len(sel) > 0:
+			c.rep.infof("fuzzmin export: %s of %s written to %s", plural(testcases, "testcase", "testcases"), plural(targets, "fuzzer", "fuzzers"), c.rel(out))
+		}
+	})
 }

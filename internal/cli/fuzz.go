@@ -41,13 +41,13 @@ func fuzzTarget(pkgs []*pkg, pattern string) (*pkg, *target, error) {
 	return p, t, nil
 }
 
-// fuzzFirst is -fuzz: it runs go test -fuzz on the one target the flag
-// names, without the toolchain's own minimization (fuzzmin minimizes
+// fuzzFirst is -fuzz: it runs go test -fuzz, for fuzztime, on the one
+// target the regexp pattern matches, without the toolchain's own minimization (fuzzmin minimizes
 // better). It returns the paths of the failing entries the fuzzer wrote,
 // none when there is nothing more to do, and the matcher that selects
 // them, the work of the minimizing that follows.
-func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) ([]string, *matcher, error) {
-	p, t, err := fuzzTarget(pkgs, c.opts.fuzz)
+func (c *runContext) fuzzFirst(ctx context.Context, pkgs []*pkg, pattern, fuzztime string) ([]string, *matcher, error) {
+	p, t, err := fuzzTarget(pkgs, pattern)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -56,9 +56,9 @@ func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) ([]string, *matche
 	if err != nil {
 		return nil, nil, err
 	}
-	args := []string{"test", "-run=^$", "-fuzz=^" + t.Name + "$", "-fuzztime=" + c.opts.fuzztime, "-fuzzminimizetime=0"}
+	args := []string{"test", "-run=^$", "-fuzz=^" + t.Name + "$", "-fuzztime=" + fuzztime, "-fuzzminimizetime=0"}
 	args = append(append(args, c.buildFlags()...), p.Args...)
-	cmd := testbin.GoFuzzCommand(ctx, c.opts.dir, c.env, args...)
+	cmd := testbin.GoFuzzCommand(ctx, c.dir, c.env, args...)
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	if err := cmd.Start(); err != nil {
@@ -79,17 +79,17 @@ func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) ([]string, *matche
 	if lerr != nil {
 		return nil, nil, lerr
 	}
-	var found, names []string
+	var names []string
 	for name := range after {
 		if !before[name] {
-			found, names = append(found, regexp.QuoteMeta(name)), append(names, name)
+			names = append(names, name)
 		}
 	}
+	sort.Strings(names)
 	if ctx.Err() != nil {
 		if len(names) == 0 {
 			return nil, nil, fmt.Errorf("interrupted while go test -fuzz=%s ran; it wrote no entry, and nothing was changed", t.Name)
 		}
-		sort.Strings(names)
 		var paths []string
 		for _, n := range names {
 			paths = append(paths, c.rel(filepath.Join(dir, n)))
@@ -101,14 +101,14 @@ func (c *command) fuzzFirst(ctx context.Context, pkgs []*pkg) ([]string, *matche
 		return nil, nil, fmt.Errorf("interrupted while go test -fuzz=%s ran; it wrote %s, kept as it wrote it: fuzzmin %s %s minimizes it",
 			t.Name, strings.Join(paths, ", "), run, shellWords(p.Args))
 	}
-	if len(found) == 0 {
+	if len(names) == 0 {
 		if err != nil {
 			return nil, nil, fmt.Errorf("go test -fuzz failed and wrote no entry: %w", err)
 		}
-		c.rep.infof("%s %s: go test -fuzz found no failure in %s", p.ImportPath, t.Name, c.opts.fuzztime)
+		c.rep.infof("%s %s: go test -fuzz found no failure in %s", p.ImportPath, t.Name, fuzztime)
 		return nil, nil, nil
 	}
-	m := &matcher{target: regexp.MustCompile("^" + regexp.QuoteMeta(t.Name) + "$"), entry: regexp.MustCompile("^(" + strings.Join(found, "|") + ")$")}
+	m := matchNames([]string{t.Name}, names)
 	var paths []string
 	for _, n := range names {
 		paths = append(paths, filepath.Join(dir, n))

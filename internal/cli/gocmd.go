@@ -12,12 +12,12 @@ import (
 
 // goCommand returns a go command run where the user asked (-C), with the
 // user's environment (GOFLAGS and all); see testbin.GoCommand.
-func (c *command) goCommand(ctx context.Context, args ...string) *exec.Cmd {
-	return testbin.GoCommand(ctx, c.opts.dir, c.env, args...)
+func (c *runContext) goCommand(ctx context.Context, args ...string) *exec.Cmd {
+	return testbin.GoCommand(ctx, c.dir, c.env, args...)
 }
 
 // toolchain tells which Go release built the test binary at path.
-func (c *command) toolchain(path string) *testbin.Toolchain {
+func (c *runContext) toolchain(path string) *testbin.Toolchain {
 	return testbin.Identify(path, c.goenv.root, c.goenv.version, toolchainSource(c.goenv.root))
 }
 
@@ -30,7 +30,7 @@ type goEnv struct {
 	root, version, modcache, cache string // GOROOT, GOVERSION, GOMODCACHE, GOCACHE
 }
 
-func (c *command) goOutput(ctx context.Context, args ...string) (string, error) {
+func (c *runContext) goOutput(ctx context.Context, args ...string) (string, error) {
 	cmd := c.goCommand(ctx, args...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -43,12 +43,12 @@ func (c *command) goOutput(ctx context.Context, args ...string) (string, error) 
 
 // buildFlags are the go command's flags for the packages' builds and
 // listings: -tags and -race.
-func (c *command) buildFlags() []string {
+func (c *runContext) buildFlags() []string {
 	var flags []string
-	if c.opts.tags != "" {
-		flags = append(flags, "-tags="+c.opts.tags)
+	if c.tags != "" {
+		flags = append(flags, "-tags="+c.tags)
 	}
-	if c.opts.race {
+	if c.race {
 		flags = append(flags, "-race")
 	}
 	return flags

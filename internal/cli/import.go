@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -34,85 +32,19 @@ const (
 // testdata/fuzz/<Target> under the name go test would give it, and the new
 // entries go through the command's pipeline as any new entry does.
 
-// importOptions are import's flags: its own, and groups of the command's,
-// whose meaning is the same.
-type importOptions struct {
-	options // run is the target's name
+// importing is what the import stage serves: the files' target and how
+// to read them, and how to minimize the entries they make.
+type importing struct {
+	target  string // -run: the target's name
 	pkg     string
 	format  string
 	maxSize byteSize // of a file to import
-}
-
-// defaultMaxSize bounds the files import reads: crash testcases are small
-// (OSS-Fuzz caps inputs at a few MiB), and a file larger than this is more
-// likely a mistake, such as /dev/zero or a disk image, than a crash.
-const defaultMaxSize = 16 << 20
-
-func defaultImportOptions() importOptions {
-	return importOptions{options: defaultOptions(), pkg: ".", format: formatGofuzz, maxSize: defaultMaxSize}
-}
-
-// ownFlags adds import's own flags to fs.
-func (o *importOptions) ownFlags(fs *flag.FlagSet) {
-	fs.StringVar(&o.run, "run", o.run, "The fuzz target the files are crashes of, by its `name` (required).")
-	fs.StringVar(&o.pkg, "pkg", o.pkg, "The `package` of the target, as go test names it.")
-	fs.Var(&o.maxSize, "max-size", "Refuse a file larger than `size` bytes (a number, or with a suffix KiB, MiB or GiB); only regular files are read.")
-	fs.StringVar(&o.format, "format", o.format, "How to read each file: `gofuzz`, a go test fuzz v1 file, as go test, CI artifacts and bug reports hold them; v1 or v2, a raw libFuzzer testcase of an OSS-Fuzz or ClusterFuzzLite build made with compile_native_go_fuzzer (v1) or compile_native_go_fuzzer_v2 (v2); raw, the bytes as the value of the target's one []byte or string argument. Nothing in a raw testcase tells which build made it, so fuzzmin never guesses: a file that is not a go test fuzz v1 file needs -format.")
-}
-
-// flagSet returns import's flags: its own and the command's groups it
-// takes, with the meaning they have for the command; the commands table
-// gives the manual the same set.
-func (o *importOptions) flagSet() *flag.FlagSet {
-	fs := flag.NewFlagSet("fuzzmin import", flag.ContinueOnError)
-	o.ownFlags(fs)
-	o.addBuildFlags(fs)
-	o.addRunFlags(fs, minimizeProcs, false)
-	o.addOutputFlags(fs, true)
-	o.addWriteFlags(fs)
-	o.addSearchFlags(fs, true)
-	return fs
-}
-
-func (o *importOptions) validate(files []string) error {
-	if err := checkTargetName(o.run, "the files are crashes of"); err != nil {
-		return err
-	}
-	switch o.format {
-	case formatGofuzz, formatV1, formatV2, formatRaw:
-	default:
-		return fmt.Errorf("-format %q: want gofuzz, v1, v2 or raw", o.format)
-	}
-	if len(files) == 0 {
-		return errors.New("want the files to import")
-	}
-	if err := o.options.validate(); err != nil {
-		return err
-	}
-	return o.checkDir()
-}
-
-func runImport(args []string, stdout, stderr io.Writer) int {
-	o := defaultImportOptions()
-	fs := o.flagSet()
-	if code, ok := parseFlags(fs, "import", args, stdout, stderr); !ok {
-		return code
-	}
-	if err := o.validate(fs.Args()); err != nil {
-		return subUsage(stderr, "import", err)
-	}
-	ctx, finish, stop := interruptible()
-	defer stop()
-	c := &command{opts: o.options, match: &matcher{}, rep: newReporter(stdout, stderr, o.json, o.verbose), env: os.Environ(), finishing: finish}
-	c.rep.noRerun = o.dryRun // what -n would write cannot be run
-	return c.rep.end(c.withPackages(ctx, []string{o.pkg}, writesSeeds, func(pkgs []*pkg) {
-		c.importFiles(ctx, pkgs, &o, fs.Args())
-	}))
+	mz      minimizing
 }
 
 // An importJob is the import of files into one target's seed corpus.
 type importJob struct {
-	opts  *importOptions
+	imp   *importing
 	types []reflect.Type // the target's arguments
 	tj    *targetJob     // the imported entries, to minimize
 	names map[string]string
@@ -122,8 +54,8 @@ type importJob struct {
 
 // importFiles imports files into the seed corpus of the target -run names
 // and minimizes the new entries.
-func (c *command) importFiles(ctx context.Context, pkgs []*pkg, o *importOptions, files []string) {
-	p, t, err := findTarget(pkgs, o.run)
+func (c *runContext) importFiles(ctx context.Context, pkgs []*pkg, o *importing, files []string) {
+	p, t, err := findTarget(pkgs, o.target)
 	if err != nil {
 		c.rep.errorf("%v", err)
 		c.fail(exitUsage)
@@ -133,7 +65,7 @@ func (c *command) importFiles(ctx context.Context, pkgs []*pkg, o *importOptions
 	if !ok {
 		return
 	}
-	ij := &importJob{opts: o, names: map[string]string{},
+	ij := &importJob{imp: o, names: map[string]string{},
 		tj: newTargetJob(p, t)}
 	ij.types, err = c.targetTypes(ctx, b, t)
 	if _, statErr := os.Stat(ij.tj.dir); err == nil && statErr == nil {
@@ -153,7 +85,7 @@ func (c *command) importFiles(ctx context.Context, pkgs []*pkg, o *importOptions
 		}
 	}
 	counts := fmt.Sprintf("%d imported", ij.imported)
-	if o.dryRun {
+	if o.mz.write.dryRun {
 		counts = fmt.Sprintf("%d would be imported", ij.imported)
 	}
 	if ij.refused > 0 {
@@ -164,7 +96,7 @@ func (c *command) importFiles(ctx context.Context, pkgs []*pkg, o *importOptions
 	if len(ij.tj.entries) > 0 {
 		jobs = append(jobs, ij.tj)
 	}
-	saved := c.minimizeJobs(ctx, p, b, jobs, func(res result) {
+	saved := c.minimizeJobs(ctx, p, b, jobs, o.mz, func(res result) {
 		if res.Status == statusPasses && !res.found {
 			// A crash that does not crash here: fixed already, or read
 			// as another build reads it.
@@ -182,7 +114,7 @@ func (c *command) importFiles(ctx context.Context, pkgs []*pkg, o *importOptions
 // importFile decodes one file for the job's target and, unless -n, writes
 // it into the target's seed corpus. It reports what it did and returns the
 // entry to minimize.
-func (c *command) importFile(ij *importJob, file string) (corpus.Entry, bool) {
+func (c *runContext) importFile(ij *importJob, file string) (corpus.Entry, bool) {
 	refuse := func(err error) (corpus.Entry, bool) {
 		c.rep.infof("%s: not imported: %v", file, err)
 		c.fail(exitFailure)
@@ -190,14 +122,14 @@ func (c *command) importFile(ij *importJob, file string) (corpus.Entry, bool) {
 		return corpus.Entry{}, false
 	}
 	path := file
-	if !filepath.IsAbs(path) && ij.opts.dir != "" {
-		path = filepath.Join(ij.opts.dir, path) // -C: as if fuzzmin ran there
+	if !filepath.IsAbs(path) && c.dir != "" {
+		path = filepath.Join(c.dir, path) // -C: as if fuzzmin ran there
 	}
-	data, err := readBounded(path, int64(ij.opts.maxSize))
+	data, err := readBounded(path, int64(ij.imp.maxSize))
 	if err != nil {
 		return refuse(err)
 	}
-	vals, enc, note, err := decodeFile(ij.opts.format, data, ij.types)
+	vals, enc, note, err := decodeFile(ij.imp.format, data, ij.types)
 	if err != nil {
 		return refuse(err)
 	}
@@ -219,7 +151,7 @@ func (c *command) importFile(ij *importJob, file string) (corpus.Entry, bool) {
 		return refuse(pathErr(statErr))
 	}
 	var b bytes.Buffer
-	if ij.opts.dryRun {
+	if ij.imp.mz.write.dryRun {
 		fmt.Fprintf(&b, "%s: would import as %s (-n: nothing written)\n", file, c.rel(e.Path))
 	} else {
 		if _, err := writeEntry(ij.tj.root, ij.tj.dir, enc); err != nil {
@@ -284,4 +216,13 @@ func pathErr(err error) error {
 		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
 	}
 	return err
+}
+
+// importCrashes is fuzzmin import: it imports files as imp says, and
+// minimizes the entries they make.
+func (c *runContext) importCrashes(ctx context.Context, imp *importing, files []string) int {
+	c.rep.noRerun = imp.mz.write.dryRun // what -n would write cannot be run
+	return c.withPackages(ctx, []string{imp.pkg}, writesSeeds, nil, func(pkgs []*pkg) {
+		c.importFiles(ctx, pkgs, imp, files)
+	})
 }

@@ -25,7 +25,7 @@ import (
 // candidate is accepted if it failed the way the original does, and
 // remembered as another failure otherwise; a new session goes on from the
 // best candidate so far.
-func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutcome, error) {
+func (c *runContext) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutcome, error) {
 	dir, err := os.MkdirTemp(j.runner.ScratchFor(int64(len(j.entry.Data))), "session-")
 	if err != nil {
 		return shrinkOutcome{}, err
@@ -84,7 +84,7 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 			addTuple(&j.tj.others, crash, tuple)
 			cfg.Known[session.Key(tuple)] = shrink.OtherFail
 		}
-		if c.opts.maxRuns > 0 && n >= c.opts.maxRuns || time.Now().After(cfg.Deadline) {
+		if j.tj.search.maxRuns > 0 && n >= j.tj.search.maxRuns || time.Now().After(cfg.Deadline) {
 			// Out of budget between sessions: the best so far, spelled
 			// as the native values the corpus file holds.
 			out := outcome(shrinkOutcome{data: best, runs: n, stop: "budget"})
@@ -99,14 +99,14 @@ func (c *command) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutco
 // sessionConfig is the configuration of j's in-process sessions, whose
 // files go in dir: the budgets, what is known of the failure, and the
 // message templates of the package, as a file.
-func (c *command) sessionConfig(j *entryJob, dir string) (session.Config, error) {
+func (c *runContext) sessionConfig(j *entryJob, dir string) (session.Config, error) {
 	cfg := session.Config{
 		Target:   j.target.Name,
-		Verbose:  c.opts.verbose,
-		MaxRuns:  c.opts.maxRuns,
+		Verbose:  c.verbose,
+		MaxRuns:  j.tj.search.maxRuns,
 		Deadline: time.Now().Add(c.budget(j)),
 		Known:    map[string]shrink.Verdict{},
-		Explain:  c.opts.explain,
+		Explain:  j.tj.search.explain,
 	}
 	if j.flaky != "" {
 		cfg.Explain = 0 // a flaky failure's alternatives may pass by chance: no evidence

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fuzzmin/fuzzmin/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/testbin/testbintest"
 )
 
 // jsonEvent is the schema of -json's events as docs/json.md documents it.
@@ -94,7 +95,7 @@ func TestJSON_Schema(t *testing.T) {
 		t.Skip("runs the go command")
 	}
 	dir := t.TempDir()
-	writeModule(t, dir, "example.com/j", map[string]string{"j_test.go": `package j
+	testbintest.WriteModule(t, dir, "example.com/j", map[string]string{"j_test.go": `package j
 
 import (
 	"strings"

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -74,13 +73,14 @@ func readKnown(path string) (*knownFailures, error) {
 	}
 }
 
-// readKnownFiles reads the known failures of the modules of pkgs before
-// any work, and reports whether every file could be read: a campaign or a
-// check that cannot tell a known failure from a new one does not start.
-func (c *command) readKnownFiles(pkgs []*pkg) bool {
+// readKnownFiles reads the known failures of the modules of pkgs, or of
+// file if it is set (knownOf), before any work, and reports whether every
+// file could be read: a campaign or a check that cannot tell a known
+// failure from a new one does not start.
+func (c *runContext) readKnownFiles(pkgs []*pkg, file string) bool {
 	ok := true
 	for _, p := range pkgs {
-		if _, err := c.knownOf(p.ModuleDir); err != nil {
+		if _, err := c.knownOf(p.ModuleDir, file); err != nil {
 			c.rep.errorf("%v", err)
 			c.fail(exitUsage)
 			ok = false
@@ -133,14 +133,14 @@ type knownRead struct {
 }
 
 // knownOf returns the known failures of the module at modDir: those of
-// -known's file if it is set, else of the module's own file. Each file is
+// file (-known) if it is set, else of the module's own file. Each file is
 // read once a run.
-func (c *command) knownOf(modDir string) (*knownFailures, error) {
-	path := c.opts.known
+func (c *runContext) knownOf(modDir, file string) (*knownFailures, error) {
+	path := file
 	if path == "" {
 		path = filepath.Join(modDir, knownName)
 	} else if !filepath.IsAbs(path) {
-		path = filepath.Join(c.opts.dir, path)
+		path = filepath.Join(c.dir, path)
 	}
 	if k, ok := c.knownFiles[path]; ok {
 		return k.known, k.err
@@ -153,29 +153,14 @@ func (c *command) knownOf(modDir string) (*knownFailures, error) {
 	return k, err
 }
 
-// addKnown is fuzzmin known: it replays the entries -run selects and adds
-// the failure of each that fails to the known failures of its module.
-func (c *command) addKnown(ctx context.Context, patterns []string) int {
-	if c.match.entry == nil {
-		c.rep.errorf("known: -run Target/entry names the entries whose failures to add")
-		return exitUsage
-	}
-	return c.withPackages(ctx, patterns, 0, func(pkgs []*pkg) {
-		if !c.readKnownFiles(pkgs) {
-			return
-		}
-		c.ended(ctx, c.eachPackage(ctx, pkgs, savesNothing(c.knownPackage)))
-	})
-}
-
-// knownPackage adds the failures of p's selected entries to the known
-// failures of its module.
-func (c *command) knownPackage(ctx context.Context, p *pkg, tmp string) {
-	jobs := c.selectEntries(ctx, p, forCheck, c.match)
+// knownPackage adds the failures of p's entries that m selects to the
+// known failures of its module, or of file if it is set.
+func (c *runContext) knownPackage(ctx context.Context, p *pkg, tmp string, m *matcher, file string) {
+	jobs := c.selectEntries(ctx, p, selecting{purpose: forCheck}, m)
 	if len(jobs) == 0 {
 		return
 	}
-	known, err := c.knownOf(p.ModuleDir)
+	known, err := c.knownOf(p.ModuleDir, file)
 	if err != nil {
 		c.rep.errorf("%v", err)
 		c.fail(exitFailure)
@@ -223,13 +208,33 @@ func (c *command) knownPackage(ctx context.Context, p *pkg, tmp string) {
 	}
 }
 
-// knownFlags returns fuzzmin known's flags, bound to o.
-func knownFlags(o *options) *flag.FlagSet {
-	fs := flag.NewFlagSet("fuzzmin known", flag.ContinueOnError)
-	o.addBuildFlags(fs)
-	fs.StringVar(&o.run, "run", o.run, "The entries whose failures to add, as `Target/entry` (regular expressions, as for go test -run).")
-	fs.StringVar(&o.known, "known", o.known, "Add to `file` instead of "+knownName+" at the root of the package's module.")
-	o.addRunFlags(fs, "one target's entries each.", true)
-	o.addOutputFlags(fs, false)
-	return fs
+// appendFile appends text to the file at path, creating it if need be.
+func appendFile(path, text string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// addKnown is fuzzmin known: it replays the entries m selects and adds
+// the failure of each that fails to the known failures of its module, or
+// of file if it is set.
+func (c *runContext) addKnown(ctx context.Context, patterns []string, m *matcher, file string) int {
+	if m.entry == nil {
+		c.rep.errorf("known: -run Target/entry names the entries whose failures to add")
+		return exitUsage
+	}
+	return c.withPackages(ctx, patterns, 0, m, func(pkgs []*pkg) {
+		if !c.readKnownFiles(pkgs, file) {
+			return
+		}
+		c.ended(ctx, c.eachPackage(ctx, pkgs, savesNothing(func(ctx context.Context, p *pkg, tmp string) {
+			c.knownPackage(ctx, p, tmp, m, file)
+		})), m)
+	})
 }

@@ -267,7 +267,7 @@ func dedupe(sorted []string) []string {
 // binary of p links: p, and those its tests import, directly or not,
 // sorted. A fuzz target in a harness package (one whose tests call another
 // package of the module) covers code there.
-func (c *command) linkedPackages(ctx context.Context, p *pkg) ([]string, error) {
+func (c *runContext) linkedPackages(ctx context.Context, p *pkg) ([]string, error) {
 	args := []string{"list", "-deps", "-test", "-f", "{{if .Module}}{{if .Module.Main}}{{.Name}} {{.ImportPath}}{{end}}{{end}}"}
 	args = append(append(args, c.buildFlags()...), p.Args...)
 	out, err := c.goOutput(ctx, args...)

@@ -26,8 +26,8 @@ func Manual() string {
 	sets := map[string]*flag.FlagSet{}
 	var names []string
 	for _, sc := range commands {
-		if sc.flags != nil {
-			sets[sc.name], names = sc.flags(), append(names, sc.name)
+		if fs := sc.flagsOf(); fs != nil {
+			sets[sc.name], names = fs, append(names, sc.name)
 		}
 	}
 	takers := flagTakers(sets, names)
@@ -106,18 +106,6 @@ func englishList(items []string) string {
 		return strings.Join(items, "")
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
-}
-
-// importFlags and migrateFlags are the flags of import and migrate, for
-// the manual.
-func importFlags() *flag.FlagSet {
-	o := defaultImportOptions()
-	return o.flagSet()
-}
-
-func migrateFlags() *flag.FlagSet {
-	o := defaultMigrateOptions()
-	return o.flagSet()
 }
 
 // manualSection returns what -help prints for the subcommand name: its

@@ -16,8 +16,8 @@ import (
 func TestDocs_Flags(t *testing.T) {
 	known := map[string]bool{"help": true, "h": true}
 	for _, sc := range commands {
-		if sc.flags != nil {
-			sc.flags().VisitAll(func(f *flag.Flag) { known[f.Name] = true })
+		if fs := sc.flagsOf(); fs != nil {
+			fs.VisitAll(func(f *flag.Flag) { known[f.Name] = true })
 		}
 	}
 	files, _ := filepath.Glob("../../docs/*.md")
@@ -60,8 +60,8 @@ func TestManual_Flags(t *testing.T) {
 			t.Errorf("the manual has no section %s", sc.section)
 			continue
 		}
-		if sc.flags != nil {
-			checkManual(t, section+manualSection(""), sc.flags())
+		if fs := sc.flagsOf(); fs != nil {
+			checkManual(t, section+manualSection(""), fs)
 		}
 	}
 }
@@ -147,11 +147,12 @@ func TestManual_SharedFlags(t *testing.T) {
 		}
 	}
 	for _, sc := range commands {
-		if sc.flags == nil || sc.name == "" {
+		fs := sc.flagsOf()
+		if fs == nil || sc.name == "" {
 			continue
 		}
 		words := strings.Join(strings.Fields(manualSection(sc.name)), " ")
-		if sc.flags().Lookup("C") != nil && !strings.Contains(words, "It takes the shared flags -C") {
+		if fs.Lookup("C") != nil && !strings.Contains(words, "It takes the shared flags -C") {
 			t.Errorf("the section of %s does not name the shared flags it takes:\n%s", sc.name, words)
 		}
 	}

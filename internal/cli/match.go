@@ -9,13 +9,16 @@ import (
 // A matcher selects targets and entries as go test -run selects tests and
 // subtests: the pattern is split at slashes outside brackets and
 // parentheses, the first part matches the target name and the second the
-// entry's file name, each unanchored.
+// entry's file name, each unanchored. With a shard, it selects only the
+// shard's entries (shard.has).
 type matcher struct {
 	target, entry *regexp.Regexp // nil matches everything
+	pattern       string         // the -run it was made from, for messages
+	shard         shard          // the zero shard has everything
 }
 
 func newMatcher(pattern string) (*matcher, error) {
-	m := &matcher{}
+	m := &matcher{pattern: pattern}
 	if pattern == "" {
 		return m, nil
 	}
@@ -37,9 +40,29 @@ func newMatcher(pattern string) (*matcher, error) {
 	return m, nil
 }
 
-func (m *matcher) matchTarget(name string) bool { return m.target == nil || m.target.MatchString(name) }
+// matchTarget reports whether m selects the target name; a nil m selects
+// every target.
+func (m *matcher) matchTarget(name string) bool {
+	return m == nil || m.target == nil || m.target.MatchString(name)
+}
 
 func (m *matcher) matchEntry(name string) bool { return m.entry == nil || m.entry.MatchString(name) }
+
+// matchNames returns the matcher of the targets and the entries of those
+// names exactly; nil names select every one.
+func matchNames(targets, entries []string) *matcher {
+	exactly := func(names []string) *regexp.Regexp {
+		if names == nil {
+			return nil
+		}
+		quoted := make([]string, len(names))
+		for i, n := range names {
+			quoted[i] = regexp.QuoteMeta(n)
+		}
+		return regexp.MustCompile("^(" + strings.Join(quoted, "|") + ")$")
+	}
+	return &matcher{target: exactly(targets), entry: exactly(entries)}
+}
 
 // splitPattern splits a -run pattern at the slashes that are not inside
 // [...] or (...), as the testing package does.
@@ -81,4 +104,19 @@ func splitPattern(pattern string) []string {
 		b.WriteByte(c)
 	}
 	return append(parts, b.String())
+}
+
+// describeSelection says what -run and -shard selected.
+func describeSelection(run string, s shard) string {
+	var parts []string
+	if run != "" {
+		parts = append(parts, "-run="+run)
+	}
+	if s.n > 1 {
+		parts = append(parts, "-shard="+s.String())
+	}
+	if len(parts) == 0 {
+		return "the packages"
+	}
+	return strings.Join(parts, " ")
 }

@@ -3,16 +3,11 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/fuzzmin/fuzzmin/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
@@ -23,87 +18,40 @@ import (
 // explicit mapping (mapping.go), checked against the target's new
 // signature, which the test binary tells, before any file changes.
 
-// migrateOptions are migrate's flags.
-type migrateOptions struct {
-	options // run is the target's name
-	args    argList
-	from    string
-}
-
-// argList is a flag that may be given many times.
-type argList []string
-
-func (a *argList) String() string     { return strings.Join(*a, " ") }
-func (a *argList) Set(s string) error { *a = append(*a, s); return nil }
-
-func defaultMigrateOptions() migrateOptions {
-	return migrateOptions{options: defaultOptions()}
-}
-
-// ownFlags adds migrate's own flags to fs.
-func (o *migrateOptions) ownFlags(fs *flag.FlagSet) {
-	fs.StringVar(&o.run, "run", o.run, "The fuzz target whose entries to migrate, by its `name` (required).")
-	fs.Var(&o.args, "arg", "Where an argument of the target's new signature comes from: one -arg per argument, in order (required). A `source` is @N, the old argument N (from 1); T(@N), the old argument N converted to the native type T; or a value, as a corpus file spells it: int64(0), string(\"\"), []byte(\"\").")
-	fs.StringVar(&o.from, "from", o.from, "The old signature, Go `types` separated by commas, as string,int. Without it the old signature is that of the target's stale entries, if they all have one.")
-}
-
-// flagSet returns migrate's flags: its own and the command's it takes;
-// the commands table gives the manual the same set.
-func (o *migrateOptions) flagSet() *flag.FlagSet {
-	fs := flag.NewFlagSet("fuzzmin migrate", flag.ContinueOnError)
-	o.ownFlags(fs)
-	o.addBuildFlags(fs)
-	fs.BoolVar(&o.dryRun, "n", o.dryRun, "Migrate, but write nothing: show what would change.")
-	return fs
-}
-
-// parse checks the flags and the package arguments, and parses the
-// mapping and -from.
-func (o *migrateOptions) parse(pkgs []string) (srcs []source, from []reflect.Type, err error) {
-	if err := checkTargetName(o.run, "whose entries to migrate"); err != nil {
-		return nil, nil, err
+// newMigration returns the migration of the entries of the fuzz target
+// named target by the mapping args (one source an argument) from the old
+// signature from (Go types separated by commas; "" to learn it from the
+// stale entries), writing nothing if dryRun.
+func newMigration(target string, args []string, from string, dryRun bool) (*migration, error) {
+	if err := checkTargetName(target, "whose entries to migrate"); err != nil {
+		return nil, err
 	}
-	if len(o.args) == 0 {
-		return nil, nil, errors.New("want one -arg per argument of the target's new signature")
+	if len(args) == 0 {
+		return nil, errors.New("want one -arg per argument of the target's new signature")
 	}
-	if len(pkgs) > 1 {
-		return nil, nil, fmt.Errorf("want one package, not %d", len(pkgs))
-	}
-	for _, a := range o.args {
+	m := &migration{name: target, dryRun: dryRun}
+	for _, a := range args {
 		s, err := parseSource(a)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		srcs = append(srcs, s)
+		m.srcs = append(m.srcs, s)
 	}
-	if o.from != "" {
-		if from, err = parseTypeList(o.from); err != nil {
-			return nil, nil, err
+	if from != "" {
+		var err error
+		if m.from, err = parseTypeList(from); err != nil {
+			return nil, err
 		}
 	}
-	return srcs, from, o.checkDir()
+	return m, nil
 }
 
-func runMigrate(args []string, stdout, stderr io.Writer) int {
-	o := defaultMigrateOptions()
-	fs := o.flagSet()
-	if code, ok := parseFlags(fs, "migrate", args, stdout, stderr); !ok {
-		return code
-	}
-	srcs, from, err := o.parse(fs.Args())
-	if err != nil {
-		return subUsage(stderr, "migrate", err)
-	}
-	patterns := fs.Args()
-	if len(patterns) == 0 {
-		patterns = []string{"."}
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	c := &command{opts: o.options, match: &matcher{}, rep: newReporter(stdout, stderr, false, false), env: os.Environ()}
-	return c.withPackages(ctx, patterns, writesSeeds, func(pkgs []*pkg) {
-		m := &migration{srcs: srcs, from: from}
-		if m.p, m.t, err = findTarget(pkgs, o.run); err != nil {
+// migrateTarget is fuzzmin migrate: it migrates m's target in the one
+// package patterns name.
+func (c *runContext) migrateTarget(ctx context.Context, patterns []string, m *migration) int {
+	return c.withPackages(ctx, patterns, writesSeeds, nil, func(pkgs []*pkg) {
+		var err error
+		if m.p, m.t, err = findTarget(pkgs, m.name); err != nil {
 			c.rep.errorf("%v", err)
 			c.fail(exitUsage)
 			return
@@ -114,6 +62,7 @@ func runMigrate(args []string, stdout, stderr io.Writer) int {
 
 // A migration is the rewriting of one target's entries.
 type migration struct {
+	name     string // of the target
 	p        *pkg
 	t        *target
 	srcs     []source
@@ -121,11 +70,12 @@ type migration struct {
 	dir      string
 	tracked  tracking
 	steps    []migrateStep
+	dryRun   bool // -n
 }
 
 // migrate builds the package, learns the target's signature, and rewrites
 // its entries, each under its new name, if the mapping makes them fit it.
-func (c *command) migrate(ctx context.Context, m *migration) {
+func (c *runContext) migrate(ctx context.Context, m *migration) {
 	b, ok := c.build(ctx, m.p, filepath.Join(c.disk.path, "0"), []string{m.t.Name})
 	if !ok {
 		return
@@ -150,7 +100,7 @@ func (c *command) migrate(ctx context.Context, m *migration) {
 		return
 	}
 	defer unlock()
-	if !c.opts.dryRun {
+	if !m.dryRun {
 		if err := corpus.RemoveTemporary(m.dir); err != nil {
 			c.rep.verbosef("%s: removing temporary files: %v", c.rel(m.dir), err)
 		}
@@ -178,7 +128,7 @@ func (c *command) migrate(ctx context.Context, m *migration) {
 // oldSignature settles the signature the mapping maps from: -from, or the
 // one that the entries go test refuses all have (none if there are none:
 // m.from stays nil). It reports false if the mapping does not fit it.
-func (c *command) oldSignature(m *migration, entries []corpus.Entry) bool {
+func (c *runContext) oldSignature(m *migration, entries []corpus.Entry) bool {
 	if m.from == nil {
 		sigs := map[string]int{}
 		var order []string

@@ -45,7 +45,7 @@ type migrateStep struct {
 
 // plan decides what becomes of each entry: the entries of the old
 // signature are mapped, the others are left alone.
-func (c *command) plan(m *migration, entries []corpus.Entry) {
+func (c *runContext) plan(m *migration, entries []corpus.Entry) {
 	dest := map[string]string{} // new path → the first entry that goes there
 	for _, e := range entries {
 		st := migrateStep{e: e}
@@ -108,7 +108,7 @@ func (c *command) plan(m *migration, entries []corpus.Entry) {
 
 // checkMigrated has the test binary read the migrated entries, as go test
 // reads a seed corpus, before any is written: it must find none stale.
-func (c *command) checkMigrated(ctx context.Context, b *built, m *migration) bool {
+func (c *runContext) checkMigrated(ctx context.Context, b *built, m *migration) bool {
 	var inputs [][]byte
 	for _, st := range m.steps {
 		if st.status == migrated {
@@ -144,8 +144,8 @@ func (c *command) checkMigrated(ctx context.Context, b *built, m *migration) boo
 // writeMigrated writes every migrated entry under its new name,
 // atomically, and then removes the old files whose new one was written
 // (and that are no other entry's new file).
-func (c *command) writeMigrated(m *migration) {
-	if c.opts.dryRun {
+func (c *runContext) writeMigrated(m *migration) {
+	if m.dryRun {
 		return
 	}
 	for i := range m.steps {
@@ -170,13 +170,13 @@ func (c *command) writeMigrated(m *migration) {
 
 // reportMigration reports each entry, then the counts, and raises the exit
 // code for the entries left stale.
-func (c *command) reportMigration(m *migration) {
+func (c *runContext) reportMigration(m *migration) {
 	counts := map[string]int{}
 	var order []string
 	tracked := 0
 	for _, st := range m.steps {
 		status := st.status
-		if status == migrated && c.opts.dryRun {
+		if status == migrated && m.dryRun {
 			status = "would-migrate"
 		}
 		if counts[status] == 0 {
@@ -188,14 +188,14 @@ func (c *command) reportMigration(m *migration) {
 		switch st.status {
 		case migrated:
 			verb, old := "migrated", "removed "+c.rel(st.e.Path)
-			if c.opts.dryRun {
+			if m.dryRun {
 				verb = "would migrate"
 			}
 			if st.kept || st.path == st.e.Path {
 				old = "kept " + c.rel(st.e.Path) + ", another entry's new file"
 			}
 			fmt.Fprintf(&b, "%s: %s\n\t%s\n", name, verb, preview(gosyntax.Call("f.Add", st.vals, "")))
-			if c.opts.dryRun {
+			if m.dryRun {
 				fmt.Fprintf(&b, "\twould write %s, %s (-n: nothing written)\n", c.rel(st.path), strings.Replace(old, "removed", "remove", 1))
 			} else {
 				fmt.Fprintf(&b, "\twrote %s, %s\n", c.rel(st.path), old)
@@ -205,7 +205,7 @@ func (c *command) reportMigration(m *migration) {
 			}
 			if m.tracked.files[st.e.Name] {
 				fmt.Fprintf(&b, "\tnote: git tracks %s", c.rel(st.e.Path))
-				if !c.opts.dryRun {
+				if !m.dryRun {
 					b.WriteString(": commit the change")
 				}
 				b.WriteString("\n")
@@ -229,7 +229,7 @@ func (c *command) reportMigration(m *migration) {
 		parts = append(parts, "nothing to do")
 	}
 	c.rep.infof("fuzzmin: %s: %s: %s", m.t.Name, plural(len(m.steps), "entry", "entries"), strings.Join(parts, ", "))
-	if tracked > 0 && !c.opts.dryRun {
+	if tracked > 0 && !m.dryRun {
 		c.rep.infof("fuzzmin: git tracked %d of the old files: commit the change (git add -A %s)", tracked, c.rel(m.dir))
 	}
 }

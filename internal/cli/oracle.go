@@ -17,7 +17,7 @@ import (
 // shrinkOutOfProcess runs the search here, with candidates run in batches
 // by the test binary, on the target's runners at once, and explains its
 // result.
-func (c *command) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker bool) (shrinkOutcome, error) {
+func (c *runContext) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker bool) (shrinkOutcome, error) {
 	if j.want.Kind != failure.Timeout {
 		out, explain, err := c.search(ctx, j, inWorker, 0)
 		if explain != nil {
@@ -71,7 +71,7 @@ const shortSearches = 3
 // search shrinks the entry with candidates run through the test binary.
 // When the search finished, explain explains its result with candidates
 // judged as the search's were; it is nil otherwise.
-func (c *command) search(ctx context.Context, j *entryJob, inWorker bool, limit time.Duration) (out shrinkOutcome, explain func() *explanation, err error) {
+func (c *runContext) search(ctx context.Context, j *entryJob, inWorker bool, limit time.Duration) (out shrinkOutcome, explain func() *explanation, err error) {
 	o := &oracle{runners: j.runners, inWorker: inWorker, limit: limit, floor: j.floor, parallelFrom: parallelFrom, want: j.want, shaper: &j.tj.shaper, runs: &j.runs, met: map[string]int{}, pool: &j.tj.others}
 	opts := []shrink.Option{
 		shrink.Timeout(c.budget(j)),
@@ -85,8 +85,8 @@ func (c *command) search(ctx context.Context, j *entryJob, inWorker bool, limit 
 			c.rep.trace(j, ev)
 		}),
 	}
-	if c.opts.maxRuns > 0 {
-		opts = append(opts, shrink.MaxRuns(c.opts.maxRuns))
+	if j.tj.search.maxRuns > 0 {
+		opts = append(opts, shrink.MaxRuns(j.tj.search.maxRuns))
 	}
 	cuts := func() (n int) {
 		for _, r := range j.runners {
@@ -116,8 +116,8 @@ func (c *command) search(ctx context.Context, j *entryJob, inWorker bool, limit 
 // candidates run as o runs them: with at most -explain runs, or runs if
 // -explain is -1. The other failures its candidates meet are not kept:
 // explaining changes nothing.
-func (c *command) explain(ctx context.Context, j *entryJob, args []any, o *oracle, runs int) *explanation {
-	budget := shrink.ExplainBudget(c.opts.explain, runs)
+func (c *runContext) explain(ctx context.Context, j *entryJob, args []any, o *oracle, runs int) *explanation {
+	budget := shrink.ExplainBudget(j.tj.search.explain, runs)
 	if budget == 0 {
 		return nil
 	}
@@ -135,11 +135,11 @@ func (c *command) explain(ctx context.Context, j *entryJob, args []any, o *oracl
 }
 
 // budget is the time j's search may take.
-func (c *command) budget(j *entryJob) time.Duration {
+func (c *runContext) budget(j *entryJob) time.Duration {
 	if j.budget > 0 {
 		return j.budget
 	}
-	return c.opts.timeout
+	return j.tj.search.timeout
 }
 
 // explainTime bounds the time of an explanation: a quarter of the search's

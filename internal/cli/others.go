@@ -34,7 +34,7 @@ func addTuple(p *shrink.Pool, sig failure.Signature, tuple []byte) {
 
 // minimizeOthers minimizes, checks and writes the other failures met
 // while minimizing the entries of tj.
-func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob) (saved string) {
+func (c *runContext) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob) (saved string) {
 	done, over, overRuns, late, lateRuns := 0, 0, 0, 0, 0
 	defer func() {
 		if over > 0 {
@@ -43,7 +43,7 @@ func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob) (sa
 		}
 		if late > 0 {
 			c.rep.infof("%s: %s, met by %s, not written: the target's time ran out (-timeout=%v for each entry, shared with the failures they meet)",
-				tj.target.Name, plural(late, "other failure", "other failures"), plural(lateRuns, "candidate", "candidates"), c.opts.timeout)
+				tj.target.Name, plural(late, "other failure", "other failures"), plural(lateRuns, "candidate", "candidates"), tj.search.timeout)
 		}
 	}()
 	for ctx.Err() == nil {
@@ -60,7 +60,7 @@ func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob) (sa
 			over, overRuns = over+1, overRuns+tj.others.Count(sig)
 			continue
 		}
-		if c.opts.others == othersReport {
+		if tj.search.others == othersReport {
 			c.rep.infof("%s: also found, not written (-others=report): %v\n\t%s", tj.target.Name, sig, preview(gosyntax.Call("f.Add", vals, "")))
 			continue
 		}
@@ -71,7 +71,7 @@ func (c *command) minimizeOthers(ctx context.Context, p *pkg, tj *targetJob) (sa
 		}
 		done++
 		e := corpus.Entry{Name: corpus.Name(data), Path: filepath.Join(tj.dir, corpus.Name(data)), Data: data, Values: vals}
-		j := tj.job(p, e, c.opts.dryRun)
+		j := tj.job(p, e)
 		j.found, j.budget = sig, left
 		if res := c.minimizeEntry(ctx, j); !tj.done(ctx, res) {
 			return res.saved

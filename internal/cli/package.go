@@ -46,17 +46,63 @@ type targetJob struct {
 	// left (others.go), so that a run on n entries takes about n times
 	// -timeout, however many other failures they meet.
 	deadline time.Time
+	search   searchOptions // how its entries are searched
+	write    writeOptions  // how their results are written
+}
+
+// minimizing is what the minimize stage serves: the search of each entry
+// and the writing of its result, as the command's flags have them.
+type minimizing struct {
+	search searchOptions
+	write  writeOptions
 }
 
 func newTargetJob(p *pkg, t *target) *targetJob {
 	return &targetJob{target: t, dir: corpus.SeedCorpus(p.Dir, t.Name), root: p.ModuleDir, seen: map[failure.Signature]bool{}}
 }
 
+// minimize is the command itself: it minimizes the failing entries of the
+// targets m selects, as mz says, after a run of go test -fuzz on the
+// target the regexp fuzz matches, for fuzztime, if fuzz is set.
+func (c *runContext) minimize(ctx context.Context, patterns []string, m *matcher, mz minimizing, fuzz, fuzztime string) int {
+	return c.withPackages(ctx, patterns, writesSeeds, m, func(pkgs []*pkg) {
+		var fuzzFound []string // -fuzz: the failing entries go test -fuzz wrote
+		if fuzz != "" {
+			var err error
+			fuzzFound, m, err = c.fuzzFirst(ctx, pkgs, fuzz, fuzztime)
+			if err != nil {
+				c.rep.errorf("%v", err)
+				if _, ok := err.(usageError); ok {
+					c.fail(exitUsage)
+				} else {
+					c.fail(exitFailure)
+				}
+				return
+			}
+			if len(fuzzFound) == 0 {
+				return
+			}
+		}
+		saved := c.eachPackage(ctx, pkgs, func(ctx context.Context, p *pkg, tmp string) string {
+			return c.minimizePackage(ctx, p, tmp, m, mz)
+		})
+		if ctx.Err() == nil && len(fuzzFound) > 0 {
+			// A new failure is a failure of the run, as it is for go test
+			// -fuzz: the job goes red, with the entries to commit.
+			c.rep.errorf("go test -fuzz found %s; the entries to commit: %s", plural(len(fuzzFound), "new failure", "new failures"), strings.Join(c.holding(fuzzFound), ", "))
+			c.fail(exitFailure)
+		} else {
+			c.ended(ctx, saved, m)
+		}
+		c.rep.summary()
+	})
+}
+
 // minimizePackage builds the package's test binary once and minimizes the
-// failing entries of its targets that m selects. tmp is a directory for its
-// files, which the caller removes.
-func (c *command) minimizePackage(ctx context.Context, p *pkg, tmp string, m *matcher) (saved string) {
-	jobs := c.selectEntries(ctx, p, forMinimize, m)
+// failing entries of its targets that m selects, as mz says. tmp is a
+// directory for its files, which the caller removes.
+func (c *runContext) minimizePackage(ctx context.Context, p *pkg, tmp string, m *matcher, mz minimizing) (saved string) {
+	jobs := c.selectEntries(ctx, p, selecting{purpose: forMinimize, dryRun: mz.write.dryRun, tracked: mz.search.tracked}, m)
 	if len(jobs) == 0 {
 		if len(p.Targets) == 0 {
 			c.rep.infof("?   \t%s\t[no fuzz targets]", p.ImportPath)
@@ -67,20 +113,20 @@ func (c *command) minimizePackage(ctx context.Context, p *pkg, tmp string, m *ma
 	if !ok {
 		return
 	}
-	return c.minimizeJobs(ctx, p, b, jobs, c.report)
+	return c.minimizeJobs(ctx, p, b, jobs, mz, c.report)
 }
 
 // minimizeJobs minimizes the entries of jobs, targets of p, with the test
-// binary b, and passes what became of each entry to report as soon as it
+// binary b, as mz says, and passes what became of each entry to report as soon as it
 // is final: written and checked by go test, or not (nothing for the entry
 // an interrupt stopped). It ends b's go test run.
-func (c *command) minimizeJobs(ctx context.Context, p *pkg, b *built, jobs []*targetJob, report func(result)) (saved string) {
+func (c *runContext) minimizeJobs(ctx context.Context, p *pkg, b *built, jobs []*targetJob, mz minimizing, report func(result)) (saved string) {
 	defer b.finish(ctx)
 	for i, tj := range jobs {
 		if ctx.Err() != nil {
 			break
 		}
-		runners := make([]*testbin.Runner, c.opts.procs+1)
+		runners := make([]*testbin.Runner, c.procs+1)
 		var err error
 		for k := range runners {
 			if runners[k], err = b.bin.Runner(tj.target.Name, filepath.Join(b.dir, fmt.Sprintf("work%d-%d", i, k))); err != nil {
@@ -92,7 +138,8 @@ func (c *command) minimizeJobs(ctx context.Context, p *pkg, b *built, jobs []*ta
 			c.fail(exitFailure)
 			break
 		}
-		tj.runners, tj.probe, tj.build, tj.report = runners[:c.opts.procs], runners[c.opts.procs], b.s, report
+		tj.runners, tj.probe, tj.build, tj.report = runners[:c.procs], runners[c.procs], b.s, report
+		tj.search, tj.write = mz.search, mz.write
 		tj.shaper.Templates = c.templatesOf(ctx, p)
 		saved = c.minimizeTarget(ctx, p, tj)
 		for _, r := range runners {
@@ -107,7 +154,7 @@ func (c *command) minimizeJobs(ctx context.Context, p *pkg, b *built, jobs []*ta
 // holds the directory's lock from the first replay until the last
 // original is removed (or the run is abandoned), and reports each entry
 // as it is done.
-func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob) (saved string) {
+func (c *runContext) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob) (saved string) {
 	unlock, err := lockDir(tj.dir)
 	if err != nil {
 		c.rep.errorf("%s: %v; its entries were left alone", c.rel(tj.dir), err)
@@ -116,8 +163,8 @@ func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob) (sa
 	}
 	defer unlock()
 	tj.entries = c.relist(tj)
-	tj.deadline = time.Now().Add(c.opts.timeout * time.Duration(max(1, len(tj.entries))))
-	if !c.opts.dryRun {
+	tj.deadline = time.Now().Add(tj.search.timeout * time.Duration(max(1, len(tj.entries))))
+	if !tj.write.dryRun {
 		if err := writable(tj.dir); err != nil {
 			tj.writeErr = fmt.Errorf("%s cannot be written: %w", c.rel(tj.dir), err)
 		}
@@ -130,7 +177,7 @@ func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob) (sa
 	quietPasses, quietSame := 0, map[string]int{}
 	defer func() { c.quietSummary(tj, quietPasses, quietSame) }()
 	for _, e := range screenOrder(tj.entries, screened) {
-		j := tj.job(p, e, c.opts.dryRun)
+		j := tj.job(p, e)
 		sig, settled := screened[e.Name]
 		var res result
 		switch {
@@ -140,7 +187,7 @@ func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob) (sa
 			if shownPasses++; shownPasses > quietAfter {
 				res.quiet, quietPasses = true, quietPasses+1
 			}
-		case settled && kept[sig] != "" && (c.opts.tracked || !tj.tracked.has(e.Name)):
+		case settled && kept[sig] != "" && (tj.search.tracked || !tj.tracked.has(e.Name)):
 			res = c.sameFailure(j, sig, kept[sig])
 			if res.Status == statusSame {
 				if shownSame[res.Path]++; shownSame[res.Path] > quietAfter {
@@ -161,8 +208,8 @@ func (c *command) minimizeTarget(ctx context.Context, p *pkg, tj *targetJob) (sa
 }
 
 // job is the entry e of the target on its way through the pipeline.
-func (tj *targetJob) job(p *pkg, e corpus.Entry, dryRun bool) *entryJob {
-	return &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: tj.runners[0], runners: tj.runners, probe: tj.probe, dryRun: dryRun}
+func (tj *targetJob) job(p *pkg, e corpus.Entry) *entryJob {
+	return &entryJob{pkg: p, tj: tj, target: tj.target, entry: e, runner: tj.runners[0], runners: tj.runners, probe: tj.probe, dryRun: tj.write.dryRun}
 }
 
 // done reports an entry's result, and whether to go on: not once an
@@ -181,7 +228,7 @@ func (tj *targetJob) done(ctx context.Context, res result) bool {
 }
 
 // report reports an entry's result and raises the exit code for it.
-func (c *command) report(res result) {
+func (c *runContext) report(res result) {
 	if res.Status == statusSeen {
 		return
 	}
@@ -194,7 +241,7 @@ func (c *command) report(res result) {
 // relist returns tj's entries as its directory holds them now that its
 // lock is held: between the listing and the lock, another run may have
 // rewritten or removed some.
-func (c *command) relist(tj *targetJob) []corpus.Entry {
+func (c *runContext) relist(tj *targetJob) []corpus.Entry {
 	if !tj.listed {
 		return tj.entries
 	}
@@ -236,115 +283,4 @@ func lockDir(dir string) (unlock func(), err error) {
 		return nil, errors.New("another fuzzmin is minimizing this corpus")
 	}
 	return func() { f.Close() }, nil
-}
-
-// What a command selects entries for (selectEntries).
-type selecting int
-
-const (
-	forMinimize selecting = iota // to minimize: orphans are noted, what killed runs left is removed
-	forCheck                     // to replay: orphans are findings (check.go), nothing is written
-	forCmin                      // the generated corpora: a job per target, the seed corpus only with -seed
-)
-
-// selectEntries returns the targets of p that m selects, each with its
-// selected entries, and reports seed corpora without a target and targets
-// without entries.
-func (c *command) selectEntries(ctx context.Context, p *pkg, sel selecting, m *matcher) []*targetJob {
-	orphans, err := c.orphans(p, m)
-	if err != nil {
-		c.rep.errorf("%s: %v", p.ImportPath, err)
-		c.fail(exitFailure)
-		return nil
-	}
-	if sel != forCheck { // check reports them as findings
-		for _, t := range orphans {
-			c.rep.infof("%s: %s has no fuzz target %s; left alone", p.ImportPath, c.rel(corpus.SeedCorpus(p.Dir, t)), t)
-		}
-	}
-	c.noteUnbuilt(p, m)
-	var jobs []*targetJob
-	for _, t := range p.Targets {
-		if !m.matchTarget(t.Name) {
-			continue
-		}
-		if sel == forCmin && !c.opts.seed {
-			// The generated corpus only: the seed corpus is not read.
-			jobs = append(jobs, newTargetJob(p, t))
-			continue
-		}
-		tj := newTargetJob(p, t)
-		if sel != forCheck && !c.opts.dryRun {
-			// What a killed run of fuzzmin left is not an entry.
-			if err := corpus.RemoveTemporary(tj.dir); err != nil {
-				c.rep.verbosef("%s: removing temporary files: %v", c.rel(tj.dir), err)
-			}
-		}
-		all, err := corpus.Read(tj.dir)
-		tj.listed = true
-		if err == nil && len(all) > 0 && !c.opts.tracked && (sel != forCheck || c.opts.minimal) {
-			tj.tracked = c.trackedFiles(ctx, tj.dir)
-		}
-		if err != nil {
-			c.rep.errorf("%s: %v", t.Name, err)
-			c.fail(exitFailure)
-			continue
-		}
-		for _, e := range all {
-			switch {
-			case !m.matchEntry(e.Name) || !c.opts.shard.has(p.ImportPath, t.Name, e.Name):
-			case errors.Is(e.Err, corpus.ErrIsDir):
-				c.rep.infof("%s/%s: skipped: %s", t.Name, e.Name, corpus.ErrIsDir)
-			default:
-				tj.entries = append(tj.entries, e)
-			}
-		}
-		c.matched += len(tj.entries)
-		switch {
-		case len(tj.entries) > 0 || sel == forCmin:
-			jobs = append(jobs, tj)
-		case len(all) > 0 && c.opts.shard.n > 1:
-			// Another shard's work.
-		case len(all) > 0 && m.entry != nil:
-			c.rep.infof("%s %s: no entry of %s matches -run=%s", p.ImportPath, t.Name, c.rel(tj.dir), c.opts.run)
-		default:
-			c.rep.infof("%s %s: no corpus entries in %s", p.ImportPath, t.Name, c.rel(tj.dir))
-		}
-	}
-	return jobs
-}
-
-// noteUnbuilt says which seed corpus directories of p that m selects
-// belong to fuzz targets the build constraints leave out here: they are
-// not orphans, and nothing is done with their entries.
-func (c *command) noteUnbuilt(p *pkg, m *matcher) {
-	if len(p.Unbuilt) == 0 {
-		return
-	}
-	seedTargets, _ := corpus.Targets(p.Dir)
-	for _, t := range seedTargets {
-		if file := p.Unbuilt[t]; file != "" && m.matchTarget(t) {
-			c.rep.infof("%s: %s is not built here: %s has build constraints this build does not meet (a GOOS, GOARCH or tag); its entries in %s are left alone",
-				p.ImportPath, t, file, c.rel(corpus.SeedCorpus(p.Dir, t)))
-		}
-	}
-}
-
-// orphans returns the names of the seed corpus directories of p that m
-// selects and whose fuzz target is gone (renamed or removed): go test never
-// replays their entries. testdata/fuzz/TestXxx holds the failures
-// fuzzshrink.Check saved for the test TestXxx: no fuzz target's, and not
-// an orphan.
-func (c *command) orphans(p *pkg, m *matcher) ([]string, error) {
-	seedTargets, err := corpus.Targets(p.Dir)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, t := range seedTargets {
-		if p.target(t) == nil && p.Unbuilt[t] == "" && m.matchTarget(t) && !strings.HasPrefix(t, "Test") {
-			out = append(out, t)
-		}
-	}
-	return out, nil
 }

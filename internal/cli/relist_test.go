@@ -32,7 +32,7 @@ func TestRelist(t *testing.T) {
 	write("b", "20")
 	write("d", "4")
 	var out bytes.Buffer
-	c := &command{rep: newReporter(&out, &out, false, false)}
+	c := &runContext{rep: newReporter(&out, &out, false, false)}
 	got := c.relist(&targetJob{target: &target{Name: "FuzzX"}, dir: dir, entries: listed, listed: true})
 	var names []string
 	for _, e := range got {

@@ -33,7 +33,7 @@ const againRuns = 7
 // meets the original first. It returns the entry's
 // status if that ends the job: it passes, is stale or flaky, or (an entry
 // made of another failure) does not fail as that failure did.
-func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
+func (c *runContext) replay(ctx context.Context, j *entryJob) (status, error) {
 	z, err := replayZero(ctx, j)
 	if err != nil {
 		return statusFailed, err
@@ -56,7 +56,7 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 		j.floor = j.runner.Timeout
 	}
 	j.want = sigs[0]
-	if c.opts.verbose && j.want.Failed() && msg != "" {
+	if c.verbose && j.want.Failed() && msg != "" {
 		if text, ok := j.tj.shaper.Templates.Match(j.want.Pos, msg, nil); ok {
 			c.rep.verbosef("  identity: the template %q", text)
 		} else {
@@ -70,7 +70,7 @@ func (c *command) replay(ctx context.Context, j *entryJob) (status, error) {
 		// it first, a timeout, and the search cannot move.
 		j.floor = j.runner.Timeout
 	}
-	if j.judgeFlaky(sigs) && !c.opts.flaky {
+	if j.judgeFlaky(sigs) && !j.tj.search.flaky {
 		return statusFlaky, errors.New(j.flaky + "; use -flaky to minimize against the failure")
 	}
 	if j.isFound() {
@@ -159,7 +159,7 @@ func (j *entryJob) judgeFlaky(sigs []failure.Signature) bool {
 // process). It returns how each run failed and the first run's message,
 // or the entry's status if that ends the job (it is stale, or no input
 // ran).
-func (c *command) replayRuns(ctx context.Context, j *entryJob, judge testbin.Judge) ([]failure.Signature, string, status, error) {
+func (c *runContext) replayRuns(ctx context.Context, j *entryJob, judge testbin.Judge) ([]failure.Signature, string, status, error) {
 	var sigs []failure.Signature
 	var msgs []string
 	for procs := 0; procs < 4 && len(sigs) < 1+againRuns; procs++ {

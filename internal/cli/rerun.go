@@ -48,10 +48,10 @@ func shellWord(w string) string {
 
 // fuzzminCommand is the fuzzmin command that minimizes the job's entry,
 // run from where this command was.
-func (c *command) fuzzminCommand(j *entryJob) string {
+func (c *runContext) fuzzminCommand(j *entryJob) string {
 	cmd := "fuzzmin "
-	if c.opts.dir != "" {
-		cmd += "-C " + shellWord(c.opts.dir) + " "
+	if c.dir != "" {
+		cmd += "-C " + shellWord(c.dir) + " "
 	}
 	return cmd + runFlag(j.target.Name, j.entry.Name) + " " + shellWords(j.pkg.Args)
 }

@@ -120,7 +120,7 @@ var errNoLocks = errors.New("file locks are not supported on this system")
 // in memory if /dev/shm is a tmpfs. The go command and the test binaries
 // keep their temporary files in the disk one (GOTMPDIR, TMPDIR), so that
 // what they leave when killed goes with it.
-func (c *command) makeScratch(gotmpdir string) error {
+func (c *runContext) makeScratch(gotmpdir string) error {
 	sweepScratch()
 	parent := gotmpdir
 	if parent == "" {
@@ -143,7 +143,7 @@ func (c *command) makeScratch(gotmpdir string) error {
 	return nil
 }
 
-func (c *command) removeScratch() {
+func (c *runContext) removeScratch() {
 	for _, release := range c.slots {
 		release()
 	}

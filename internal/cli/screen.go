@@ -45,7 +45,7 @@ const quietAfter = 3
 // how each that settled fails (the zero signature if it passes); it
 // returns nil if the replays went wrong, and each entry then goes its own
 // way.
-func (c *command) screen(ctx context.Context, tj *targetJob) map[string]failure.Signature {
+func (c *runContext) screen(ctx context.Context, tj *targetJob) map[string]failure.Signature {
 	valid := validEntries(tj.entries)
 	if len(valid) < 2 {
 		return nil // nothing to gain
@@ -123,13 +123,13 @@ func holds(res result, e corpus.Entry) (string, bool) {
 // sameFailure is the result of an entry that fails as the entry keptName
 // of the target, which the run has kept, does: it is removed, unless -keep
 // or -n say not to.
-func (c *command) sameFailure(j *entryJob, sig failure.Signature, keptName string) result {
+func (c *runContext) sameFailure(j *entryJob, sig failure.Signature, keptName string) result {
 	res := newResult(j)
 	res.Status, res.Signature, res.Path = statusSame, sig, j.target.Name+"/"+keptName
 	switch {
-	case c.opts.dryRun:
+	case j.tj.write.dryRun:
 		res.Note = "would be removed (-n: nothing removed)"
-	case c.opts.keep:
+	case j.tj.write.keep:
 		res.Note = "kept (-keep)"
 	case !j.onDisk():
 		res.Note = "not written"
@@ -144,8 +144,8 @@ func (c *command) sameFailure(j *entryJob, sig failure.Signature, keptName strin
 }
 
 // quietSummary reports the results of tj that were counted, not shown.
-func (c *command) quietSummary(tj *targetJob, passes int, same map[string]int) {
-	if c.opts.verbose {
+func (c *runContext) quietSummary(tj *targetJob, passes int, same map[string]int) {
+	if c.verbose {
 		return // -v showed each
 	}
 	if passes > 0 {
@@ -155,9 +155,9 @@ func (c *command) quietSummary(tj *targetJob, passes int, same map[string]int) {
 		n := same[kept]
 		verb := "removed"
 		switch {
-		case c.opts.dryRun:
+		case tj.write.dryRun:
 			verb = "would be removed (-n: nothing removed)"
-		case c.opts.keep:
+		case tj.write.keep:
 			verb = "kept (-keep)"
 		}
 		c.rep.infof("%s: %s fail as %s does: %s", tj.target.Name, plural(n, "more entry", "more entries"), kept, verb)

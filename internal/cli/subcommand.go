@@ -68,7 +68,7 @@ func findTarget(pkgs []*pkg, name string) (*pkg, *target, error) {
 
 // targetTypes asks the test binary b for the argument types of target t
 // (see testbin.Runner.ArgTypes).
-func (c *command) targetTypes(ctx context.Context, b *built, t *target) ([]reflect.Type, error) {
+func (c *runContext) targetTypes(ctx context.Context, b *built, t *target) ([]reflect.Type, error) {
 	r, err := b.bin.Runner(t.Name, filepath.Join(b.dir, "probe"))
 	if err != nil {
 		return nil, err

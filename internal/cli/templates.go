@@ -35,7 +35,7 @@ type pkgTemplates struct {
 }
 
 // startTemplates starts loading the templates of p, unless it has.
-func (c *command) startTemplates(ctx context.Context, p *pkg) {
+func (c *runContext) startTemplates(ctx context.Context, p *pkg) {
 	p.templates.once.Do(func() {
 		p.templates.done = make(chan struct{})
 		go func() {
@@ -48,7 +48,7 @@ func (c *command) startTemplates(ctx context.Context, p *pkg) {
 // templatesOf returns the templates of p, waiting for them to load. A
 // package whose templates cannot be read has none: its messages are
 // masked.
-func (c *command) templatesOf(ctx context.Context, p *pkg) *failure.Templates {
+func (c *runContext) templatesOf(ctx context.Context, p *pkg) *failure.Templates {
 	c.startTemplates(ctx, p)
 	select {
 	case <-p.templates.done:
@@ -59,7 +59,7 @@ func (c *command) templatesOf(ctx context.Context, p *pkg) *failure.Templates {
 }
 
 // shaperOf returns a new Shaper of p's failures.
-func (c *command) shaperOf(ctx context.Context, p *pkg) *failure.Shaper {
+func (c *runContext) shaperOf(ctx context.Context, p *pkg) *failure.Shaper {
 	return &failure.Shaper{Templates: c.templatesOf(ctx, p)}
 }
 
@@ -71,7 +71,7 @@ type listedDir struct {
 	GoFiles, CgoFiles, TestGoFiles, XTestGoFiles []string
 }
 
-func (c *command) loadTemplates(ctx context.Context, p *pkg) *failure.Templates {
+func (c *runContext) loadTemplates(ctx context.Context, p *pkg) *failure.Templates {
 	args := append([]string{"list", "-e", "-deps", "-test", "-json=ImportPath,Dir,Standard,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles"}, c.buildFlags()...)
 	out, err := c.goOutput(ctx, append(args, p.Args...)...)
 	if err != nil {

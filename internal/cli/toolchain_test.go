@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -39,7 +40,7 @@ func TestToolchain_Drift(t *testing.T) {
 	run := func(src func(string) string) (stdout, result string) {
 		t.Helper()
 		dir := t.TempDir()
-		writeModule(t, dir, "example.com/drift", map[string]string{
+		testbintest.WriteModule(t, dir, "example.com/drift", map[string]string{
 			"x_test.go": `package x
 
 import (
@@ -62,7 +63,16 @@ func FuzzX(f *testing.F) {
 		toolchainSource = src
 		defer func() { toolchainSource = old }()
 		var out bytes.Buffer
-		if code := Main([]string{"-C", dir, "-v", "."}, &out, &out); code != 0 {
+		o := defaultCommon()
+		o.dir, o.verbose = dir, true
+		c := newRunContext(o, &out, &out, nil)
+		ctx := context.Background()
+		code := c.withPackages(ctx, []string{"."}, writesSeeds, nil, func(pkgs []*pkg) {
+			c.eachPackage(ctx, pkgs, func(ctx context.Context, p *pkg, tmp string) string {
+				return c.minimizePackage(ctx, p, tmp, &matcher{}, minimizing{search: defaultSearch()})
+			})
+		})
+		if code != 0 {
 			t.Fatalf("fuzzmin exited %d:\n%s", code, out.String())
 		}
 		des, err := os.ReadDir(filepath.Join(dir, "testdata", "fuzz", "FuzzX"))

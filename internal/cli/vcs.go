@@ -56,7 +56,7 @@ func workTree(dir string) (root, system string) {
 }
 
 // trackedFiles tells which files of dir version control tracks.
-func (c *command) trackedFiles(ctx context.Context, dir string) tracking {
+func (c *runContext) trackedFiles(ctx context.Context, dir string) tracking {
 	root, system := workTree(dir)
 	if root == "" {
 		return tracking{}
@@ -93,11 +93,10 @@ func (c *command) trackedFiles(ctx context.Context, dir string) tracking {
 }
 
 // cannotTell is the tracking of a corpus under version control that does
-// not say which files it tracks: all of them, and a line says why.
-func (c *command) cannotTell(root, system, why string) tracking {
-	if !c.opts.tracked {
-		c.note(fmt.Sprintf("fuzzmin: the corpus is in a %s work tree (%s), but %s: every entry counts as tracked, replayed and reported but not rewritten (-tracked rewrites them)",
-			system, root, why))
-	}
+// not say which files it tracks: all of them, and a line says why. (It is
+// asked only without -tracked: selectEntries.)
+func (c *runContext) cannotTell(root, system, why string) tracking {
+	c.note(fmt.Sprintf("fuzzmin: the corpus is in a %s work tree (%s), but %s: every entry counts as tracked, replayed and reported but not rewritten (-tracked rewrites them)",
+		system, root, why))
 	return tracking{all: true}
 }

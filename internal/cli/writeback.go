@@ -22,7 +22,7 @@ import (
 // the result is final when writeBack returns. The caller holds the lock of
 // the corpus directory throughout. Its error, if any, is also in the
 // result; a *mismatchError says that the check saw another failure.
-func (c *command) writeBack(ctx context.Context, j *entryJob, data []byte, res result) (result, error) {
+func (c *runContext) writeBack(ctx context.Context, j *entryJob, data []byte, res result) (result, error) {
 	fail := func(err error) (result, error) {
 		res.Status, res.Error, res.Path, res.Rerun = statusFailed, err.Error(), "", ""
 		if !j.isFound() {
@@ -71,7 +71,7 @@ func (c *command) writeBack(ctx context.Context, j *entryJob, data []byte, res r
 	if c.written[path] == "" {
 		c.written[path] = res.Test
 	}
-	if c.opts.keep || j.isFound() || path == j.entry.Path || !j.onDisk() {
+	if j.tj.write.keep || j.isFound() || path == j.entry.Path || !j.onDisk() {
 		return res, nil
 	}
 	if err := removeEntry(j.tj.root, j.entry.Path); err != nil {
@@ -86,13 +86,13 @@ func (c *command) writeBack(ctx context.Context, j *entryJob, data []byte, res r
 // written with data, and returns how it fails. go test runs no entry of a
 // target while another file of its corpus is malformed or stale; the same
 // test binary, given the new entry alone, does, and the note says so.
-func (c *command) checkWritten(ctx context.Context, j *entryJob, name string, data []byte) (failure.Signature, string, error) {
+func (c *runContext) checkWritten(ctx context.Context, j *entryJob, name string, data []byte) (failure.Signature, string, error) {
 	vals, err := encoding.Unmarshal(data)
 	if err != nil {
 		return failure.Signature{}, "", err
 	}
 	shape := func(sig failure.Signature, msg string) string { return j.tj.shaper.Shape(sig, msg, vals) }
-	check := testbin.Check{Target: j.target.Name, Names: []string{name}, Timeout: c.checkTimeout(j), MemLimit: int64(c.opts.memLimit)}
+	check := testbin.Check{Target: j.target.Name, Names: []string{name}, Timeout: c.checkTimeout(j), MemLimit: int64(c.memLimit)}
 	outs, err := j.tj.build.Check(ctx, []testbin.Check{check})
 	if err != nil {
 		return failure.Signature{}, "", err
@@ -114,11 +114,11 @@ func (c *command) checkWritten(ctx context.Context, j *entryJob, name string, da
 // is a hang, the limit the original was judged by (the runner's, which
 // follows from the passing inputs, up to -exec-timeout); generous
 // otherwise.
-func (c *command) checkTimeout(j *entryJob) time.Duration {
+func (c *runContext) checkTimeout(j *entryJob) time.Duration {
 	if j.want.Kind == failure.Timeout {
 		return j.runner.Limit(j.floor)
 	}
-	return 2*c.opts.execTimeout + 30*time.Second
+	return 2*c.execTimeout + 30*time.Second
 }
 
 // A mismatchError says that go test does not reproduce the failure with
@@ -135,7 +135,7 @@ func (e *mismatchError) Error() string {
 // staleReason rewrites the toolchain's complaint about the private copy of
 // an entry to name the user's file and the line that does not fit (see
 // testbin.Stale).
-func (c *command) staleReason(msg string, j *entryJob) string {
+func (c *runContext) staleReason(msg string, j *entryJob) string {
 	line, reason, ok := testbin.Stale(msg, j.entry.Values)
 	if !ok {
 		return msg

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,12 +11,19 @@ import (
 	"sync"
 )
 
-// A command is one run of fuzzmin over its packages (a session is something
-// else: the in-process search of one entry, see inprocess.go).
-type command struct {
-	opts       options
-	match      *matcher
-	rep        *reporter
+// A runContext is what one run of a command over its packages works in:
+// the go environment, the scratch directories, the output, the confinement
+// of what it writes, and what the run has done so far. The stages of the
+// work (selectEntries, build, minimizePackage, writeBack, the reports) are
+// its methods, and take what they serve as parameters. (A session is
+// something else: the in-process search of one entry, see inprocess.go.)
+type runContext struct {
+	common
+	rep       *reporter
+	fuzzCache string // the root of the generated corpora, if not $GOCACHE/fuzz (cmin -fuzzcache)
+	// suggest returns the error for a word given where a package goes
+	// that matches none, if it may be a mistyped command; "" if not.
+	suggest    func(word string) string
 	env        []string             // of the go command and the test binaries
 	goenv      goEnv                // what go env says
 	noted      onceSet              // notes printed once per run
@@ -32,10 +40,17 @@ type command struct {
 	finishing context.Context
 }
 
+// newRunContext returns the context of a run with the options o, which
+// reports to stdout and stderr; finish is canceled at a second interrupt.
+func newRunContext(o common, stdout, stderr io.Writer, finish context.Context) *runContext {
+	return &runContext{common: o, rep: newReporter(stdout, stderr, o.json, o.verbose), env: os.Environ(), finishing: finish,
+		suggest: func(string) string { return "" }}
+}
+
 // holding returns the files that hold the failures go test -fuzz found,
 // relative, in order: the results written and the fuzzer's own entries
 // that are still there (already minimal, or not minimized).
-func (c *command) holding(fuzzFound []string) []string {
+func (c *runContext) holding(fuzzFound []string) []string {
 	var ps []string
 	for p := range c.written {
 		ps = append(ps, c.rel(p))
@@ -54,7 +69,7 @@ func (c *command) holding(fuzzFound []string) []string {
 
 // interrupted says what an interrupt left of the entry being minimized:
 // saved, if the result of the entry it came during was written.
-func (c *command) interrupted(saved string) {
+func (c *runContext) interrupted(saved string) {
 	switch {
 	case c.finishContext().Err() != nil:
 		c.rep.errorf("interrupted twice; the entry being minimized was left as it was")
@@ -68,7 +83,7 @@ func (c *command) interrupted(saved string) {
 
 // finishContext returns the context that verifying and writing a result
 // use.
-func (c *command) finishContext() context.Context {
+func (c *runContext) finishContext() context.Context {
 	if c.finishing == nil {
 		return context.Background()
 	}
@@ -76,74 +91,14 @@ func (c *command) finishContext() context.Context {
 }
 
 // fail raises the exit code to code.
-func (c *command) fail(code int) {
+func (c *runContext) fail(code int) {
 	c.exit = max(c.exit, code)
-}
-
-// minimize is the command itself: it minimizes the failing entries of the
-// packages' targets, after -fuzz's run of go test -fuzz if asked.
-func (c *command) minimize(ctx context.Context, patterns []string) int {
-	return c.withPackages(ctx, patterns, writesSeeds|suggests, func(pkgs []*pkg) {
-		var fuzzFound []string // -fuzz: the failing entries go test -fuzz wrote
-		m := c.match
-		if c.opts.fuzz != "" {
-			var err error
-			fuzzFound, m, err = c.fuzzFirst(ctx, pkgs)
-			if err != nil {
-				c.rep.errorf("%v", err)
-				if _, ok := err.(usageError); ok {
-					c.fail(exitUsage)
-				} else {
-					c.fail(exitFailure)
-				}
-				return
-			}
-			if len(fuzzFound) == 0 {
-				return
-			}
-		}
-		saved := c.eachPackage(ctx, pkgs, func(ctx context.Context, p *pkg, tmp string) string {
-			return c.minimizePackage(ctx, p, tmp, m)
-		})
-		if ctx.Err() == nil && len(fuzzFound) > 0 {
-			// A new failure is a failure of the run, as it is for go test
-			// -fuzz: the job goes red, with the entries to commit.
-			c.rep.errorf("go test -fuzz found %s; the entries to commit: %s", plural(len(fuzzFound), "new failure", "new failures"), strings.Join(c.holding(fuzzFound), ", "))
-			c.fail(exitFailure)
-		} else {
-			c.ended(ctx, saved)
-		}
-		c.rep.summary()
-	})
-}
-
-// check is fuzzmin check: it replays the packages' seed corpora and what
-// else go test replays, and reports what it finds (check.go).
-func (c *command) check(ctx context.Context, patterns []string) int {
-	return c.withPackages(ctx, patterns, 0, func(pkgs []*pkg) {
-		if !c.readKnownFiles(pkgs) {
-			return
-		}
-		c.ended(ctx, c.eachPackage(ctx, pkgs, savesNothing(c.checkPackage)))
-		c.rep.checkSummary(c.matched)
-	})
-}
-
-// cmin is fuzzmin cmin: it distills the packages' generated corpora
-// (cmin.go).
-func (c *command) cmin(ctx context.Context, patterns []string) int {
-	return c.withPackages(ctx, patterns, writesSeeds|writesCache, func(pkgs []*pkg) {
-		root := c.cacheRoot()
-		c.ended(ctx, c.eachPackage(ctx, pkgs, savesNothing(func(ctx context.Context, p *pkg, tmp string) {
-			c.cminPackage(ctx, p, tmp, c.match, root)
-		})))
-	})
 }
 
 // eachPackage does work on each package in turn, with a directory of its
 // own for its files, until an interrupt, and returns what the work said
 // of the entry an interrupt came during.
-func (c *command) eachPackage(ctx context.Context, pkgs []*pkg, work func(ctx context.Context, p *pkg, tmp string) string) (saved string) {
+func (c *runContext) eachPackage(ctx context.Context, pkgs []*pkg, work func(ctx context.Context, p *pkg, tmp string) string) (saved string) {
 	for i, p := range pkgs {
 		if ctx.Err() != nil {
 			break
@@ -163,14 +118,14 @@ func savesNothing(work func(ctx context.Context, p *pkg, tmp string)) func(conte
 }
 
 // ended says how the work ended: interrupted (saved is what the result
-// of the entry the interrupt came during became), or, if -run selected
+// of the entry the interrupt came during became), or, if m's -run selected
 // nothing and all went well, so.
-func (c *command) ended(ctx context.Context, saved string) {
+func (c *runContext) ended(ctx context.Context, saved string, m *matcher) {
 	switch {
 	case ctx.Err() != nil:
 		c.interrupted(saved)
-	case c.matched == 0 && c.opts.run != "" && c.exit == exitOK:
-		c.rep.infof("fuzzmin: no fuzz target or corpus entry matches -run=%s", c.opts.run)
+	case c.matched == 0 && m.pattern != "" && c.exit == exitOK:
+		c.rep.infof("fuzzmin: no fuzz target or corpus entry matches -run=%s", m.pattern)
 	}
 }
 
@@ -180,7 +135,6 @@ type touches int
 const (
 	writesSeeds touches = 1 << iota // the seed corpora: they must be the main module's, and not lead out of it
 	writesCache                     // the generated corpora: they must not lead out of the fuzz cache
-	suggests                        // a word that is no package may be a mistyped command
 )
 
 // withPackages does what every run of the command does around its work
@@ -188,7 +142,7 @@ const (
 // packages matching patterns while it asks the go command for its
 // directories, refuses packages that are not fuzzmin's to write, and then
 // calls work with the packages. It returns the exit code.
-func (c *command) withPackages(ctx context.Context, patterns []string, t touches, work func(pkgs []*pkg)) int {
+func (c *runContext) withPackages(ctx context.Context, patterns []string, t touches, m *matcher, work func(pkgs []*pkg)) int {
 	c.written = map[string]string{}
 	if err := c.makeScratch(envValue(c.env, "GOTMPDIR")); err != nil {
 		c.rep.errorf("%v", err)
@@ -203,13 +157,13 @@ func (c *command) withPackages(ctx context.Context, patterns []string, t touches
 		envOut, err = c.goOutput(ctx, "env", "GOROOT", "GOMODCACHE", "GOCACHE", "GOVERSION")
 		envErr <- err
 	}()
-	pkgs, err := loadPackages(c.opts.dir, c.env, c.opts.tags, patterns)
+	pkgs, err := loadPackages(c.dir, c.env, c.tags, patterns)
 	if err := <-envErr; err != nil {
 		c.rep.errorf("%v", err)
 		return exitFailure
 	}
 	if err != nil {
-		if msg := notACommand(patterns[0]); msg != "" && t&suggests != 0 {
+		if msg := c.suggest(patterns[0]); msg != "" {
 			c.rep.errorf("%s", msg)
 		} else {
 			c.rep.errorf("%v", err)
@@ -218,7 +172,7 @@ func (c *command) withPackages(ctx context.Context, patterns []string, t touches
 	}
 	vars := append(strings.SplitN(envOut, "\n", 5), "", "", "", "") // one line each, empty ones too
 	c.goenv = goEnv{root: vars[0], modcache: vars[1], cache: vars[2], version: vars[3]}
-	if t&writesSeeds != 0 && (c.refuse(pkgs) || c.refuseLinks(pkgs, t&writesCache != 0)) {
+	if t&writesSeeds != 0 && (c.refuse(pkgs) || c.refuseLinks(pkgs, m, t&writesCache != 0)) {
 		return exitUsage
 	}
 	work(pkgs)
@@ -237,21 +191,21 @@ func envValue(env []string, key string) string {
 }
 
 // note prints a line once per run.
-func (c *command) note(line string) {
+func (c *runContext) note(line string) {
 	if c.once(line) {
 		c.rep.infof("%s", line)
 	}
 }
 
 // verboseNote prints a line under -v, once per run.
-func (c *command) verboseNote(line string) {
-	if c.opts.verbose && c.once(line) {
+func (c *runContext) verboseNote(line string) {
+	if c.verbose && c.once(line) {
 		c.rep.verbosef("%s", line)
 	}
 }
 
 // once reports whether line is new to the run's notes, and records it.
-func (c *command) once(line string) bool { return c.noted.add(line) }
+func (c *runContext) once(line string) bool { return c.noted.add(line) }
 
 // An onceSet is a set of lines, safe for concurrent use.
 type onceSet struct {
@@ -275,10 +229,10 @@ func (s *onceSet) add(line string) bool {
 
 // rel shortens a path for messages: relative to the working directory when
 // it is below it.
-func (c *command) rel(path string) string {
+func (c *runContext) rel(path string) string {
 	wd, err := os.Getwd()
-	if c.opts.dir != "" {
-		wd, err = filepath.Abs(c.opts.dir)
+	if c.dir != "" {
+		wd, err = filepath.Abs(c.dir)
 	}
 	if err != nil {
 		return path
@@ -290,10 +244,22 @@ func (c *command) rel(path string) string {
 }
 
 // relErr shortens the absolute paths in an error message.
-func (c *command) relErr(err error) string {
+func (c *runContext) relErr(err error) string {
 	msg := err.Error()
 	if i := strings.IndexAny(msg, ": "); i > 0 && filepath.IsAbs(msg[:i]) {
 		return c.rel(msg[:i]) + msg[i:]
 	}
 	return msg
+}
+
+// abs undoes rel: it returns path, which rel may have made relative, as
+// an absolute path; "" stays "".
+func (c *runContext) abs(path string) string {
+	if path == "" || filepath.IsAbs(path) {
+		return path
+	}
+	if a, err := filepath.Abs(filepath.Join(c.dir, path)); err == nil {
+		return a
+	}
+	return path
 }
