@@ -4,46 +4,49 @@ import (
 	"context"
 	"flag"
 	"time"
+
+	"github.com/fuzzmin/fuzzmin/internal/campaign"
+	"github.com/fuzzmin/fuzzmin/internal/pipeline"
 )
 
 // fuzzCmd is fuzzmin fuzz.
 type fuzzCmd struct {
-	common
-	pattern   string        // -run: the targets
-	shard     shard         // -shard: of the targets
-	search    searchOptions // of the failures found
-	budget    time.Duration // -fuzztime: for all the targets
-	known     string        // the file of known failures, instead of the module's
-	corpus    string        // a directory that keeps the generated corpora
-	corpusMax int           // entries of a target's kept corpus past which it is distilled
-	m         *matcher      // of -run and -shard, once validated
+	pipeline.Common
+	pattern   string                 // -run: the targets
+	shard     pipeline.Shard         // -shard: of the targets
+	search    pipeline.SearchOptions // of the failures found
+	budget    time.Duration          // -fuzztime: for all the targets
+	known     string                 // the file of known failures, instead of the module's
+	corpus    string                 // a directory that keeps the generated corpora
+	corpusMax int                    // entries of a target's kept corpus past which it is distilled
+	m         *pipeline.Matcher      // of -run and -shard, once validated
 }
 
 func newFuzzCmd() cmd {
-	return &fuzzCmd{common: defaultCommon(), shard: shard{1, 1}, search: defaultSearch(), budget: 5 * time.Minute, corpusMax: 1000}
+	return &fuzzCmd{Common: pipeline.DefaultCommon(), shard: pipeline.Shard{I: 1, N: 1}, search: pipeline.DefaultSearch(), budget: 5 * time.Minute, corpusMax: 1000}
 }
 
 func (o *fuzzCmd) flags(fs *flag.FlagSet) {
-	addBuildFlags(fs, &o.buildOptions)
+	addBuildFlags(fs, &o.BuildOptions)
 	fs.StringVar(&o.pattern, "run", o.pattern, "Fuzz only the targets matching `regexp`.")
 	fs.Var(&o.shard, "shard", "Fuzz only shard `i/n` of the targets: they are split into n shards by a hash of package and target, so that n jobs of a CI matrix, given 1/n to n/n, fuzz each target exactly once.")
 	fs.DurationVar(&o.budget, "fuzztime", o.budget, "How long to fuzz, all the targets together: the turns of the targets that run at once overlap. Building, and minimizing what a turn stops on, come on top.")
-	fs.StringVar(&o.known, "known", o.known, "Read the known failures from `file` instead of "+knownName+" at the root of each package's module.")
+	fs.StringVar(&o.known, "known", o.known, "Read the known failures from `file` instead of "+pipeline.KnownName+" at the root of each package's module.")
 	fs.StringVar(&o.corpus, "corpus", o.corpus, "Keep the generated corpora of the targets in `dir`, laid out as $GOCACHE/fuzz (<import path>/<Target>/): its entries are added to the fuzz cache before fuzzing, and the cache's copied back after, so that CI can keep the directory between runs with an ordinary cache. Nothing else in the fuzz cache is touched.")
 	fs.IntVar(&o.corpusMax, "corpus-max", o.corpusMax, "With -corpus, distill a target's kept corpus, as fuzzmin cmin does, once it holds more than `n` entries.")
-	addRunFlags(fs, &o.runOptions, "targets fuzzed at once, each with GOMAXPROCS/n fuzz workers; minimizing a failure runs its candidates on n processes too.", true)
-	addOutputFlags(fs, &o.outputOptions, true)
+	addRunFlags(fs, &o.RunOptions, "targets fuzzed at once, each with GOMAXPROCS/n fuzz workers; minimizing a failure runs its candidates on n processes too.", true)
+	addOutputFlags(fs, &o.OutputOptions, true)
 	addSearchFlags(fs, &o.search, true)
 }
 
 func (o *fuzzCmd) validate([]string) (err error) {
-	if o.m, err = (selectOptions{run: o.pattern, shard: o.shard}).matcher(); err != nil {
+	if o.m, err = (pipeline.SelectOptions{Pattern: o.pattern, Shard: o.shard}).Matcher(); err != nil {
 		return err
 	}
-	return o.search.validate()
+	return o.search.Validate()
 }
 
-func (o *fuzzCmd) run(ctx context.Context, c *runContext, patterns []string) int {
-	return runCampaign(ctx, c, orDot(patterns), campaignConfig{m: o.m, mz: minimizing{search: o.search},
-		known: o.known, fuzztime: o.budget, corpus: o.corpus, corpusMax: o.corpusMax})
+func (o *fuzzCmd) run(ctx context.Context, c *pipeline.Run, patterns []string) int {
+	return campaign.Run(ctx, c, orDot(patterns), campaign.Config{Match: o.m, Minimizing: pipeline.Minimizing{Search: o.search},
+		Known: o.known, Fuzztime: o.budget, Corpus: o.corpus, CorpusMax: o.corpusMax})
 }

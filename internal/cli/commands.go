@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/fuzzmin/fuzzmin/internal/pipeline"
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
@@ -26,8 +27,8 @@ type subcommand struct {
 type cmd interface {
 	flags(fs *flag.FlagSet) // adds its flags, bound to its options
 	validate(args []string) error
-	options() *common
-	run(ctx context.Context, c *runContext, args []string) int
+	Options() *pipeline.Common
+	run(ctx context.Context, c *pipeline.Run, args []string) int
 }
 
 // commands is set in init: the subcommands' run functions print the
@@ -106,25 +107,25 @@ func runCmd(name string, x cmd, args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, name, args, stdout, stderr); !ok {
 		return code
 	}
-	o := x.options()
+	o := x.Options()
 	err := x.validate(fs.Args())
 	if err == nil {
-		err = o.runOptions.validate()
+		err = o.RunOptions.Validate()
 	}
 	if err == nil {
-		err = o.checkDir()
+		err = o.CheckDir()
 	}
 	if err != nil {
 		return subUsage(stderr, name, err)
 	}
 	if m, ok := x.(*minimizeCmd); ok && m.version {
 		fmt.Fprintln(stdout, version())
-		return exitOK
+		return pipeline.ExitOK
 	}
-	ctx, finish, stop := interruptible()
+	ctx, finish, stop := pipeline.Interruptible()
 	defer stop()
-	c := newRunContext(*o, stdout, stderr, finish)
-	return c.rep.end(x.run(ctx, c, fs.Args()))
+	c := pipeline.NewRun(*o, stdout, stderr, finish)
+	return c.Rep.End(x.run(ctx, c, fs.Args()))
 }
 
 // orDot returns patterns, or "." if there are none, as go test has it.
@@ -144,9 +145,9 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, manualSection(args[0]))
 	default:
 		fmt.Fprintf(stderr, "fuzzmin help: want nothing, or one of %s\n", strings.Join(commandNames(), ", "))
-		return exitUsage
+		return pipeline.ExitUsage
 	}
-	return exitOK
+	return pipeline.ExitOK
 }
 
 // commandNames returns the names of the subcommands.
@@ -168,18 +169,18 @@ func parseFlags(fs *flag.FlagSet, name string, args []string, stdout, stderr io.
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, manualSection(name))
-			return exitOK, false
+			return pipeline.ExitOK, false
 		}
 		fmt.Fprintln(stderr, usageHint(name))
-		return exitUsage, false
+		return pipeline.ExitUsage, false
 	}
-	return exitOK, true
+	return pipeline.ExitOK, true
 }
 
 // subUsage reports a usage error of subcommand name.
 func subUsage(stderr io.Writer, name string, err error) int {
 	fmt.Fprintf(stderr, "%s: %v\n%s\n", strings.TrimSpace("fuzzmin "+name), err, usageHint(name))
-	return exitUsage
+	return pipeline.ExitUsage
 }
 
 func usageHint(name string) string {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fuzzmin/fuzzmin/internal/pipeline"
 	"golang.org/x/tools/txtar"
 )
 
@@ -27,13 +28,13 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		return subUsage(stderr, "demo", errors.New("takes no arguments"))
 	}
-	sc, err := newScratch(os.TempDir(), "demo")
+	sc, err := pipeline.NewScratch(os.TempDir(), "demo")
 	if err != nil {
 		fmt.Fprintf(stderr, "fuzzmin demo: %v\n", err)
-		return exitFailure
+		return pipeline.ExitFailure
 	}
-	defer sc.remove()
-	dir := sc.path
+	defer sc.Remove()
+	dir := sc.Path
 	ar := txtar.Parse(demoArchive)
 	for _, f := range ar.Files {
 		name := filepath.Join(dir, filepath.FromSlash(f.Name))
@@ -43,7 +44,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "fuzzmin demo: %v\n", err)
-			return exitFailure
+			return pipeline.ExitFailure
 		}
 	}
 	corpusDir := filepath.Join(dir, "testdata", "fuzz", "FuzzParse")
@@ -52,22 +53,22 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	showCorpus(stdout, corpusDir)
 	fmt.Fprintf(stdout, "\n$ fuzzmin ./...   (in a temporary copy: %s)\n", dir)
 
-	ctx, finish, stop := interruptible()
+	ctx, finish, stop := pipeline.Interruptible()
 	defer stop()
 	start := time.Now()
 	o := newMinimizeCmd().(*minimizeCmd)
-	o.dir, o.m = dir, &matcher{}
-	c := newRunContext(o.common, stdout, stderr, finish)
-	c.env = append(c.env, "GOFLAGS=-mod=mod", "GOWORK=off")
-	c.rep.noRerun = true // the copy is removed at the end
+	o.Dir, o.m = dir, &pipeline.Matcher{}
+	c := pipeline.NewRun(o.Common, stdout, stderr, finish)
+	c.Env = append(c.Env, "GOFLAGS=-mod=mod", "GOWORK=off")
+	c.Rep.NoRerun = true // the copy is removed at the end
 	code := o.run(ctx, c, []string{"./..."})
-	if code != exitOK {
+	if code != pipeline.ExitOK {
 		return code
 	}
 	fmt.Fprintf(stdout, "\nAfter (%v, build and verification included), the corpus holds:\n\n", time.Since(start).Round(time.Millisecond))
 	showCorpus(stdout, corpusDir)
 	fmt.Fprintf(stdout, "\nThe bug: a quoted value that ends in a backslash makes Parse read past the end (kv.go:34).\n")
-	return exitOK
+	return pipeline.ExitOK
 }
 
 func showCorpus(w io.Writer, dir string) {

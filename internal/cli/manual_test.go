@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/fuzzmin/fuzzmin/internal/pipeline"
 )
 
 // TestDocs_Flags checks that every flag the README and docs/ name (as
@@ -78,7 +80,7 @@ func TestHelp(t *testing.T) {
 		if sc.name != "" {
 			args = append([]string{sc.name}, args...)
 		}
-		if code := Main(args, &out, &errw); code != exitOK || errw.Len() > 0 {
+		if code := Main(args, &out, &errw); code != pipeline.ExitOK || errw.Len() > 0 {
 			t.Errorf("fuzzmin %v: exit %d, %s", args, code, errw.String())
 			continue
 		}

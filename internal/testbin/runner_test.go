@@ -49,7 +49,7 @@ func FuzzProbe(f *testing.F) {
 		case 8:
 			select {}
 		case 9:
-			for i := 0; i < 100000; i++ {
+			for i := 0; i < 20000; i++ {
 				fmt.Println("a lot of output from the test, line", i)
 			}
 		case 10:

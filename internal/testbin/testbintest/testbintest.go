@@ -155,3 +155,16 @@ func Runner(t testing.TB, bin, dir, target string, timeout time.Duration) *testb
 	t.Cleanup(r.Close)
 	return r
 }
+
+// Main runs the tests of m, and removes what Build built, for the TestMain
+// of a package whose tests run fuzzmin's pipeline: go test then runs the
+// test binary as its -exec program (testbin.StartBuild), which Main
+// serves instead of running the tests.
+func Main(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == testbin.ExecArg {
+		os.Exit(testbin.RunExecWrapper(os.Args[2:], os.Stdout, os.Stderr))
+	}
+	code := m.Run()
+	Cleanup()
+	os.Exit(code)
+}

@@ -1,0 +1,268 @@
+package campaign
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/fuzzmin/fuzzmin/corpus"
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/failure"
+	"github.com/fuzzmin/fuzzmin/internal/pipeline"
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
+)
+
+// leaveOutSeed takes a seed entry that failed out of t's slices: the
+// fuzzer stops on it before it fuzzes (go test reports it, and fuzzmin
+// check). An f.Add seed cannot be left out: the target is done.
+func (c *campaign) leaveOutSeed(t *campaignTarget, out testbin.FuzzOutcome) {
+	path := filepath.Join(t.work, corpus.SeedDir, t.target.Name, out.Seed)
+	if strings.HasPrefix(out.Seed, "seed#") || os.Remove(path) != nil {
+		t.done = fmt.Sprintf("its seed %s fails, so the fuzzer never starts:\n%s", out.Seed, out.Output)
+		c.Rep.Errorf("%s: %s", t.name(), t.done)
+		c.Fail(pipeline.ExitFailure)
+		return
+	}
+	t.left = append(t.left, out.Seed)
+	c.Rep.Verbosef("%s: its seed entry %s fails; fuzzing without it (fuzzmin check reports it)", t.name(), out.Seed)
+}
+
+// campaignFailure minimizes the input a slice of t stopped on, with what
+// else minimizing it finds, and counts each failure: listed as known,
+// found before in this run or failing a seed entry already (a repeat), or
+// new. The input is held outside the seed corpus until it is minimized: only
+// its verified result goes in, or, if it could not be minimized (an
+// interrupt, an error), the input itself, named in the report. Nothing of
+// a known failure or a repeat stays. The seed entries left out of t's
+// slices are minimized with it, as the command minimizes a corpus: one of
+// them that fails the same way keeps the failure, and the new input goes
+// as the same.
+func (c *campaign) campaignFailure(ctx context.Context, t *campaignTarget, data []byte, found map[failure.Signature]*campaignFinding) (fresh bool) {
+	dir := corpus.SeedCorpus(t.pkg.Dir, t.target.Name)
+	name := corpus.Name(data)
+	// An input the seed corpus holds already (a failure found before,
+	// found again as it was) is counted as any other, and stays.
+	existing := filepath.Join(dir, name)
+	if _, err := os.Stat(existing); err != nil {
+		existing = ""
+	}
+	// The directories writing its entries makes, removed again if
+	// nothing stays (forget).
+	var made []string
+	for d := dir; d != t.pkg.Dir; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil {
+			break
+		}
+		made = append(made, d)
+	}
+	if len(made) > len(t.made) {
+		t.made = made
+	}
+	known, err := c.KnownOf(t.pkg.ModuleDir, c.Known) // read before the run: see readKnownFiles
+	if err != nil {
+		c.Rep.Errorf("%s: %v", t.name(), err)
+		c.Fail(pipeline.ExitFailure)
+		c.placeRaw(t, dir, data, "")
+		return false
+	}
+	results := c.minimizeFound(ctx, t, name, data, existing == "")
+	mine := slices.IndexFunc(results, func(res pipeline.Result) bool { return !res.Found && res.Test == t.target.Name+"/"+name })
+	for i, res := range results {
+		pending := i == mine && existing == "" && res.Path == ""
+		fresh = c.countFailure(t, res, known, found, existing, pending, data) || fresh
+	}
+	if mine < 0 && existing == "" {
+		// Not minimized at all (an interrupt, a build that failed): the
+		// input goes in as it was, named.
+		c.placeRaw(t, dir, data, "")
+	}
+	return fresh
+}
+
+// placeRaw writes the input a slice of t stopped on into dir, t's seed
+// corpus, as it was, and returns its path; the report names it as left
+// unminimized unless why says what it is instead ("" for unminimized).
+func (c *campaign) placeRaw(t *campaignTarget, dir string, data []byte, why string) string {
+	path, err := pipeline.WriteEntry(t.pkg.ModuleDir, dir, data)
+	if err != nil {
+		c.Rep.Errorf("%s: the input the fuzzer stopped on could not be kept: %v", t.name(), c.RelErr(err))
+		c.Fail(pipeline.ExitFailure)
+		return ""
+	}
+	if why == "" {
+		t.raw = append(t.raw, path)
+	}
+	return path
+}
+
+// minimizeFound minimizes the input data a slice of t stopped on, whose
+// corpus name is name, and t's failing seed entries, and returns what
+// became of each. If pending, the input is not in the seed corpus: it is
+// minimized from memory, and only its result is written there.
+func (c *campaign) minimizeFound(ctx context.Context, t *campaignTarget, name string, data []byte, pending bool) []pipeline.Result {
+	var names []string
+	if !pending {
+		names = append(names, name)
+	}
+	for _, n := range t.left {
+		names = append(names, n)
+	}
+	var jobs []*pipeline.TargetJob
+	if len(names) > 0 {
+		m := pipeline.MatchNames([]string{t.target.Name}, names)
+		jobs = c.SelectEntries(ctx, t.pkg, pipeline.Selecting{Purpose: pipeline.ForMinimize}, m)
+	}
+	if pending {
+		e, err := pendingEntry(corpus.SeedCorpus(t.pkg.Dir, t.target.Name), name, data)
+		if err != nil {
+			c.Rep.Errorf("%s: %v", t.name(), err)
+			c.Fail(pipeline.ExitFailure)
+			return nil
+		}
+		if len(jobs) == 0 {
+			jobs = append(jobs, pipeline.NewTargetJob(t.pkg, t.target))
+		}
+		jobs[0].Entries = append(jobs[0].Entries, e)
+		jobs[0].Pending = name
+	}
+	if len(jobs) == 0 {
+		return nil
+	}
+	tmp, err := os.MkdirTemp(c.Disk.Path, "found")
+	if err != nil {
+		c.Rep.Errorf("%v", err)
+		c.Fail(pipeline.ExitFailure)
+		return nil
+	}
+	defer os.RemoveAll(tmp)
+	b, ok := c.Build(ctx, t.pkg, tmp, pipeline.TargetNames(jobs))
+	if !ok {
+		return nil
+	}
+	var results []pipeline.Result
+	c.MinimizeJobs(ctx, t.pkg, b, jobs, c.Minimizing, func(res pipeline.Result) {
+		if e := strings.TrimPrefix(res.Test, t.target.Name+"/"); e != name && !res.Found {
+			// A failing seed entry's: reported if it changed, as the
+			// command reports it.
+			if res.Path != "" || res.Status.Failure() {
+				c.Report(res)
+			}
+			if res.Status == pipeline.StatusPasses {
+				c.passedLater(t, filepath.Join(corpus.SeedCorpus(t.pkg.Dir, t.target.Name), e))
+			}
+			if i := slices.Index(t.left, e); i >= 0 && res.Path != "" {
+				t.left[i] = filepath.Base(res.Path) // minimized: its result fails as it did
+			}
+			return
+		}
+		results = append(results, res)
+	})
+	return results
+}
+
+// pendingEntry is the entry of data, named name, as it will be once
+// written into dir.
+func pendingEntry(dir, name string, data []byte) (corpus.Entry, error) {
+	vals, err := encoding.Unmarshal(data)
+	if err != nil {
+		return corpus.Entry{}, fmt.Errorf("the input the fuzzer stopped on does not decode: %v", err)
+	}
+	return corpus.Entry{Name: name, Path: filepath.Join(dir, name), Data: data, Values: vals}, nil
+}
+
+// countFailure counts the failure of res, the result of an input a slice
+// of t stopped on (or of another failure met minimizing it), and reports
+// whether it is new. The entry existing, if not "", was there before the
+// stop: it is not removed. If pending, res is the result of the input
+// data, which is not in the seed corpus and whose result was not written:
+// it goes in as it is (the minimum, or unminimized and named) unless its
+// failure is counted elsewhere.
+func (c *campaign) countFailure(t *campaignTarget, res pipeline.Result, known *pipeline.KnownFailures, found map[failure.Signature]*campaignFinding, existing string, pending bool, data []byte) bool {
+	dir := corpus.SeedCorpus(t.pkg.Dir, t.target.Name)
+	minimal := res.Status == pipeline.StatusMinimal || res.Status == pipeline.StatusStopped
+	kept := c.Abs(res.Path)
+	if kept == "" && minimal && !pending {
+		kept = filepath.Join(dir, strings.TrimPrefix(res.Test, t.target.Name+"/"))
+	}
+	sig := res.Signature
+	switch f := found[sig]; {
+	case !sig.Failed():
+		if pending {
+			why := "" // interrupted before its replay ended
+			if res.Status == pipeline.StatusPasses {
+				why = "it passes now"
+			}
+			c.placeRaw(t, dir, data, why)
+		}
+		c.Report(res) // it passes, or is flaky: as the command reports it
+	case known.Has(sig):
+		t.known++
+		if res.Status != pipeline.StatusSame && kept != "" && kept != existing {
+			c.forget(t, kept)
+		}
+		if t.once(sig) {
+			c.Rep.Infof("%s: stopped on a known failure (%s): %v", t.name(), c.Rel(known.Path), sig)
+		}
+	case res.Status == pipeline.StatusSame:
+		t.repeats++
+		if t.once(sig) {
+			c.Rep.Infof("%s: stopped on %v, which seed entry %s fails with too", t.name(), sig, c.Rel(res.Path))
+		}
+	case f != nil:
+		f.count++
+		t.repeats++
+		if kept != "" && kept != existing && kept != f.path {
+			c.forget(t, kept)
+		}
+		if t.once(sig) {
+			c.Rep.Infof("%s: stopped on %v again, found before in %s: %s", t.name(), sig, f.t.target.Name, c.Rel(f.path))
+		}
+	case kept == "" && !(pending && minimal):
+		if pending {
+			c.placeRaw(t, dir, data, "")
+		}
+		c.Report(res)
+	default:
+		if pending {
+			if kept = c.placeRaw(t, dir, data, "it is the minimum"); kept == "" {
+				return false
+			}
+		}
+		found[sig] = &campaignFinding{t: t, path: kept, count: 1}
+		t.fresh = append(t.fresh, kept)
+		c.Report(res)
+		return true
+	}
+	return false
+}
+
+// passedLater takes an entry that failed a turn and passed a later replay
+// out of t's new failures, if it is one: its failure does not repeat (it
+// depends on the time, on state), so it is flaky, not a bug to commit.
+func (c *campaign) passedLater(t *campaignTarget, path string) {
+	i := slices.Index(t.fresh, path)
+	if i < 0 {
+		return
+	}
+	t.fresh = slices.Delete(t.fresh, i, i+1)
+	t.flaky = append(t.flaky, path)
+	c.Rep.Infof("%s: %s failed when the fuzzer found it and passes now: flaky, not counted as a new failure (fuzzmin -flaky -run=%s %s minimizes it as it fails)",
+		t.name(), c.Rel(path), t.target.Name, t.pkg.ImportPath)
+}
+
+// forget removes an entry the campaign wrote into t's seed corpus for a
+// failure it counts elsewhere, and the directories writing it made, if
+// they are empty again.
+func (c *campaign) forget(t *campaignTarget, path string) {
+	if err := corpus.Remove(path); err != nil {
+		c.Rep.Errorf("%v", err)
+		c.Fail(pipeline.ExitFailure)
+	}
+	delete(c.Written, path)
+	for _, d := range t.made {
+		os.Remove(d) // only if empty
+	}
+}

@@ -1,0 +1,119 @@
+package campaign
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fuzzmin/fuzzmin/corpus"
+	"github.com/fuzzmin/fuzzmin/internal/failure"
+	"github.com/fuzzmin/fuzzmin/internal/pipeline"
+)
+
+// TestCampaign_PassedLater checks that a new failure whose entry passes a
+// later replay (it depended on the time) is reported as flaky, not among
+// the entries to commit, and that the counts say so: the table's and the
+// closing line's.
+func TestCampaign_PassedLater(t *testing.T) {
+	var out, errs bytes.Buffer
+	dir := t.TempDir()
+	c := &campaign{Run: &pipeline.Run{Rep: pipeline.NewReporter(&out, &errs, false, false)}}
+	c.Dir = dir
+	p := &pipeline.Package{ImportPath: "example.com/x", Dir: dir}
+	clock := &campaignTarget{pkg: p, target: &pipeline.Target{Name: "FuzzClock"}}
+	stays := &campaignTarget{pkg: p, target: &pipeline.Target{Name: "FuzzStays"}}
+	seeds := filepath.Join(dir, "testdata", "fuzz")
+	flaky, real := filepath.Join(seeds, "FuzzClock", "aaaa"), filepath.Join(seeds, "FuzzStays", "bbbb")
+	clock.fresh, stays.fresh = []string{flaky}, []string{real}
+	found := map[failure.Signature]*campaignFinding{
+		{Kind: failure.Fail, Text: "stale by %v", Pos: "x_test.go:9"}: {t: clock, path: flaky, count: 1},
+		{Kind: failure.Panic, Text: "boom", Pos: "x.go:3"}:            {t: stays, path: real, count: 1},
+	}
+	c.passedLater(clock, flaky)
+	c.passedLater(stays, filepath.Join(seeds, "FuzzStays", "other")) // not a new failure's: nothing
+	c.campaignReport([]*campaignTarget{clock, stays}, found)
+
+	if want := "example.com/x FuzzClock: testdata/fuzz/FuzzClock/aaaa failed when the fuzzer found it and passes now: flaky, not counted as a new failure"; !strings.Contains(out.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, out.String())
+	}
+	if want := "fuzzmin: fuzzing found 1 new failure; the entries to commit: testdata/fuzz/FuzzStays/bbbb\n"; errs.String() != want {
+		t.Errorf("closing line %q, want %q", errs.String(), want)
+	}
+	for _, row := range []string{"example.com/x.FuzzClock", "example.com/x.FuzzStays"} {
+		fields := strings.Fields(lineOf(out.String(), row))
+		if len(fields) < 8 {
+			t.Fatalf("no row for %s:\n%s", row, out.String())
+		}
+		want := map[string]string{"example.com/x.FuzzClock": "0", "example.com/x.FuzzStays": "1"}[row]
+		if fields[6] != want { // the fail column
+			t.Errorf("%s: fail column %s, want %s", row, fields[6], want)
+		}
+	}
+}
+
+// lineOf returns the first line of s that starts with prefix.
+func lineOf(s, prefix string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, prefix) {
+			return l
+		}
+	}
+	return ""
+}
+
+// TestCopyCorpus checks what -corpus takes into the fuzz cache: each
+// content once, under the toolchain's name, and neither a file that is not
+// a corpus file, one that fits refuses, nor one too large for the fuzzer's
+// workers (a sparse file: its size is what counts).
+func TestCopyCorpus(t *testing.T) {
+	src, dst := t.TempDir(), t.TempDir()
+	ok := []byte("go test fuzz v1\n[]byte(\"a\")\n")
+	files := map[string][]byte{
+		"one":     ok,
+		"again":   ok,
+		"random":  []byte("\x00\x01 not a corpus file"),
+		"strings": []byte("go test fuzz v1\nstring(\"a\")\n"),
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(src, name), data, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(src, "huge"), ok, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(filepath.Join(src, "huge"), maxFuzzInput+1); err != nil {
+		t.Fatal(err)
+	}
+	fits := func(vals []any) error {
+		if _, ok := vals[0].([]byte); !ok {
+			return errors.New("not []byte")
+		}
+		return nil
+	}
+	n, refused, err := copyCorpus(src, dst, fits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(refused)
+	want := []string{
+		"huge: 104856577 bytes, more than the toolchain's fuzz workers hold (100 MB)",
+		"random: ",
+		"strings: not []byte",
+	}
+	if n != 1 || len(refused) != len(want) {
+		t.Fatalf("copied %d, refused %q; want 1 copied, %d refused", n, refused, len(want))
+	}
+	for i, r := range refused {
+		if !strings.HasPrefix(r, want[i]) {
+			t.Errorf("refused[%d] = %q, want it to start %q", i, r, want[i])
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dst, corpus.Name(ok))); err != nil {
+		t.Errorf("the entry is not in the fuzz cache under the toolchain's name: %v", err)
+	}
+}

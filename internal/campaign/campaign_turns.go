@@ -1,0 +1,145 @@
+package campaign
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/fuzzmin/fuzzmin/internal/failure"
+	"github.com/fuzzmin/fuzzmin/internal/pipeline"
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
+)
+
+// Slices: the first of each target is sliceTime long, those after it too,
+// but never past the end of the budget; a slice shorter than minSlice is
+// not worth a start (the fuzzer first replays the corpus).
+const minSlice = 2 * time.Second
+
+// sliceTime is the length of a slice: a quarter of a target's even share
+// of the budget, between 5 s and a minute, so that every target gets four
+// turns or more and the time follows what each keeps finding.
+func sliceTime(budget time.Duration, targets, p int) time.Duration {
+	share := budget * time.Duration(p) / time.Duration(max(1, targets))
+	return min(budget, max(5*time.Second, min(time.Minute, share/4)))
+}
+
+// fuzzTargets runs the slices until the budget is spent and returns the
+// findings, by failure.
+func (c *campaign) fuzzTargets(ctx context.Context, targets []*campaignTarget) map[failure.Signature]*campaignFinding {
+	budget := c.Fuzztime
+	deadline := time.Now().Add(budget)
+	slice := sliceTime(budget, len(targets), c.Procs)
+	workers := max(1, runtime.GOMAXPROCS(0)/c.Procs)
+	found := map[failure.Signature]*campaignFinding{}
+	done := make(chan sliceDone)
+	running := 0
+	for {
+		for running < c.Procs && ctx.Err() == nil {
+			// Turns are whole seconds: what the build took of the first
+			// second does not cost a budget of two its turn.
+			left := time.Until(deadline).Round(time.Second)
+			t := nextTarget(targets)
+			if t == nil || left < minSlice {
+				break
+			}
+			t.running = true
+			running++
+			s := testbin.FuzzSlice{Target: t.target.Name, Dir: t.work, CacheDir: c.cacheCorpusRoot(t.pkg),
+				Time: min(slice, left).Round(time.Second), Workers: workers}
+			go func() {
+				start := time.Now()
+				out, err := t.bin.Fuzz(ctx, s)
+				done <- sliceDone{t, out, err, time.Since(start)}
+			}()
+		}
+		if running == 0 {
+			return found
+		}
+		d := <-done
+		running--
+		d.t.running = false
+		// Minimizing a new failure comes on top of the budget; a stop on
+		// one found before is fuzzing time the stop cost.
+		deadline = deadline.Add(c.sliceEnded(ctx, d, slice, found))
+	}
+}
+
+// nextTarget returns the target to fuzz next: the first that has not had a
+// slice, or else the one that found new coverage fastest in its last
+// slice, on a tie the one that has had the least time (fuzzing, and
+// minimizing what stopped it); nil if every target is running or done.
+func nextTarget(targets []*campaignTarget) *campaignTarget {
+	var best *campaignTarget
+	for _, t := range targets {
+		switch {
+		case t.running || t.done != "":
+		case t.slices == 0:
+			return t
+		case best == nil || t.last > best.last || t.last == best.last && t.spent+t.lost < best.spent+best.lost:
+			best = t
+		}
+	}
+	return best
+}
+
+// sliceEnded takes what a slice of t found: its statistics, and the
+// failure it stopped on, which it minimizes, writes and counts. It returns
+// the time minimizing new failures took.
+func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Duration, found map[failure.Signature]*campaignFinding) (extra time.Duration) {
+	t, out := d.t, d.out
+	t.slices++
+	t.spent += d.took
+	t.execs += out.Execs
+	t.found += out.New
+	fuzzTurn(c.Rep, t, d)
+	cost := d.took
+	defer func() {
+		// What a slice found, a second of it, half an input more so that
+		// a target that found nothing lately still gets turns. A slice
+		// that stopped early counts as a whole one, with what the stop
+		// cost: a target that keeps stopping on a failure found before
+		// is worth no more than one that finds nothing.
+		t.last = (float64(out.New) + 0.5) / max(cost, slice).Seconds()
+	}()
+	switch {
+	case d.err != nil:
+		if ctx.Err() == nil {
+			t.done = d.err.Error()
+			c.Rep.Errorf("%s: %v", t.name(), d.err)
+			c.Fail(pipeline.ExitFailure)
+		}
+	case out.Seed != "":
+		c.leaveOutSeed(t, out)
+	case out.Crasher == nil:
+		t.stuck = 0 // its time was up
+		if out.Overdue && !t.overdue {
+			t.overdue = true
+			c.Rep.Infof("%s: its fuzzer did not stop when its time was up (a child the target started holds the fuzz workers' pipes); it was ended with what it started, as each of its turns will be", t.name())
+		}
+	default: // it stopped on a failure
+		t.stops++
+		start := time.Now()
+		fresh := c.campaignFailure(ctx, t, out.Crasher, found)
+		took := time.Since(start)
+		t.lost += took
+		cost += took
+		if t.stuck++; fresh || out.New > 0 {
+			t.stuck = 0
+		}
+		if fresh {
+			return took
+		}
+		if t.stuck == maxStuck {
+			t.done = fmt.Sprintf("its last %d turns stopped on failures found before, with nothing new found: the fuzzer stops at every failure, so it cannot get past them until they are fixed", maxStuck)
+			c.Rep.Infof("%s: fuzzed no more: %s", t.name(), t.done)
+		}
+	}
+	return 0
+}
+
+// maxStuck is how many turns in a row a target may stop on failures found
+// before, finding nothing new, before it gets no more: the toolchain's
+// fuzzer stops at each failure, and one the fuzzer meets at once leaves a
+// turn no time to find anything else.
+const maxStuck = 5
