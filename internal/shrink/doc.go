@@ -47,7 +47,7 @@
 //     product sizes the pixels, the length of what follows an IPv4
 //     header (fields.go), and the checksums that guard parts of it:
 //     CRC-32, Adler-32, CRC-64, IPv4 header sums, whose last word takes
-//     up the difference while the sum's field stays (sums.go);
+//     up the difference while the sum's field stays (package formats);
 //     replace the input by a frame's
 //     content, remove blocks and records with their count, frames with
 //     their length, the end of a region or the zeros before text at its

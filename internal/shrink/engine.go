@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/fuzzmin/fuzzmin/internal/formats"
 	"github.com/fuzzmin/fuzzmin/internal/structured"
 )
 
@@ -220,18 +221,18 @@ type engine struct {
 	sums []argSums // of the arguments of best, found as asked for
 }
 
-// argSums are the sums of a binary argument (sums.go) as they were last
+// argSums are the sums of a binary argument (formats.FindSums) as they were last
 // found.
 type argSums struct {
 	of    string // the argument they were found in
-	sums  []sum
+	sums  []formats.Sum
 	found bool // once
 	none  bool // the argument had none when first read: no candidate will
 }
 
 // sumsOf returns the sums of argument i of the best tuple. An argument
 // with none when first read is not read for them again.
-func (e *engine) sumsOf(i int) []sum {
+func (e *engine) sumsOf(i int) []formats.Sum {
 	if len(e.sums) != len(e.best) {
 		e.sums = make([]argSums, len(e.best))
 	}
@@ -252,10 +253,10 @@ func (e *engine) sumsOf(i int) []sum {
 	case !a.found && (s == "" || !isBinary(s)):
 		a.none = true // text
 		return nil
-	case len(s) > maxSumsInput:
+	case len(s) > formats.MaxSumsInput:
 		return nil // read once the other passes cut it down
 	}
-	a.of, a.sums = s, findSums([]byte(s))
+	a.of, a.sums = s, formats.FindSums([]byte(s))
 	a.none = !a.found && len(a.sums) == 0
 	a.found = true
 	return a.sums

@@ -3,6 +3,8 @@ package shrink
 import (
 	"iter"
 	"slices"
+
+	"github.com/fuzzmin/fuzzmin/internal/formats"
 )
 
 // The moves of the fields pass (see fields.go), in the order it runs them.
@@ -40,7 +42,7 @@ func fieldsArg(v any, from pos) iter.Seq2[pos, any] { return fieldsSealed(v, fro
 
 // fieldsSealed is fieldsArg for an argument with sums, which every move
 // seals.
-func fieldsSealed(v any, from pos, sums []sum) iter.Seq2[pos, any] {
+func fieldsSealed(v any, from pos, sums []formats.Sum) iter.Seq2[pos, any] {
 	switch x := v.(type) {
 	case []byte:
 		if len(x) <= maxFieldsInput && isBinary(x) {
@@ -63,7 +65,7 @@ const maxFieldsInput = 16 << 10
 // shrinkFields yields the moves of the model of s in the byte order that
 // fits it best, then in the other. The cursor's k is order·numMoves +
 // move.
-func shrinkFields[S byteString](s0 S, from pos, sums []sum) iter.Seq2[pos, S] {
+func shrinkFields[S byteString](s0 S, from pos, sums []formats.Sum) iter.Seq2[pos, S] {
 	return func(yield func(pos, S) bool) {
 		s := []byte(s0)
 		first := littleFirst(s)
@@ -155,7 +157,7 @@ func (m *model) countMoves(from pos) iter.Seq2[pos, []byte] {
 				default:
 					continue
 				}
-				l := c.layout
+				l := c.Field
 				for _, c := range m.variants(rs, &l, lower, nil) {
 					if !yield(pos{i: i, j: j}, c) {
 						return
@@ -171,7 +173,7 @@ func (m *model) frameMoves(from pos) iter.Seq2[pos, []byte] {
 	return func(yield func(pos, []byte) bool) {
 		for i := from.i; i < len(m.frames); i++ {
 			f := m.frames[i]
-			for _, c := range m.variants([]rng{{f.at, f.end + f.tail}}, nil, 0, nil) {
+			for _, c := range m.variants([]rng{{f.At, f.end + f.tail}}, nil, 0, nil) {
 				if !yield(pos{i: i}, c) {
 					return
 				}
@@ -187,8 +189,8 @@ func (m *model) frameMoves(from pos) iter.Seq2[pos, []byte] {
 func (m *model) trims(from pos, heads bool) iter.Seq2[pos, []byte] {
 	regions := append(slices.Clone(m.frames), m.sizes...)
 	for _, o := range m.offsets {
-		if v := int(o.get(m.s)); v > o.end() {
-			regions = append(regions, region{layout: o, start: o.end(), end: v})
+		if v := int(o.Get(m.s)); v > o.End() {
+			regions = append(regions, region{Field: o, start: o.End(), end: v})
 		}
 	}
 	return func(yield func(pos, []byte) bool) {
@@ -274,7 +276,7 @@ func (m *model) dimMoves(from pos) iter.Seq2[pos, []byte] {
 				if j >= 2 {
 					field = d.cols
 				}
-				n := field.get(m.s)
+				n := field.Get(m.s)
 				for st, keep := range magnitudes(false, n, n, st) {
 					if keep.mag == 0 {
 						continue
@@ -294,7 +296,7 @@ func (m *model) dimMoves(from pos) iter.Seq2[pos, []byte] {
 // columns (2: keeping the first of each row; 3: the last, moved to its
 // start) of the region of d to keep, removing what they no longer count.
 func (m *model) lowerDim(d dims, step, keep int) [][]byte {
-	rows, cols := int(d.rows.get(m.s)), int(d.cols.get(m.s))
+	rows, cols := int(d.rows.Get(m.s)), int(d.cols.Get(m.s))
 	n := rows // what is lowered
 	if step >= 2 {
 		n = cols

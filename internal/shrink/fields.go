@@ -2,9 +2,10 @@ package shrink
 
 import (
 	"bytes"
-	"encoding/binary"
 	"math/bits"
 	"slices"
+
+	"github.com/fuzzmin/fuzzmin/internal/formats"
 )
 
 // Binary formats size their parts with integer fields: a length before a
@@ -39,77 +40,24 @@ import (
 // offsets past them move back. A move whose fixups do not fit (a value
 // below 0, or too large for its field) is not proposed.
 
-// A layout is where a field is and how it is encoded.
-type layout struct {
-	at, width int
-	little    bool
-}
-
-func (l layout) get(s []byte) uint64 {
-	b := s[l.at : l.at+l.width]
-	switch {
-	case l.width == 1:
-		return uint64(b[0])
-	case l.width == 2 && l.little:
-		return uint64(binary.LittleEndian.Uint16(b))
-	case l.width == 2:
-		return uint64(binary.BigEndian.Uint16(b))
-	case l.width == 4 && l.little:
-		return uint64(binary.LittleEndian.Uint32(b))
-	case l.width == 4:
-		return uint64(binary.BigEndian.Uint32(b))
-	case l.little:
-		return binary.LittleEndian.Uint64(b)
-	}
-	return binary.BigEndian.Uint64(b)
-}
-
-// put writes v into the field in c, at the field's offset shifted by
-// shift, and reports whether v fits.
-func (l layout) put(c []byte, shift int, v uint64) bool {
-	if l.width < 8 && v >= 1<<(8*l.width) {
-		return false
-	}
-	b := c[l.at+shift : l.at+shift+l.width]
-	switch {
-	case l.width == 1:
-		b[0] = byte(v)
-	case l.width == 2 && l.little:
-		binary.LittleEndian.PutUint16(b, uint16(v))
-	case l.width == 2:
-		binary.BigEndian.PutUint16(b, uint16(v))
-	case l.width == 4 && l.little:
-		binary.LittleEndian.PutUint32(b, uint32(v))
-	case l.width == 4:
-		binary.BigEndian.PutUint32(b, uint32(v))
-	case l.little:
-		binary.LittleEndian.PutUint64(b, v)
-	default:
-		binary.BigEndian.PutUint64(b, v)
-	}
-	return true
-}
-
-func (l layout) end() int { return l.at + l.width }
-
 // A region is a field that gives the length of [start, end); tail bytes
 // after it belong to it (the checksum of a chunk).
 type region struct {
-	layout
+	formats.Field
 	start, end int
 	tail       int
 }
 
 // A counted field gives the number of blocks, or records, of a region.
 type counted struct {
-	layout
+	formats.Field
 	blocks []rng // the blocks or records, in order
 }
 
 // A dims pair is two fields whose product, times bytes per element, is
 // the size of the region from start to the end of the input.
 type dims struct {
-	rows, cols layout
+	rows, cols formats.Field
 	per        int // bytes per element
 	start      int
 	pad        bool // rows are padded to 4 bytes
@@ -121,11 +69,11 @@ type model struct {
 	widths  []width
 	frames  []region // frames first among the sizes, then the others
 	sizes   []region
-	offsets []layout
-	totals  []layout
+	offsets []formats.Field
+	totals  []formats.Field
 	counts  []counted
 	dims    []dims
-	sums    []sum // sums.go: sealed in every move
+	sums    []formats.Sum // sealed in every move (formats.Seal)
 }
 
 // A width is a width and byte order fields are read in.
@@ -144,7 +92,7 @@ func littleFirst(s []byte) bool {
 	for k, little := range []bool{false, true} {
 		for _, w := range []int{2, 4} {
 			for at := 0; at+w <= len(s); at++ {
-				if v := (layout{at, w, little}).get(s); v >= 1 && v <= uint64(len(s)) {
+				if v := (formats.Field{At: at, Width: w, Little: little}).Get(s); v >= 1 && v <= uint64(len(s)) {
 					score[k]++
 				}
 			}
@@ -162,7 +110,7 @@ func widthsIn(little bool) []width {
 const minOffset = 8
 
 // newModel reads the fields of s, in one byte order; sums are those of s.
-func newModel(s []byte, little bool, sums []sum) *model {
+func newModel(s []byte, little bool, sums []formats.Sum) *model {
 	m := &model{s: s, widths: widthsIn(little), sums: sums}
 	n := len(s)
 	var cands []region
@@ -172,12 +120,12 @@ func newModel(s []byte, little bool, sums []sum) *model {
 			continue
 		}
 		for at := 0; at+o.width <= n; at++ {
-			l := layout{at, o.width, o.little}
-			v := l.get(s)
-			if v == 0 || v > uint64(n-l.end()) {
+			l := formats.Field{At: at, Width: o.width, Little: o.little}
+			v := l.Get(s)
+			if v == 0 || v > uint64(n-l.End()) {
 				continue
 			}
-			cands = append(cands, region{layout: l, start: l.end(), end: l.end() + int(v)})
+			cands = append(cands, region{Field: l, start: l.End(), end: l.End() + int(v)})
 			starts[at] = true
 		}
 	}
@@ -186,21 +134,21 @@ func newModel(s []byte, little bool, sums []sum) *model {
 			continue
 		}
 		for at := 0; at+o.width <= n; at++ {
-			l := layout{at, o.width, o.little}
-			v := l.get(s)
+			l := formats.Field{At: at, Width: o.width, Little: o.little}
+			v := l.Get(s)
 			switch {
 			case v == uint64(n):
 				m.totals = append(m.totals, l)
-			case o.width >= 4 && v >= minOffset && v < uint64(n) && (v < uint64(at) || v >= uint64(l.end())):
+			case o.width >= 4 && v >= minOffset && v < uint64(n) && (v < uint64(at) || v >= uint64(l.End())):
 				m.offsets = append(m.offsets, l)
 			}
 		}
 	}
 	// An offset read one byte off is another's value times 256, plus a
 	// byte: of two that overlap, the smaller is the offset.
-	m.offsets = slices.DeleteFunc(slices.Clone(m.offsets), func(l layout) bool {
-		return slices.ContainsFunc(m.offsets, func(k layout) bool {
-			return k.at != l.at && k.at < l.end() && l.at < k.end() && k.get(s) < l.get(s)
+	m.offsets = slices.DeleteFunc(slices.Clone(m.offsets), func(l formats.Field) bool {
+		return slices.ContainsFunc(m.offsets, func(k formats.Field) bool {
+			return k.At != l.At && k.At < l.End() && l.At < k.End() && k.Get(s) < l.Get(s)
 		})
 	})
 	// A frame chains: it ends where another starts, or where one that
@@ -215,8 +163,8 @@ func newModel(s []byte, little bool, sums []sum) *model {
 		}
 	}
 	for _, c := range cands {
-		held := first[c.end] < c.at // another ends where c ends, and holds it
-		if starts[c.end] || held || c.end == n && !insideWider(c.layout, m.offsets) {
+		held := first[c.end] < c.At // another ends where c ends, and holds it
+		if starts[c.end] || held || c.end == n && !insideWider(c.Field, m.offsets) {
 			m.frames = append(m.frames, c)
 		}
 	}
@@ -224,13 +172,13 @@ func newModel(s []byte, little bool, sums []sum) *model {
 	// A total that straddles the length of a chunk, whose checksum proves
 	// it, is bytes of the chunk read one off (in a PNG of 73 bytes, 00 49:
 	// the end of the length of IEND, and its I).
-	var chunks []layout
+	var chunks []formats.Field
 	for _, f := range m.frames {
 		if f.tail > 0 {
-			chunks = append(chunks, f.layout)
+			chunks = append(chunks, f.Field)
 		}
 	}
-	m.totals = slices.DeleteFunc(m.totals, func(l layout) bool { return straddles(l, chunks) })
+	m.totals = slices.DeleteFunc(m.totals, func(l formats.Field) bool { return straddles(l, chunks) })
 	m.findSizes()
 	m.findCounts()
 	m.findDims()
@@ -243,17 +191,17 @@ func newModel(s []byte, little bool, sums []sum) *model {
 // frame's tail: it goes with the frame.
 func (m *model) findChunks() {
 	for _, z := range m.sums {
-		if z.width != 4 || z.end != z.at {
+		if z.Width != 4 || z.End != z.At {
 			continue
 		}
 		for _, tag := range []int{4, 0} {
-			at := z.start - 4
-			if at < 0 || z.at-z.start < tag {
+			at := z.Start - 4
+			if at < 0 || z.At-z.Start < tag {
 				continue
 			}
-			l := layout{at, 4, z.little}
-			if l.get(m.s) == uint64(z.at-z.start-tag) {
-				m.frames = append(m.frames, region{layout: l, start: z.start + tag, end: z.at, tail: 4})
+			l := formats.Field{At: at, Width: 4, Little: z.Little}
+			if l.Get(m.s) == uint64(z.At-z.Start-tag) {
+				m.frames = append(m.frames, region{Field: l, start: z.Start + tag, end: z.At, tail: 4})
 				break
 			}
 		}
@@ -261,9 +209,9 @@ func (m *model) findChunks() {
 }
 
 // insideWider reports whether l is inside a wider field of ls.
-func insideWider(l layout, ls []layout) bool {
-	return slices.ContainsFunc(ls, func(k layout) bool {
-		return k.width > l.width && k.at <= l.at && l.end() <= k.end()
+func insideWider(l formats.Field, ls []formats.Field) bool {
+	return slices.ContainsFunc(ls, func(k formats.Field) bool {
+		return k.Width > l.Width && k.At <= l.At && l.End() <= k.End()
 	})
 }
 
@@ -281,13 +229,13 @@ func (m *model) findSizes() {
 	}
 	ps := []point{{len(m.s), len(m.s), false}}
 	for _, o := range m.offsets {
-		ps = append(ps, point{o.at, int(o.get(m.s)), false})
+		ps = append(ps, point{o.At, int(o.Get(m.s)), false})
 	}
 	// The end of an IPv4 header is where the next part starts: its length
 	// (UDP's) may count its own header, the field with it.
 	for _, z := range m.sums {
-		if z.kind == sumInternet {
-			ps = append(ps, point{z.at, z.end, true})
+		if z.Kind == formats.Internet {
+			ps = append(ps, point{z.At, z.End, true})
 		}
 	}
 	ends := m.targets()
@@ -296,8 +244,8 @@ func (m *model) findSizes() {
 			continue
 		}
 		for at := 0; at+o.width <= len(m.s); at++ {
-			l := layout{at, o.width, o.little}
-			v := int(l.get(m.s))
+			l := formats.Field{At: at, Width: o.width, Little: o.little}
+			v := int(l.Get(m.s))
 			if v < 2 {
 				continue
 			}
@@ -309,8 +257,8 @@ func (m *model) findSizes() {
 				if !ends[end] {
 					continue
 				}
-				if l.end() <= p.val || l.at >= end || p.header && l.at >= p.val && l.at-p.val <= 8 {
-					m.sizes = append(m.sizes, region{layout: l, start: p.val, end: end})
+				if l.End() <= p.val || l.At >= end || p.header && l.At >= p.val && l.At-p.val <= 8 {
+					m.sizes = append(m.sizes, region{Field: l, start: p.val, end: end})
 					break
 				}
 			}
@@ -322,7 +270,7 @@ func (m *model) findSizes() {
 func (m *model) targets() map[int]bool {
 	t := map[int]bool{len(m.s): true}
 	for _, o := range m.offsets {
-		t[int(o.get(m.s))] = true
+		t[int(o.Get(m.s))] = true
 	}
 	return t
 }
@@ -340,16 +288,16 @@ func (m *model) findCounts() {
 			continue
 		}
 		for at := 0; at+o.width <= len(s); at++ {
-			l := layout{at, o.width, o.little}
-			c := l.get(s)
+			l := formats.Field{At: at, Width: o.width, Little: o.little}
+			c := l.Get(s)
 			if c == 0 || c > maxCount {
 				continue
 			}
-			if bs := periodic(s, l.end(), int(c), targets, sums); bs != nil {
+			if bs := periodic(s, l.End(), int(c), targets, sums); bs != nil {
 				m.counts = append(m.counts, counted{l, bs})
 			}
 			if o.width >= 2 && c <= 64 {
-				if rs := records(names, l.end(), int(c), len(s)); rs != nil {
+				if rs := records(names, l.End(), int(c), len(s)); rs != nil {
 					m.counts = append(m.counts, counted{l, rs})
 				}
 			}
@@ -526,34 +474,34 @@ func records(names []int, from, c, n int) []rng {
 // to 4 bytes per element (rows padded to 4 bytes or not), is the size of
 // the region from the offset to the end.
 func (m *model) findDims() {
-	var small []layout
+	var small []formats.Field
 	for _, o := range m.widths {
 		if o.width < 2 || o.width > 4 {
 			continue
 		}
 		for at := 0; at+o.width <= len(m.s); at++ {
-			l := layout{at, o.width, o.little}
-			if v := l.get(m.s); v >= 1 && v <= 1<<14 {
+			l := formats.Field{At: at, Width: o.width, Little: o.little}
+			if v := l.Get(m.s); v >= 1 && v <= 1<<14 {
 				small = append(small, l)
 			}
 		}
 	}
 	known := append(append(slices.Clone(m.offsets), m.totals...), sizeLayouts(m.sizes)...)
-	small = slices.DeleteFunc(small, func(l layout) bool { return straddles(l, known) })
+	small = slices.DeleteFunc(small, func(l formats.Field) bool { return straddles(l, known) })
 	for _, o := range m.offsets {
-		start := int(o.get(m.s))
+		start := int(o.Get(m.s))
 		size := len(m.s) - start
 		for _, r := range small {
-			rows := int(r.get(m.s))
-			if rows < 1 || size%rows != 0 || r.end() > start {
+			rows := int(r.Get(m.s))
+			if rows < 1 || size%rows != 0 || r.End() > start {
 				continue // dimensions are in a header, before what they size
 			}
 			row := size / rows
 			for _, c := range small {
-				if c.at == r.at || c.width != r.width || c.little != r.little || c.at-r.at > 8 || r.at-c.at > 8 || c.end() > start {
+				if c.At == r.At || c.Width != r.Width || c.Little != r.Little || c.At-r.At > 8 || r.At-c.At > 8 || c.End() > start {
 					continue
 				}
-				cols := int(c.get(m.s))
+				cols := int(c.Get(m.s))
 				for per := 1; per <= 4; per++ {
 					// Rows of a multiple of 4 bytes may be padded or not.
 					if cols*per == row {
@@ -576,7 +524,7 @@ func (m *model) findDims() {
 // differs from those before. A candidate whose fixups do not fit is left
 // out. fill, if set, then writes what a move puts in place of what it
 // removed; the sums are sealed last.
-func (m *model) variants(rs []rng, count *layout, lower uint64, fill func(c []byte)) [][]byte {
+func (m *model) variants(rs []rng, count *formats.Field, lower uint64, fill func(c []byte)) [][]byte {
 	var cs [][]byte
 	for _, level := range [...]struct{ offsets, sizes bool }{{true, true}, {true, false}, {false, true}, {false, false}} {
 		c := m.remove(rs, count, lower, level.offsets, level.sizes)
@@ -597,7 +545,7 @@ func (m *model) variants(rs []rng, count *layout, lower uint64, fill func(c []by
 // totals fixed up, and the offsets and the sizes if asked; or nil if a
 // fixup does not fit. Its sums are left to seal, once what takes the
 // place of rs is written.
-func (m *model) remove(rs []rng, count *layout, lower uint64, offsets, sizes bool) []byte {
+func (m *model) remove(rs []rng, count *formats.Field, lower uint64, offsets, sizes bool) []byte {
 	s := m.s
 	removed := func(a, b int) int { // bytes removed from [a, b)
 		d := 0
@@ -606,31 +554,31 @@ func (m *model) remove(rs []rng, count *layout, lower uint64, offsets, sizes boo
 		}
 		return d
 	}
-	inside := func(l layout) bool { return removed(l.at, l.end()) > 0 }
+	inside := func(l formats.Field) bool { return removed(l.At, l.End()) > 0 }
 	c := cut(s, rs...)
 	shift := func(at int) int { return -removed(0, at) }
-	done := map[layout]bool{}
-	set := func(l layout, v uint64) bool {
+	done := map[formats.Field]bool{}
+	set := func(l formats.Field, v uint64) bool {
 		if done[l] || inside(l) {
 			return true // set already, or gone with what it was in
 		}
 		done[l] = true
-		return l.put(c, shift(l.at), v)
+		return l.Put(c, shift(l.At), v)
 	}
 	if count != nil {
-		v := count.get(s)
+		v := count.Get(s)
 		if v < lower || !set(*count, v-lower) {
 			return nil
 		}
 	}
 	for _, f := range m.frames {
-		if d := removed(f.start, f.end); d > 0 && !set(f.layout, f.get(s)-uint64(d)) {
+		if d := removed(f.start, f.end); d > 0 && !set(f.Field, f.Get(s)-uint64(d)) {
 			return nil
 		}
 	}
 	total := uint64(removed(0, len(s)))
 	for _, t := range m.totals {
-		if !set(t, t.get(s)-total) {
+		if !set(t, t.Get(s)-total) {
 			return nil
 		}
 	}
@@ -639,7 +587,7 @@ func (m *model) remove(rs []rng, count *layout, lower uint64, offsets, sizes boo
 			// An offset into what is removed is left as it is: if it is
 			// one, what it points to is gone with no fixup to make; most
 			// often it is not one (a count and a tag read together).
-			v := int(o.get(s))
+			v := int(o.Get(s))
 			into := slices.ContainsFunc(rs, func(r rng) bool { return r.start < v && v < r.end })
 			if d := removed(0, v); d > 0 && !into && !set(o, uint64(v-d)) {
 				return nil
@@ -648,7 +596,7 @@ func (m *model) remove(rs []rng, count *layout, lower uint64, offsets, sizes boo
 	}
 	if sizes {
 		for _, z := range m.sizes {
-			if d := removed(z.start, z.end); d > 0 && !set(z.layout, z.get(s)-uint64(d)) {
+			if d := removed(z.start, z.end); d > 0 && !set(z.Field, z.Get(s)-uint64(d)) {
 				return nil
 			}
 		}
@@ -672,10 +620,10 @@ func (m *model) seal(c []byte, rs []rng) {
 		}
 		return b - d, true
 	}
-	kept := func(l layout) bool {
-		return !slices.ContainsFunc(rs, func(r rng) bool { return r.start < l.end() && l.at < r.end })
+	kept := func(l formats.Field) bool {
+		return !slices.ContainsFunc(rs, func(r rng) bool { return r.start < l.End() && l.At < r.end })
 	}
-	seal(c, m.sums, move, kept)
+	formats.Seal(c, m.sums, move, kept)
 }
 
 // replacements returns s with [a, b) replaced by a shorter repl, the
@@ -693,17 +641,17 @@ func textual(b []byte) bool {
 	return len(b) > 0 && len(b) <= 64 && !isBinary(b) && !bytes.ContainsAny(b, "\n\t")
 }
 
-func sizeLayouts(rs []region) []layout {
-	ls := make([]layout, len(rs))
+func sizeLayouts(rs []region) []formats.Field {
+	ls := make([]formats.Field, len(rs))
 	for i, r := range rs {
-		ls[i] = r.layout
+		ls[i] = r.Field
 	}
 	return ls
 }
 
 // straddles reports whether l overlaps one of ls that starts elsewhere.
-func straddles(l layout, ls []layout) bool {
-	return slices.ContainsFunc(ls, func(k layout) bool {
-		return k.at != l.at && k.at < l.end() && l.at < k.end()
+func straddles(l formats.Field, ls []formats.Field) bool {
+	return slices.ContainsFunc(ls, func(k formats.Field) bool {
+		return k.At != l.At && k.At < l.End() && l.At < k.End()
 	})
 }

@@ -56,7 +56,7 @@ func init() {
 // arguments; inflateSealed does for one with sums, which its moves seal.
 func inflateArg(v any, from pos) iter.Seq2[pos, any] { return inflateSealed(v, from, nil) }
 
-func inflateSealed(v any, from pos, sums []sum) iter.Seq2[pos, any] {
+func inflateSealed(v any, from pos, sums []formats.Sum) iter.Seq2[pos, any] {
 	switch x := v.(type) {
 	case []byte:
 		if isBinary(x) {
@@ -76,21 +76,21 @@ func inflateSealed(v any, from pos, sums []sum) iter.Seq2[pos, any] {
 // inner pass in turn. The cursor is (pos.i, pos.k) = (stream, stage): 0
 // deflates again, 1 is dimMoves (pos.j, pos.s), k ≥ 2 inner pass k-2
 // (pos.sub, its cursor on the content).
-func shrinkStreams[S byteString](s0 S, from pos, sums []sum) iter.Seq2[pos, S] {
+func shrinkStreams[S byteString](s0 S, from pos, sums []formats.Sum) iter.Seq2[pos, S] {
 	return func(yield func(pos, S) bool) {
 		s := []byte(s0)
 		streams := formats.Streams(s)
 		var (
 			m      *model
 			mFor   = -1 // the stream m is of
-			around []sum
+			around []formats.Sum
 		)
 		replace := func(st formats.Stream, repl []byte) [][]byte {
 			if mFor != st.Start {
 				// The sums inside the stream (an xz stream's) go with its
 				// bytes: repl has its own.
-				around = slices.DeleteFunc(slices.Clone(sums), func(z sum) bool {
-					return st.Start <= min(z.at, z.start) && max(z.layout.end(), z.end) <= st.End
+				around = slices.DeleteFunc(slices.Clone(sums), func(z formats.Sum) bool {
+					return st.Start <= min(z.At, z.Start) && max(z.Field.End(), z.End) <= st.End
 				})
 				m, mFor = nil, st.Start
 			}
@@ -102,11 +102,11 @@ func shrinkStreams[S byteString](s0 S, from pos, sums []sum) iter.Seq2[pos, S] {
 				return m.replacements(st.Start, st.End, repl)
 			case len(repl) == len(old) && bytes.Compare(repl, old) < 0:
 				c := append(append(append([]byte(nil), s[:st.Start]...), repl...), s[st.End:]...)
-				return [][]byte{resealOne(s, c, around)}
+				return [][]byte{formats.Reseal(s, c, around)}
 			}
 			return nil
 		}
-		noSums := func(int) []sum { return nil }
+		noSums := func(int) []formats.Sum { return nil }
 		for i := from.i; i < len(streams); i++ {
 			st, k, sub := streams[i], 0, cursor{}
 			if i == from.i {
@@ -171,7 +171,7 @@ func shrinkStreams[S byteString](s0 S, from pos, sums []sum) iter.Seq2[pos, S] {
 // whose product, times bytes per element, plus lead bytes per row (a
 // PNG row's filter byte), is the content's length.
 type contentDims struct {
-	rows, cols layout
+	rows, cols formats.Field
 	per, lead  int
 }
 
@@ -179,12 +179,12 @@ type contentDims struct {
 // among the 2- and 4-byte fields of the 256 bytes before the stream.
 func findContentDims(st formats.Stream, s []byte) []contentDims {
 	n := len(st.Content)
-	var fields []layout
+	var fields []formats.Field
 	for _, little := range []bool{false, true} {
 		for _, w := range []int{4, 2} {
 			for at := max(0, st.Start-256); at+w <= st.Start; at++ {
-				if v := (layout{at, w, little}).get(s); v >= 1 && v <= uint64(n) {
-					fields = append(fields, layout{at, w, little})
+				if v := (formats.Field{At: at, Width: w, Little: little}).Get(s); v >= 1 && v <= uint64(n) {
+					fields = append(fields, formats.Field{At: at, Width: w, Little: little})
 				}
 			}
 		}
@@ -192,10 +192,10 @@ func findContentDims(st formats.Stream, s []byte) []contentDims {
 	var out []contentDims
 	for _, r := range fields {
 		for _, c := range fields {
-			if c.at == r.at || c.width != r.width || c.little != r.little || c.at-r.at > 8 || r.at-c.at > 8 {
+			if c.At == r.At || c.Width != r.Width || c.Little != r.Little || c.At-r.At > 8 || r.At-c.At > 8 {
 				continue
 			}
-			rows, cols := int(r.get(s)), int(c.get(s))
+			rows, cols := int(r.Get(s)), int(c.Get(s))
 			for per := 1; per <= 8; per++ {
 				for lead := range 2 {
 					if rows*(lead+cols*per) == n {
@@ -213,14 +213,14 @@ func findContentDims(st formats.Stream, s []byte) []contentDims {
 // them lowered, by a binary search on what remains (see [magnitudes]).
 // The cursor is (pos.j, pos.s) = (2·pair + dimension, search state);
 // replace puts a new stream in s.
-func dimMoves(st formats.Stream, s []byte, from pos, replace func(formats.Stream, []byte) [][]byte, sums []sum) iter.Seq2[pos, []byte] {
+func dimMoves(st formats.Stream, s []byte, from pos, replace func(formats.Stream, []byte) [][]byte, sums []formats.Sum) iter.Seq2[pos, []byte] {
 	return func(yield func(pos, []byte) bool) {
 		ds := findContentDims(st, s)
 		// The sums before the stream are where they were in s.
-		before := slices.DeleteFunc(slices.Clone(sums), func(z sum) bool { return max(z.end, z.layout.end()) > st.Start })
+		before := slices.DeleteFunc(slices.Clone(sums), func(z formats.Sum) bool { return max(z.End, z.Field.End()) > st.Start })
 		for j := from.j; j < 2*len(ds); j++ {
 			d := ds[j/2]
-			rows, cols := int(d.rows.get(s)), int(d.cols.get(s))
+			rows, cols := int(d.rows.Get(s)), int(d.cols.Get(s))
 			field, have := d.rows, rows
 			if j%2 == 1 {
 				field, have = d.cols, cols
@@ -244,10 +244,10 @@ func dimMoves(st formats.Stream, s []byte, from pos, replace func(formats.Stream
 				}
 				for _, c := range replace(st, st.Encode(s, content)) {
 					counted := slices.Clone(c)
-					if !field.put(counted, 0, keep.mag) {
+					if !field.Put(counted, 0, keep.mag) {
 						continue
 					}
-					if !yield(pos{j: j, s: ms}, resealOne(c, counted, before)) {
+					if !yield(pos{j: j, s: ms}, formats.Reseal(c, counted, before)) {
 						return
 					}
 				}

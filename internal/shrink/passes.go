@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
+	"github.com/fuzzmin/fuzzmin/internal/formats"
 )
 
 // The passes, in the order a round runs them. Structure first: removing
@@ -82,10 +83,10 @@ type pass struct {
 	tuple  func(t []any, from pos) iter.Seq2[pos, []any]
 	stuck  bool
 	repeat bool
-	// sealed, if set, is arg for an argument with sums (sums.go), which
+	// sealed, if set, is arg for an argument with sums (formats.FindSums), which
 	// the pass seals itself; the candidates of other passes for such an
 	// argument are sealed after them.
-	sealed func(v any, from pos, sums []sum) iter.Seq2[pos, any]
+	sealed func(v any, from pos, sums []formats.Sum) iter.Seq2[pos, any]
 	// A pass of a kind of Value: run on the arguments of that kind.
 	kind  reflect.Type
 	value func(v Value, from Mark) iter.Seq2[Mark, Value]
@@ -114,7 +115,7 @@ type pos struct {
 // index and candidate value with the cursor to resume from. The engine
 // builds the candidate tuple only for values it has not seen (see [with]).
 // sumsOf returns the sums of an argument of best.
-func (p *pass) candidates(best []any, from cursor, sumsOf func(i int) []sum) iter.Seq2[cursor, any] {
+func (p *pass) candidates(best []any, from cursor, sumsOf func(i int) []formats.Sum) iter.Seq2[cursor, any] {
 	return func(yield func(cursor, any) bool) {
 		for i := from.arg; i < len(best); i++ {
 			start := pos{}
@@ -170,7 +171,7 @@ func (p *pass) candidates(best []any, from cursor, sumsOf func(i int) []sum) ite
 
 // sealedSeq returns the candidates of pass p for v, which has sums, given
 // seq, those for v without them.
-func sealedSeq(p *pass, v any, from pos, seq iter.Seq2[pos, any], sums []sum) iter.Seq2[pos, any] {
+func sealedSeq(p *pass, v any, from pos, seq iter.Seq2[pos, any], sums []formats.Sum) iter.Seq2[pos, any] {
 	if p.sealed != nil {
 		return p.sealed(v, from, sums)
 	}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/fuzzmin/fuzzmin/internal/formats"
 )
 
 // checkCandidates checks that every candidate of every pass on args is
@@ -94,7 +96,7 @@ func TestWith_CopiesBytes(t *testing.T) {
 
 // sumsIn returns the sums of the binary arguments of best, as the engine
 // finds them.
-func sumsIn(best []any) func(i int) []sum {
+func sumsIn(best []any) func(i int) []formats.Sum {
 	e := &engine{best: best}
 	return e.sumsOf
 }

@@ -3,6 +3,8 @@ package shrink
 import (
 	"iter"
 	"unicode/utf8"
+
+	"github.com/fuzzmin/fuzzmin/internal/formats"
 )
 
 // Binary formats frame their records with length fields: a packet's header
@@ -70,13 +72,15 @@ var lengthFields = func() []lengthField {
 }()
 
 // value reads the field of the record at r.
-func (f lengthField) value(s []byte, r int) uint64 { return f.at(r).get(s) }
+func (f lengthField) value(s []byte, r int) uint64 { return f.at(r).Get(s) }
 
 // put writes v into the field of the record at r of c, if it fits.
-func (f lengthField) put(c []byte, r int, v uint64) { f.at(r).put(c, 0, v) }
+func (f lengthField) put(c []byte, r int, v uint64) { f.at(r).Put(c, 0, v) }
 
 // at is where the field of the record at r is.
-func (f lengthField) at(r int) layout { return layout{r + f.off, f.width, f.little} }
+func (f lengthField) at(r int) formats.Field {
+	return formats.Field{At: r + f.off, Width: f.width, Little: f.little}
+}
 
 // header is the number of bytes before what the field counts.
 func (f lengthField) header() int {
@@ -124,8 +128,8 @@ func (f lengthField) tiling(s []byte, counted *[maxFileHeader + 1]bool) []int {
 func countedHeaders(s []byte) (counted [maxFileHeader + 1]bool) {
 	for _, w := range headerWidths {
 		for i := 0; i+w.width <= min(len(s), maxFileHeader); i++ {
-			l := layout{i, w.width, w.little}
-			if at := len(s) - int(l.get(s)); at >= l.end() && at <= maxFileHeader {
+			l := formats.Field{At: i, Width: w.width, Little: w.little}
+			if at := len(s) - int(l.Get(s)); at >= l.End() && at <= maxFileHeader {
 				counted[at] = true
 			}
 		}
@@ -227,7 +231,7 @@ func shrinkRecords[S byteString](s0 S, from pos) iter.Seq2[pos, S] {
 			cutFixed := func(g rng) []byte {
 				c := cut(s, g)
 				if hasTotal {
-					total.put(c, 0, total.get(s)-uint64(g.len()))
+					total.Put(c, 0, total.Get(s)-uint64(g.len()))
 				}
 				return c
 			}
@@ -283,17 +287,17 @@ func shrinkRecords[S byteString](s0 S, from pos) iter.Seq2[pos, S] {
 // bytes in either byte order, whose value is the length of the input, or
 // of what follows the header, or of what follows the field: a total that
 // the records' candidates lower by what they remove.
-func headerTotal(s []byte, at int) (layout, bool) {
+func headerTotal(s []byte, at int) (formats.Field, bool) {
 	for _, w := range headerWidths {
 		for i := 0; i+w.width <= at; i++ {
-			l := layout{i, w.width, w.little}
-			switch int(l.get(s)) {
-			case len(s), len(s) - at, len(s) - l.end():
+			l := formats.Field{At: i, Width: w.width, Little: w.little}
+			switch int(l.Get(s)) {
+			case len(s), len(s) - at, len(s) - l.End():
 				return l, true
 			}
 		}
 	}
-	return layout{}, false
+	return formats.Field{}, false
 }
 
 // headerWidths are the widths a header's total is read in.

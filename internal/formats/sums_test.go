@@ -1,4 +1,4 @@
-package shrink
+package formats
 
 import (
 	"bytes"
@@ -14,16 +14,16 @@ import (
 
 // guarded returns head, then body, then the checksum k of body in the
 // byte order given, then tail.
-func guarded(head, body string, k sumKind, little bool, tail string) []byte {
+func guarded(head, body string, k SumKind, little bool, tail string) []byte {
 	b := []byte(head + body)
 	var v [8]byte
 	width := 4
 	switch k {
-	case sumCRC32:
+	case CRC32:
 		binary.BigEndian.PutUint32(v[:], crc32.ChecksumIEEE([]byte(body)))
-	case sumAdler32:
+	case Adler32:
 		binary.BigEndian.PutUint32(v[:], adler32.Checksum([]byte(body)))
-	case sumCRC64:
+	case CRC64:
 		binary.BigEndian.PutUint64(v[:], crc64.Checksum([]byte(body), crc64.MakeTable(crc64.ECMA)))
 		width = 8
 	}
@@ -45,7 +45,7 @@ func ipv4(opts, payload string) []byte {
 	h := []byte("\x45\x00\x00\x00\x12\x34\x40\x00\x40\x11\x00\x00\x0a\x00\x00\x01\x0a\x00\x00\x02" + opts)
 	h[0] = 0x40 | byte(len(h)/4)
 	binary.BigEndian.PutUint16(h[2:], uint16(len(h)+len(payload)))
-	binary.BigEndian.PutUint16(h[10:], uint16(sumInternet.of(h, layout{10, 2, false}, 0, len(h))))
+	binary.BigEndian.PutUint16(h[10:], uint16(Internet.Of(h, Field{10, 2, false}, 0, len(h))))
 	return append(h, payload...)
 }
 
@@ -55,37 +55,37 @@ func TestFindSums(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		input []byte
-		want  []sum
+		want  []Sum
 	}{
-		{"crc32 big endian", guarded("\x00\x00\x00\x05", "IHDRhello", sumCRC32, false, "more"),
-			[]sum{{layout{13, 4, false}, sumCRC32, 4, 13}}},
-		{"crc32 little endian", guarded("hd", "some data to guard", sumCRC32, true, ""),
-			[]sum{{layout{20, 4, true}, sumCRC32, 2, 20}}},
-		{"adler32", guarded("\x78\x01", "zlib's data", sumAdler32, false, ""),
-			[]sum{{layout{13, 4, false}, sumAdler32, 2, 13}}},
-		{"crc64", guarded("\xfd7zXZ\x00", random[:40], sumCRC64, true, "\x00\x01"),
-			[]sum{{layout{46, 8, true}, sumCRC64, 6, 46}}},
+		{"crc32 big endian", guarded("\x00\x00\x00\x05", "IHDRhello", CRC32, false, "more"),
+			[]Sum{{Field{13, 4, false}, CRC32, 4, 13}}},
+		{"crc32 little endian", guarded("hd", "some data to guard", CRC32, true, ""),
+			[]Sum{{Field{20, 4, true}, CRC32, 2, 20}}},
+		{"adler32", guarded("\x78\x01", "zlib's data", Adler32, false, ""),
+			[]Sum{{Field{13, 4, false}, Adler32, 2, 13}}},
+		{"crc64", guarded("\xfd7zXZ\x00", random[:40], CRC64, true, "\x00\x01"),
+			[]Sum{{Field{46, 8, true}, CRC64, 6, 46}}},
 		{"ipv4", ipv4("\x01\x01\x01\x00", "payload"),
-			[]sum{{layout{10, 2, false}, sumInternet, 0, 24}}},
-		{"nested", guarded("", string(guarded("ab", "inner", sumCRC32, false, "")), sumCRC32, false, ""),
-			[]sum{{layout{7, 4, false}, sumCRC32, 2, 7}, {layout{11, 4, false}, sumCRC32, 0, 11}}},
-		{"a long region", guarded("head", string(randomBytes(4, 20000)), sumCRC32, true, ""),
-			[]sum{{layout{20004, 4, true}, sumCRC32, 4, 20004}}},
-		{"adler32 of a long region", guarded("\x78\x01", string(randomBytes(5, 9000)), sumAdler32, false, ""),
-			[]sum{{layout{9002, 4, false}, sumAdler32, 2, 9002}}},
+			[]Sum{{Field{10, 2, false}, Internet, 0, 24}}},
+		{"nested", guarded("", string(guarded("ab", "inner", CRC32, false, "")), CRC32, false, ""),
+			[]Sum{{Field{7, 4, false}, CRC32, 2, 7}, {Field{11, 4, false}, CRC32, 0, 11}}},
+		{"a long region", guarded("head", string(randomBytes(4, 20000)), CRC32, true, ""),
+			[]Sum{{Field{20004, 4, true}, CRC32, 4, 20004}}},
+		{"adler32 of a long region", guarded("\x78\x01", string(randomBytes(5, 9000)), Adler32, false, ""),
+			[]Sum{{Field{9002, 4, false}, Adler32, 2, 9002}}},
 		// An xz block of one uncompressed LZMA2 chunk: its data, the end
 		// of the chunks and padding to 4 bytes, then the data's check.
-		{"crc64 after zero bytes", gapped(guarded("\x01\x00\x0a", "eleven byte", sumCRC64, true, ""), 8, "\x00\x00\x00"),
-			[]sum{{layout{17, 8, true}, sumCRC64, 3, 14}}},
-		{"crc32 after zero bytes", gapped(guarded("hd", "some data to guard", sumCRC32, true, ""), 4, "\x00\x00\x00\x00"),
-			[]sum{{layout{24, 4, true}, sumCRC32, 2, 20}}},
-		{"crc32 after too many zero bytes", gapped(guarded("hd", "some data to guard", sumCRC32, true, ""), 4, "\x00\x00\x00\x00\x00"), nil},
-		{"crc32 after other bytes", gapped(guarded("hd", "some data to guard", sumCRC32, true, ""), 4, "\x00\x01"), nil},
+		{"crc64 after zero bytes", gapped(guarded("\x01\x00\x0a", "eleven byte", CRC64, true, ""), 8, "\x00\x00\x00"),
+			[]Sum{{Field{17, 8, true}, CRC64, 3, 14}}},
+		{"crc32 after zero bytes", gapped(guarded("hd", "some data to guard", CRC32, true, ""), 4, "\x00\x00\x00\x00"),
+			[]Sum{{Field{24, 4, true}, CRC32, 2, 20}}},
+		{"crc32 after too many zero bytes", gapped(guarded("hd", "some data to guard", CRC32, true, ""), 4, "\x00\x00\x00\x00\x00"), nil},
+		{"crc32 after other bytes", gapped(guarded("hd", "some data to guard", CRC32, true, ""), 4, "\x00\x01"), nil},
 		{"random", []byte(random), nil},
 		{"zeros", make([]byte, 1000), nil},
 		{"text", []byte("no sums in text, however long it is"), nil},
 	} {
-		if got := findSums(tc.input); !slices.Equal(got, tc.want) {
+		if got := FindSums(tc.input); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: findSums = %+v, want %+v", tc.name, got, tc.want)
 		}
 	}
@@ -101,9 +101,9 @@ func randomBytes(seed uint64, n int) []byte {
 }
 
 // sumsHold reports whether every sum of sums holds in c.
-func sumsHold(c []byte, sums []sum) bool {
+func sumsHold(c []byte, sums []Sum) bool {
 	for _, z := range sums {
-		if z.end > len(c) || z.at+z.width > len(c) || z.layout.get(c) != z.kind.of(c, z.layout, z.start, z.end) {
+		if z.End > len(c) || z.At+z.Width > len(c) || z.Field.Get(c) != z.Kind.Of(c, z.Field, z.Start, z.End) {
 			return false
 		}
 	}
@@ -113,10 +113,10 @@ func sumsHold(c []byte, sums []sum) bool {
 func TestResealOne(t *testing.T) {
 	t.Parallel()
 	chunk := func(data string) []byte {
-		return guarded(string(binary.BigEndian.AppendUint32(nil, uint32(len(data))))+"", "TYPE"+data, sumCRC32, false, "")
+		return guarded(string(binary.BigEndian.AppendUint32(nil, uint32(len(data))))+"", "TYPE"+data, CRC32, false, "")
 	}
 	s := append(append([]byte("head"), chunk("first chunk")...), chunk("second")...)
-	sums := findSums(s)
+	sums := FindSums(s)
 	if len(sums) != 2 {
 		t.Fatalf("findSums = %+v, want 2", sums)
 	}
@@ -125,13 +125,13 @@ func TestResealOne(t *testing.T) {
 		c    []byte
 		want []byte
 	}{
-		{"bytes cut in the first chunk's data", cut(s, rng{12, 18}), append(append([]byte("head"), chunk("chunk")...), chunk("second")...)},
-		{"a byte lowered in the second", replace(s, rng{35, 36}, "a"), append(append([]byte("head"), chunk("first chunk")...), chunk("aecond")...)},
+		{"bytes cut in the first chunk's data", cut(s, 12, 18), append(append([]byte("head"), chunk("chunk")...), chunk("second")...)},
+		{"a byte lowered in the second", replace(s, 35, 36, "a"), append(append([]byte("head"), chunk("first chunk")...), chunk("aecond")...)},
 		{"the head cut", s[2:], append([]byte("ad"), append(chunk("first chunk"), chunk("second")...)...)},
-		{"a chunk removed whole", cut(s, rng{4, 27}), append([]byte("head"), chunk("second")...)},
+		{"a chunk removed whole", cut(s, 4, 27), append([]byte("head"), chunk("second")...)},
 		{"unchanged", s, s},
 	} {
-		got := resealOne(s, tc.c, sums)
+		got := Reseal(s, tc.c, sums)
 		if tc.name == "bytes cut in the first chunk's data" {
 			// Its length field is the fields pass's: here it stays.
 			tc.want = slices.Clone(tc.want)
@@ -142,14 +142,14 @@ func TestResealOne(t *testing.T) {
 		}
 	}
 	// A change to a checksum's own bytes is left as it is.
-	c := replace(s, rng{26, 27}, "\x00")
-	if got := resealOne(s, c, sums); !bytes.Equal(got, c) {
+	c := replace(s, 26, 27, "\x00")
+	if got := Reseal(s, c, sums); !bytes.Equal(got, c) {
 		t.Errorf("a checksum's byte lowered: resealOne = %q, want it as it was", got)
 	}
 	// A check after padding, as xz's block check is.
-	xz := gapped(guarded("\x01\x00\x0a", "eleven byte", sumCRC64, true, ""), 8, "\x00\x00\x00")
-	want := gapped(guarded("\x01\x00\x0a", "eleven 0yte", sumCRC64, true, ""), 8, "\x00\x00\x00")
-	if got := resealOne(xz, replace(xz, rng{10, 11}, "0"), findSums(xz)); !bytes.Equal(got, want) {
+	xz := gapped(guarded("\x01\x00\x0a", "eleven byte", CRC64, true, ""), 8, "\x00\x00\x00")
+	want := gapped(guarded("\x01\x00\x0a", "eleven 0yte", CRC64, true, ""), 8, "\x00\x00\x00")
+	if got := Reseal(xz, replace(xz, 10, 11, "0"), FindSums(xz)); !bytes.Equal(got, want) {
 		t.Errorf("a byte lowered before padding: resealOne = %q, want %q", got, want)
 	}
 }
@@ -161,10 +161,10 @@ func FuzzSeal(f *testing.F) {
 	f.Add([]byte("some data"), []byte("other data"), uint8(0), uint16(2), uint16(3), uint8(1))
 	f.Add([]byte("\x00\x01\x02\x03\x04\x05"), []byte("xyz"), uint8(2), uint16(0), uint16(5), uint8(0))
 	f.Fuzz(func(t *testing.T, body1, body2 []byte, kind uint8, a, b uint16, little uint8) {
-		k := sumKind(kind % 3)
+		k := SumKind(kind % 3)
 		s := guarded("hd", string(body1), k, little%2 == 1, "")
 		s = guarded(string(s), string(body2), k, little%2 == 1, "tail")
-		sums := findSums(s)
+		sums := FindSums(s)
 		if len(sums) == 0 {
 			return // the bodies can be too short or too regular to be found
 		}
@@ -172,11 +172,11 @@ func FuzzSeal(f *testing.F) {
 		if lo > hi {
 			lo, hi = hi, lo
 		}
-		c := resealOne(s, cut(s, rng{lo, hi}), sums)
+		c := Reseal(s, cut(s, lo, hi), sums)
 		// The sums whose fields and regions' ends are outside the cut hold.
 		for _, z := range sums {
 			outside := func(p int) bool { return p <= lo || p >= hi }
-			if !outside(z.start) || !outside(z.end) || !(z.layout.end() <= lo || z.at >= hi) {
+			if !outside(z.Start) || !outside(z.End) || !(z.Field.End() <= lo || z.At >= hi) {
 				continue
 			}
 			move := func(p int) int {
@@ -185,11 +185,11 @@ func FuzzSeal(f *testing.F) {
 				}
 				return p
 			}
-			m := sum{layout{move(z.at), z.width, z.little}, z.kind, move(z.start), move(z.end)}
-			if m.start == m.end {
+			m := Sum{Field{move(z.At), z.Width, z.Little}, z.Kind, move(z.Start), move(z.End)}
+			if m.Start == m.End {
 				continue // the region is gone: nothing to guard
 			}
-			if !sumsHold(c, []sum{m}) {
+			if !sumsHold(c, []Sum{m}) {
 				t.Fatalf("input %q, cut [%d, %d): %q, the sum %+v does not hold", s, lo, hi, c, m)
 			}
 		}
@@ -200,13 +200,21 @@ func FuzzSeal(f *testing.F) {
 // sizes, each random bytes and a chunk that fills half of it, guarded.
 func BenchmarkFindSums(b *testing.B) {
 	for _, n := range []int{100, 2000, 16000} {
-		s := guarded(string(randomBytes(1, n/2)), string(randomBytes(2, n/2)), sumCRC32, false, "tail")
+		s := guarded(string(randomBytes(1, n/2)), string(randomBytes(2, n/2)), CRC32, false, "tail")
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			for b.Loop() {
-				if len(findSums(s)) != 1 {
+				if len(FindSums(s)) != 1 {
 					b.Fatal("the chunk's sum not found")
 				}
 			}
 		})
 	}
+}
+
+// cut returns s without s[a:b].
+func cut(s []byte, a, b int) []byte { return append(slices.Clone(s[:a]), s[b:]...) }
+
+// replace returns s with s[a:b] replaced by with.
+func replace(s []byte, a, b int, with string) []byte {
+	return append(append(slices.Clone(s[:a]), with...), s[b:]...)
 }
