@@ -354,27 +354,39 @@ fastest in its last turn. The generated corpus of each target is the one go
 test -fuzz keeps in $GOCACHE/fuzz, so each turn goes on from the last, and
 go test -fuzz from the campaign.
 
-When a turn stops on a failure, the failing input is minimized as the
-command minimizes any entry (its failure, checked by go test, with the
-other failures it meets), its result is written to the target's seed
-corpus, and the target fuzzes on in its later turns. The input itself is
-held outside testdata until then: if it cannot be minimized (an interrupt,
-an error), it is written as it was and the report names it. A turn runs in
-a copy of the package's seed corpus directory: a seed entry that fails is
-left out of the target's later turns (go test and fuzzmin check report
-it). A failure is one finding however often, and in however many targets,
-it stops a turn: nothing of a repeat stays in testdata, and the report counts
-it. A failure that the module's known failures list (see fuzzmin known)
-is counted, not reported as new, and nothing of it stays. A new
-failure whose entry passes when the campaign runs it again at the end
-(it depended on the time, on state) is reported as flaky, not as a failure
-to commit. The toolchain's fuzzer stops at the first failure of a turn:
-the report says how much time the failures a target stopped on cost it.
+A turn fuzzes past the failures it meets: fuzzmin adds to the binary a
+fuzz test of its own for each target (go test -overlay; nothing is written
+into the module) that runs the target in go test -fuzz's workers and
+records an input that fails (a panic, t.Fatal, t.Error) instead of ending
+the turn, with no coverage, so that the fuzzer keeps none of them. The
+smallest input of each kind of failure a turn met is minimized when the
+turn ends; the others of its kind count as repeats. An input that ends
+its worker process (an exit, a fatal error of the runtime, a hang) still
+stops the turn, as go test -fuzz stops, and is minimized so too. Inputs
+with new coverage are minimized by the fuzzer, as go test -fuzz does, for
+two seconds at most each. A package whose test binary does not build with
+that test, or whose testing package the test does not know, has its turns
+stop at each failure, and the report says so.
+
+A failing input is minimized as the command minimizes any entry (its
+failure, checked by go test, with the other failures it meets), its result
+is written to the target's seed corpus, and the target fuzzes on. The
+input itself is held outside testdata until then: if it cannot be
+minimized (an interrupt, an error), it is written as it was and the report
+names it. A turn runs in a copy of the package's seed corpus directory: a
+seed entry that fails is left out of the target's later turns (go test and
+fuzzmin check report it). A failure is one finding however often, and in
+however many targets, a turn meets it: nothing of a repeat stays in
+testdata, and the report counts it. A failure that the module's known
+failures list (see fuzzmin known) is counted, not reported as new, and
+nothing of it stays. A new failure whose entry passes when the campaign
+runs it again at the end (it depended on the time, on state) is reported
+as flaky, not as a failure to commit. The report says how much time the
+failures a target met cost it.
 
 The report has a line per target: the time it fuzzed, its executions and
 executions per second, the inputs with new coverage it found, its new
-failures, the known ones and the repeats it stopped on, and the time those
-stops cost; a target that fuzzed nothing says why (the budget ran out
+failures, the known ones and the repeats it met, and the time those cost; a target that fuzzed nothing says why (the budget ran out
 before its turn, or the replay of its corpus took each turn whole). While
 it works, each turn that ends is a line on a terminal and with -v (the
 target, the turn's time, executions and their rate, new inputs, and the

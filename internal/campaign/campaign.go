@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -53,6 +54,17 @@ type campaignTarget struct {
 	raw     []string                   // inputs the fuzzer stopped on, written into the seed corpus unminimized (an interrupt, an error)
 	flaky   []string                   // entries of new failures that passed a later replay
 	overdue bool                       // a turn of its fuzzer did not stop on time (said once)
+	fuzzOn  string                     // where its turns record the failures they fuzz past; "" if they stop at each (testbin.FuzzSlice)
+	past    int                        // inputs that failed and were fuzzed past
+	goingOn bool                       // the failure being counted was fuzzed past, not stopped on
+}
+
+// met says how t's fuzzer met the failure being counted.
+func (t *campaignTarget) met() string {
+	if t.goingOn {
+		return "fuzzed past"
+	}
+	return "stopped on"
 }
 
 // once reports whether t's stops on sig are yet to be reported: the report
@@ -94,6 +106,8 @@ type Config struct {
 type campaign struct {
 	*pipeline.Run
 	Config
+	targets     []*campaignTarget
+	refusedOnce bool // fuzzing past failures was refused, and said so
 }
 
 // runCampaign is fuzzmin fuzz: a campaign over the packages patterns
@@ -118,6 +132,7 @@ func Run(ctx context.Context, rc *pipeline.Run, patterns []string, cfg Config) i
 		var took campaignTimes
 		start := time.Now()
 		targets := c.campaignTargets(ctx, pkgs)
+		c.targets = targets
 		took.building = time.Since(start)
 		if len(targets) == 0 || ctx.Err() != nil {
 			return
@@ -175,15 +190,24 @@ func (c *campaign) campaignTargets(ctx context.Context, pkgs []*pipeline.Package
 		if len(mine) == 0 {
 			continue
 		}
-		bin, ok := c.buildFuzz(ctx, p, filepath.Join(c.Disk.Path, fmt.Sprint("fuzz", i)))
+		names := make([]string, len(mine))
+		for k, t := range mine {
+			names[k] = t.target.Name
+		}
+		bin, ok := c.buildFuzz(ctx, p, filepath.Join(c.Disk.Path, fmt.Sprint("fuzz", i)), names)
 		if !ok {
 			continue
 		}
 		for k, t := range mine {
 			t.bin = bin
+			dir := filepath.Join(c.Disk.Path, fmt.Sprint("fuzz", i), fmt.Sprint("work", k))
 			seeds, err := c.seedFiles(t)
 			if err == nil {
-				t.work, err = bin.FuzzDir(t.target.Name, filepath.Join(c.Disk.Path, fmt.Sprint("fuzz", i), fmt.Sprint("work", k)), seeds)
+				t.work, err = bin.FuzzDir(t.target.Name, dir, seeds)
+			}
+			if err == nil && bin.Hooked {
+				t.fuzzOn = filepath.Join(dir, "found")
+				err = os.MkdirAll(t.fuzzOn, 0o777)
 			}
 			if err != nil {
 				c.Rep.Errorf("%s: %v", t.name(), err)
@@ -200,7 +224,7 @@ func (c *campaign) campaignTargets(ctx context.Context, pkgs []*pipeline.Package
 }
 
 // buildFuzz builds p's test binary for fuzzing in dir.
-func (c *campaign) buildFuzz(ctx context.Context, p *pipeline.Package, dir string) (*testbin.Binary, bool) {
+func (c *campaign) buildFuzz(ctx context.Context, p *pipeline.Package, dir string, targets []string) (*testbin.Binary, bool) {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		c.Rep.Errorf("%v", err)
 		c.Fail(pipeline.ExitFailure)
@@ -209,9 +233,17 @@ func (c *campaign) buildFuzz(ctx context.Context, p *pipeline.Package, dir strin
 	start := time.Now()
 	c.Rep.Phase("building " + p.ImportPath + " for fuzzing")
 	flags := append(c.BuildFlags(), p.Args...)
-	path := c.HoldBinary(p, "fuzz", flags, filepath.Join(dir, "fuzz.test"))
+	// With the hook, the targets fuzz past their failures (fuzzOn).
+	hook := c.Hook(p, dir, targets)
+	path := c.HoldBinary(p, "fuzz", append(slices.Clip(flags), hook...), filepath.Join(dir, "fuzz.test"))
 	stamp := pipeline.BinaryStamp(path, c.Verbose)
-	err := testbin.BuildFuzz(func(args ...string) *exec.Cmd { return c.GoCommand(ctx, args...) }, path, flags)
+	goCmd := func(args ...string) *exec.Cmd { return c.GoCommand(ctx, args...) }
+	err := testbin.BuildFuzz(goCmd, path, append(slices.Clip(flags), hook...))
+	if be := (*testbin.BuildError)(nil); hook != nil && errors.As(err, &be) && testbin.HookBroke(be.Output) {
+		c.VerboseNote(fmt.Sprintf("fuzzmin: %s does not build with the hook's files; its targets stop at each failure:\n%s", p.ImportPath, be.Output))
+		hook = nil
+		err = testbin.BuildFuzz(goCmd, path, flags)
+	}
 	c.Rep.Phase("")
 	if err != nil {
 		c.BuildFailed(ctx, p, err)
@@ -221,7 +253,7 @@ func (c *campaign) buildFuzz(ctx context.Context, p *pipeline.Package, dir strin
 	// Runnable as any test binary too: -corpus asks it for its targets'
 	// argument types.
 	return &testbin.Binary{Path: path, ModDir: p.ModuleDir, PkgDir: p.Dir, Env: c.Env, Toolchain: c.Toolchain(path),
-		Timeout: c.ExecTimeout, MemLimit: int64(c.MemLimit), RAM: c.RAM.Path, Disk: c.Disk.Path, Note: c.VerboseNote}, true
+		Timeout: c.ExecTimeout, MemLimit: int64(c.MemLimit), RAM: c.RAM.Path, Disk: c.Disk.Path, Note: c.VerboseNote, Hooked: hook != nil}, true
 }
 
 // seedFiles returns the files of t's seed corpus that go test reads.

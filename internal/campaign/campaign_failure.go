@@ -204,12 +204,12 @@ func (c *campaign) countFailure(t *campaignTarget, res pipeline.Result, known *p
 			c.forget(t, kept)
 		}
 		if t.once(sig) {
-			c.Rep.Infof("%s: stopped on a known failure (%s): %v", t.name(), c.Rel(known.Path), sig)
+			c.Rep.Infof("%s: %s a known failure (%s): %v", t.name(), t.met(), c.Rel(known.Path), sig)
 		}
 	case res.Status == pipeline.StatusSame:
 		t.repeats++
 		if t.once(sig) {
-			c.Rep.Infof("%s: stopped on %v, which seed entry %s fails with too", t.name(), sig, c.Rel(res.Path))
+			c.Rep.Infof("%s: %s %v, which seed entry %s fails with too", t.name(), t.met(), sig, c.Rel(res.Path))
 		}
 	case f != nil:
 		f.count++
@@ -218,7 +218,7 @@ func (c *campaign) countFailure(t *campaignTarget, res pipeline.Result, known *p
 			c.forget(t, kept)
 		}
 		if t.once(sig) {
-			c.Rep.Infof("%s: stopped on %v again, found before in %s: %s", t.name(), sig, f.t.target.Name, c.Rel(f.path))
+			c.Rep.Infof("%s: %s %v again, found before in %s: %s", t.name(), t.met(), sig, f.t.target.Name, c.Rel(f.path))
 		}
 	case kept == "" && !(pending && minimal):
 		if pending {

@@ -151,6 +151,7 @@ type fuzzTargetEvent struct {
 	Failures []string `json:",omitempty"` // the entries written for new failures
 	Known    int      `json:",omitempty"` // stops on failures the known file lists
 	Repeats  int      `json:",omitempty"` // stops on failures found before in the run
+	Past     int      `json:",omitempty"` // failing inputs the fuzzer went past, at least
 	Stopped  float64  `json:",omitempty"` // seconds spent on the failures it stopped on
 	Left     []string `json:",omitempty"` // failing seed entries left out of its turns
 	Done     string   `json:",omitempty"` // why it was fuzzed no more
@@ -210,5 +211,5 @@ func fuzzTarget(r *pipeline.Reporter, t *campaignTarget) {
 	}
 	r.Emit(fuzzTargetEvent{Time: time.Now(), Action: pipeline.ActionFuzzTarget, Package: t.pkg.ImportPath, Test: t.target.Name,
 		Elapsed: pipeline.Seconds(t.spent), Slices: t.slices, Execs: t.execs, New: t.found, Coverage: t.cover, Failures: t.fresh, Known: t.known,
-		Repeats: t.repeats, Stopped: pipeline.Seconds(t.lost), Left: t.left, Done: t.done})
+		Repeats: t.repeats, Past: t.past, Stopped: pipeline.Seconds(t.lost), Left: t.left, Done: t.done})
 }

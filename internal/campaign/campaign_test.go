@@ -3,6 +3,7 @@ package campaign
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/pipeline"
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
 )
 
 // TestCampaign_PassedLater checks that a new failure whose entry passes a
@@ -115,5 +117,26 @@ func TestCopyCorpus(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dst, corpus.Name(ok))); err != nil {
 		t.Errorf("the entry is not in the fuzz cache under the toolchain's name: %v", err)
+	}
+}
+
+// TestCampaign_FuzzOnRefused checks the fallback when the hook cannot fuzz
+// past failures (the test binaries' testing package is not the one it
+// knows): every target's turns stop at each failure from then on, and the
+// reason is said once.
+func TestCampaign_FuzzOnRefused(t *testing.T) {
+	var out, errs bytes.Buffer
+	c := &campaign{Run: &pipeline.Run{Rep: pipeline.NewReporter(&out, &errs, false, false)}}
+	a, b := &campaignTarget{fuzzOn: "a/found"}, &campaignTarget{fuzzOn: "b/found"}
+	c.targets = []*campaignTarget{a, b}
+	err := fmt.Errorf("%w: testing.F has no name", testbin.ErrFuzzOnRefused)
+	c.fuzzOnRefused(err)
+	c.fuzzOnRefused(err)
+	if a.fuzzOn != "" || b.fuzzOn != "" {
+		t.Errorf("after the refusal, the targets record in %q and %q", a.fuzzOn, b.fuzzOn)
+	}
+	const want = "fuzzmin fuzz: the hook cannot fuzz past failures: testing.F has no name; the targets stop at each failure, as go test -fuzz does\n"
+	if out.String() != want {
+		t.Errorf("said %q, want %q once", out.String(), want)
 	}
 }

@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"time"
@@ -46,7 +47,7 @@ func (c *campaign) fuzzTargets(ctx context.Context, targets []*campaignTarget) m
 			t.running = true
 			running++
 			s := testbin.FuzzSlice{Target: t.target.Name, Dir: t.work, CacheDir: c.cacheCorpusRoot(t.pkg),
-				Time: min(slice, left).Round(time.Second), Workers: workers}
+				Time: min(slice, left).Round(time.Second), Workers: workers, FuzzOn: t.fuzzOn}
 			go func() {
 				start := time.Now()
 				out, err := t.bin.Fuzz(ctx, s)
@@ -94,15 +95,25 @@ func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Durat
 	t.found += out.New
 	fuzzTurn(c.Rep, t, d)
 	cost := d.took
+	freshPast := 0 // new failures fuzzed past
 	defer func() {
 		// What a slice found, a second of it, half an input more so that
 		// a target that found nothing lately still gets turns. A slice
 		// that stopped early counts as a whole one, with what the stop
 		// cost: a target that keeps stopping on a failure found before
 		// is worth no more than one that finds nothing.
-		t.last = (float64(out.New) + 0.5) / max(cost, slice).Seconds()
+		t.last = (float64(out.New+freshPast) + 0.5) / max(cost, slice).Seconds()
 	}()
+	if t.fuzzOn != "" {
+		var freshTook, repeatTook time.Duration
+		freshPast, freshTook, repeatTook = c.fuzzedPast(ctx, t, found)
+		t.lost += freshTook + repeatTook
+		cost += freshTook + repeatTook
+		extra += freshTook
+	}
 	switch {
+	case errors.Is(d.err, testbin.ErrFuzzOnRefused):
+		c.fuzzOnRefused(d.err)
 	case d.err != nil:
 		if ctx.Err() == nil {
 			t.done = d.err.Error()
@@ -128,14 +139,64 @@ func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Durat
 			t.stuck = 0
 		}
 		if fresh {
-			return took
+			return extra + took
 		}
 		if t.stuck == maxStuck {
 			t.done = fmt.Sprintf("its last %d turns stopped on failures found before, with nothing new found: the fuzzer stops at every failure, so it cannot get past them until they are fixed", maxStuck)
 			c.Rep.Infof("%s: fuzzed no more: %s", t.name(), t.done)
 		}
 	}
-	return 0
+	return extra
+}
+
+// fuzzedPast takes the failures a turn of t fuzzed past: the smallest
+// input of each kind is minimized, written and counted as a stop's input
+// is, and the other inputs of its kind are repeats. It returns how many
+// new failures there were, and the time taking the new ones and the others
+// took.
+func (c *campaign) fuzzedPast(ctx context.Context, t *campaignTarget, found map[failure.Signature]*campaignFinding) (fresh int, freshTook, repeatTook time.Duration) {
+	past, more, err := testbin.ReadFound(t.fuzzOn)
+	if err != nil {
+		c.Rep.Errorf("%s: reading the failures its fuzzer went past: %v", t.name(), err)
+		c.Fail(pipeline.ExitFailure)
+		return 0, 0, 0
+	}
+	for _, f := range past {
+		if ctx.Err() != nil {
+			break
+		}
+		t.past += f.Count
+		t.repeats += f.Count - 1
+		start := time.Now()
+		t.goingOn = true
+		isNew := c.campaignFailure(ctx, t, f.Input, found)
+		t.goingOn = false
+		if isNew {
+			fresh++
+			freshTook += time.Since(start)
+		} else {
+			repeatTook += time.Since(start)
+		}
+	}
+	if more > 0 {
+		t.past += more
+		c.Rep.Verbosef("%s: %s of more kinds than its workers record were fuzzed past, not kept", t.name(), pipeline.Plural(more, "input", "inputs"))
+	}
+	return fresh, freshTook, repeatTook
+}
+
+// fuzzOnRefused turns fuzzing past failures off for every target: the test
+// binaries' testing package is not the one the hook knows. It says so
+// once; the targets stop at each failure, as go test -fuzz does.
+func (c *campaign) fuzzOnRefused(err error) {
+	if c.refusedOnce {
+		return
+	}
+	c.refusedOnce = true
+	c.Rep.Infof("fuzzmin fuzz: %v; the targets stop at each failure, as go test -fuzz does", err)
+	for _, t := range c.targets {
+		t.fuzzOn = ""
+	}
 }
 
 // maxStuck is how many turns in a row a target may stop on failures found

@@ -52,13 +52,13 @@ func TargetNames(jobs []*TargetJob) []string {
 	return names
 }
 
-// hook returns go test's flags that add the hook's batch workers of the
+// Hook returns go test's flags that add the hook's batch workers of the
 // targets to p's test binary (testbin.WriteHooks), with dir for its files;
 // nil where candidates do not run in fuzz workers, where p is not of a
 // module of the user's (a package in the module cache, or one the go
 // command is told of by its files), or where the user's GOFLAGS has an
 // overlay of its own, which the flag would replace.
-func (c *Run) hook(p *Package, dir string, targets []string) []string {
+func (c *Run) Hook(p *Package, dir string, targets []string) []string {
 	if !c.Worker || !testbin.WorkerSupported || !p.Writable || p.ModulePath == "" || p.ImportPath == "command-line-arguments" ||
 		strings.Contains(EnvValue(c.Env, "GOFLAGS"), "-overlay") {
 		return nil
@@ -93,7 +93,7 @@ func (c *Run) Build(ctx context.Context, p *Package, dir string, targets []strin
 	// first interrupt, which stops the searches, does not end it.
 	goCmd := func(args ...string) *exec.Cmd { return c.GoCommand(c.finishContext(), args...) }
 	flags := append(c.BuildFlags(), p.Args...)
-	hook := c.hook(p, dir, targets)
+	hook := c.Hook(p, dir, targets)
 	out, release := c.binaryPath(p, "test", append(slices.Clip(flags), hook...))
 	if out != "" && !strings.Contains(EnvValue(c.Env, "GOFLAGS"), "-ldflags") && !slices.ContainsFunc(flags, func(f string) bool { return strings.HasPrefix(f, "-ldflags") }) {
 		// go test links a binary it runs and removes without its symbol

@@ -82,6 +82,13 @@ const (
 //go:embed hook/hook.go
 var hookSource []byte
 
+//go:embed hook/fuzzon.go
+var fuzzOnSource []byte
+
+// fuzzOnEnv is the hook's FuzzOnEnv: the directory where a fuzz test
+// fuzzed past its failures records them (FuzzOutcome.Found).
+const fuzzOnEnv = "FUZZMIN_FUZZ_ON"
+
 // HookName is the name of the hook's fuzz test for target.
 func HookName(target string) string { return "Fuzz_fuzzmin_" + target }
 
@@ -108,7 +115,7 @@ const (
 // overlay that adds them to the module; and it returns go test's -overlay
 // flag.
 func WriteHooks(dir, modDir, modPath, pkgDir string, targets []HookTarget) (string, error) {
-	files := map[string][]byte{filepath.Join(modDir, hookName, "hook.go"): hookSource}
+	files := map[string][]byte{filepath.Join(modDir, hookName, "hook.go"): hookSource, filepath.Join(modDir, hookName, "fuzzon.go"): fuzzOnSource}
 	for _, t := range targets {
 		path := filepath.Join(pkgDir, hookFile)
 		if t.External {

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -25,7 +26,7 @@ import (
 // (-tags, -race) and the package. A build that fails returns a
 // *BuildError.
 func BuildFuzz(goCmd func(args ...string) *exec.Cmd, path string, flags []string) error {
-	args := append([]string{"test", "-c", "-fuzz=.", "-o", path}, flags...)
+	args := append([]string{"test", "-c", "-vet=off", "-fuzz=.", "-o", path}, flags...)
 	out, err := goCmd(args...).CombinedOutput()
 	if err != nil {
 		return &BuildError{Output: strings.TrimSpace(string(out)), err: err}
@@ -42,7 +43,28 @@ type FuzzSlice struct {
 	CacheDir string        // the generated corpora of the package (-test.fuzzcachedir: $GOCACHE/fuzz/<import path>)
 	Time     time.Duration // -test.fuzztime
 	Workers  int           // -test.parallel: the fuzz workers
+	// FuzzOn, if set, fuzzes Target past its failures, in a binary built
+	// with the hook (HookTarget): the hook's fuzz test of Target runs in
+	// its place, and records in the directory FuzzOn the failures it
+	// fuzzes past (ReadFound). The inputs that found new coverage are
+	// then minimized as go test -fuzz minimizes them, for at most
+	// fuzzOnMinimize each.
+	FuzzOn string
 }
+
+// fuzzOnMinimize bounds the toolchain's minimization of an input that
+// found new coverage, in a run that fuzzes past failures: a failure that
+// ends the worker (an exit, a hang) is minimized so too, which fuzzmin
+// minimizes again.
+const fuzzOnMinimize = 2 * time.Second
+
+// ErrFuzzOnRefused is the error of a run of the fuzzer that could not fuzz
+// past failures: the testing package is not the one the hook knows. The
+// run did no fuzzing; a run without FuzzOn does.
+var ErrFuzzOnRefused = errors.New("the hook cannot fuzz past failures")
+
+// fuzzOnRefusal is what the hook prints when it cannot (hook.Serve).
+const fuzzOnRefusal = "fuzzmin cannot fuzz past failures: "
 
 // FuzzStats is what a run of the fuzzer reported (internal/fuzz's
 // coordinator, logStats): its last line of progress.
@@ -106,10 +128,15 @@ const turnGrace = 10 * time.Second
 // interrupted worker's input would be taken for a crash); the run then
 // ends as if its time were up.
 func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice) (FuzzOutcome, error) {
-	cmd := exec.Command(b.Path, "-test.run=^$", "-test.fuzz=^"+regexp.QuoteMeta(s.Target)+"$",
-		"-test.fuzztime="+s.Time.String(), "-test.fuzzminimizetime=0", "-test.fuzzcachedir="+s.CacheDir,
+	target, minimize, env := s.Target, time.Duration(0), b.Env
+	if s.FuzzOn != "" {
+		target, minimize = HookName(s.Target), fuzzOnMinimize
+		env = append(slices.Clip(env), fuzzOnEnv+"="+s.FuzzOn)
+	}
+	cmd := exec.Command(b.Path, "-test.run=^$", "-test.fuzz=^"+regexp.QuoteMeta(target)+"$",
+		"-test.fuzztime="+s.Time.String(), "-test.fuzzminimizetime="+minimize.String(), "-test.fuzzcachedir="+s.CacheDir,
 		"-test.parallel="+strconv.Itoa(max(1, s.Workers)), "-test.timeout=0", "-test.paniconexit0")
-	cmd.Dir, cmd.Env = s.Dir, b.Env
+	cmd.Dir, cmd.Env = s.Dir, env
 	setProcessGroup(cmd)
 	dieWithParent(cmd, syscall.SIGINT)
 	pr, pw := io.Pipe()
@@ -190,6 +217,8 @@ func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice) (FuzzOutcome, error) {
 	case out.Crasher != nil || out.Seed != "":
 		out.Output = strings.Join(tail, "\n")
 		return out, nil
+	case errors.As(err, &ee) && s.FuzzOn != "" && refused(tail) != "":
+		return out, fmt.Errorf("%w: %s", ErrFuzzOnRefused, refused(tail))
 	case errors.As(err, &ee) && deadlineRace(tail):
 		// The time was up (go.dev/issue/75804: before Go 1.27 the
 		// coordinator can report its own -fuzztime deadline as a
@@ -199,6 +228,74 @@ func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice) (FuzzOutcome, error) {
 		return out, fmt.Errorf("the fuzzer of %s ended (%v) without a failing input:\n%s", s.Target, err, strings.Join(tail, "\n"))
 	}
 	return out, err
+}
+
+// refused returns why the hook could not fuzz past failures, from the end
+// of the run's output; "" if it did not say so.
+func refused(tail []string) string {
+	for _, l := range tail {
+		if _, why, ok := strings.Cut(l, fuzzOnRefusal); ok {
+			return why
+		}
+	}
+	return ""
+}
+
+// A Found is a failure a run of the fuzzer fuzzed past (FuzzSlice.FuzzOn):
+// the smallest input of its kind the workers recorded, and how many
+// inputs failed so, at least.
+type Found struct {
+	Input []byte
+	Count int
+}
+
+// ReadFound returns the failures recorded in dir by a run of the fuzzer
+// that fuzzed past them, one of each kind, in the order of their kinds,
+// and how many more failed in kinds past the workers' bound; and empties
+// dir for the next run.
+func ReadFound(dir string) ([]Found, int, error) {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, 0, err
+	}
+	byKind := map[string]*Found{}
+	var kinds []string
+	more := 0
+	for _, de := range des {
+		name := de.Name()
+		path := filepath.Join(dir, name)
+		kind, _, _ := strings.Cut(name, "-")
+		data, err := os.ReadFile(path)
+		os.Remove(path)
+		if err != nil || strings.HasSuffix(name, ".tmp") {
+			continue
+		}
+		if kind == "more" {
+			n, _ := strconv.Atoi(string(data))
+			more += n
+			continue
+		}
+		f := byKind[kind]
+		if f == nil {
+			f = &Found{}
+			byKind[kind], kinds = f, append(kinds, kind)
+		}
+		switch {
+		case strings.HasSuffix(name, ".count"):
+			n, _ := strconv.Atoi(string(data))
+			f.Count += n
+		case strings.HasSuffix(name, ".input") && (f.Input == nil || len(data) < len(f.Input)):
+			f.Input = data
+		}
+	}
+	slices.Sort(kinds)
+	var found []Found
+	for _, k := range kinds {
+		if f := byKind[k]; f.Input != nil {
+			found = append(found, Found{Input: f.Input, Count: max(1, f.Count)})
+		}
+	}
+	return found, more, nil
 }
 
 // parseFuzzStats reads a match of fuzzStatsRE.

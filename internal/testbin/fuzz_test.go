@@ -1,6 +1,9 @@
 package testbin
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -40,5 +43,51 @@ func TestDeadlineRace(t *testing.T) {
 		if got := deadlineRace(tt.tail); got != tt.want {
 			t.Errorf("%q: %v, want %v", tt.tail, got, tt.want)
 		}
+	}
+}
+
+// TestReadFound checks that the failures the hook's workers recorded are
+// read one of each kind, the smallest input of the kind with the counts
+// of every worker summed, and that the directory is emptied.
+func TestReadFound(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"aaaa-10.input":     "go test fuzz v1\nstring(\"long input\")\n",
+		"aaaa-10.count":     "4",
+		"aaaa-11.input":     "go test fuzz v1\nstring(\"a\")\n",
+		"aaaa-11.count":     "2",
+		"bbbb-10.input":     "go test fuzz v1\nint(7)\n",
+		"bbbb-10.count":     "1",
+		"cccc-10.count":     "8", // its input not written yet: nothing to minimize
+		"dddd-10.input.tmp": "partial",
+		"more-10.count":     "16",
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	found, more, err := ReadFound(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Found{{Input: []byte("go test fuzz v1\nstring(\"a\")\n"), Count: 6}, {Input: []byte("go test fuzz v1\nint(7)\n"), Count: 1}}
+	if fmt.Sprint(found) != fmt.Sprint(want) || more != 16 {
+		t.Errorf("ReadFound = %v, %d; want %v, 16", found, more, want)
+	}
+	if des, _ := os.ReadDir(dir); len(des) != 0 {
+		t.Errorf("left in the directory: %v", des)
+	}
+}
+
+// TestRefused checks that the hook's refusal to fuzz past failures is read
+// from the end of the fuzzer's output, with its reason.
+func TestRefused(t *testing.T) {
+	tail := []string{"--- FAIL: FuzzX (0.00s)", "    zz_fuzzmin_hook_test.go:7: fuzzmin cannot fuzz past failures: testing.F has no name", "FAIL"}
+	if got := refused(tail); got != "testing.F has no name" {
+		t.Errorf("refused = %q", got)
+	}
+	if got := refused([]string{"--- FAIL: FuzzX (0.00s)", "    x_test.go:9: boom"}); got != "" {
+		t.Errorf("refused of a failure = %q, want \"\"", got)
 	}
 }

@@ -42,11 +42,13 @@ func TestWriteHooks(t *testing.T) {
 		hookFile:  {"p", []string{"Fuzz_fuzzmin_FuzzA", "Fuzz_fuzzmin_FuzzC"}},
 		hookXFile: {"p_test", []string{"Fuzz_fuzzmin_FuzzB"}},
 	}
-	if len(overlay.Replace) != len(want)+1 {
-		t.Fatalf("the overlay adds %v, want %d files", overlay.Replace, len(want)+1)
+	if len(overlay.Replace) != len(want)+2 {
+		t.Fatalf("the overlay adds %v, want %d files", overlay.Replace, len(want)+2)
 	}
-	if b, err := os.ReadFile(overlay.Replace[filepath.Join(modDir, hookName, "hook.go")]); err != nil || !bytes.Equal(b, hookSource) {
-		t.Errorf("the hook's package: %v", err)
+	for name, src := range map[string][]byte{"hook.go": hookSource, "fuzzon.go": fuzzOnSource} {
+		if b, err := os.ReadFile(overlay.Replace[filepath.Join(modDir, hookName, name)]); err != nil || !bytes.Equal(b, src) {
+			t.Errorf("the hook's package, %s: %v", name, err)
+		}
 	}
 	for name, w := range want {
 		src, ok := overlay.Replace[filepath.Join(pkgDir, name)]

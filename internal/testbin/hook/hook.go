@@ -19,8 +19,17 @@ import (
 // Serve makes f, a fuzz test run in fuzz worker mode, a batch worker of
 // target, the fuzz test of that name: target runs with f, and its fuzz
 // function runs the candidates fuzzmin sends, many per call, until fuzzmin
-// closes the calls' pipe. Outside a run of fuzzmin's it skips.
+// closes the calls' pipe. Run by go test -fuzz with FuzzOnEnv set, it
+// fuzzes target past its failures instead (fuzzOn). Outside a run of
+// fuzzmin's it skips.
 func Serve(f *testing.F, name string, target func(*testing.F)) {
+	if dir := os.Getenv(FuzzOnEnv); dir != "" {
+		if err := fuzzOn(f, name, dir); err != nil {
+			f.Fatalf("fuzzmin cannot fuzz past failures: %v", err)
+		}
+		target(f)
+		return
+	}
 	if os.Getenv("FUZZMIN_BATCH") != "1" {
 		f.Skip("a batch worker of fuzzmin's, run by fuzzmin alone")
 	}
@@ -96,22 +105,32 @@ type ourDeps struct {
 
 func (d ourDeps) RunFuzzWorker(run func(corpusEntry) error) error { return d.serve(run) }
 
+// fuzzDeps returns f's value and its fuzz state's deps, settable, and
+// as the testDeps they are, if ok.
+func fuzzDeps(f *testing.F) (fv, theirs reflect.Value, own testDeps, ok bool, err error) {
+	fv = reflect.ValueOf(f).Elem()
+	state := fv.FieldByName("fstate")
+	if state.Kind() != reflect.Ptr || state.IsNil() || state.Elem().Kind() != reflect.Struct {
+		return fv, theirs, nil, false, errors.New("testing.F has no fuzz state (fstate)")
+	}
+	theirs = state.Elem().FieldByName("deps")
+	if theirs.Kind() != reflect.Interface {
+		return fv, theirs, nil, false, errors.New("the testing package's fuzz state has no deps")
+	}
+	theirs = settable(theirs)
+	own, ok = theirs.Interface().(testDeps)
+	return fv, theirs, own, ok, nil
+}
+
 // install puts the worker in place of the testing package's fuzz worker,
 // which serves the toolchain's coordinator, and names f as the target, as
 // its output names it there. Each step checks that the testing package is
 // the one known, and changes nothing if it is not.
 func (w *worker) install(f *testing.F, name string, memFile *os.File) error {
-	fv := reflect.ValueOf(f).Elem()
-	state := fv.FieldByName("fstate")
-	if state.Kind() != reflect.Pointer || state.IsNil() || state.Elem().Kind() != reflect.Struct {
-		return errors.New("testing.F has no fuzz state (fstate)")
+	fv, theirs, own, ok, err := fuzzDeps(f)
+	if err != nil {
+		return err
 	}
-	theirs := state.Elem().FieldByName("deps")
-	if theirs.Kind() != reflect.Interface {
-		return errors.New("the testing package's fuzz state has no deps")
-	}
-	theirs = settable(theirs)
-	own, ok := theirs.Interface().(testDeps)
 	ours := ourDeps{own, w.serve}
 	if !ok || !reflect.TypeOf(ours).Implements(theirs.Type()) {
 		return errors.New("the testing package's deps have methods not known")

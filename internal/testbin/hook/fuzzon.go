@@ -1,0 +1,219 @@
+//go:build darwin || freebsd || linux || openbsd
+
+package hook
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/ioutil"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzOnEnv names the directory where a fuzz test run by FuzzOn records
+// the failing inputs it fuzzes past.
+const FuzzOnEnv = "FUZZMIN_FUZZ_ON"
+
+// maxKeys bounds the failures a worker records: past it, a failure of a
+// new kind is counted in the file "more" alone.
+const maxKeys = 64
+
+// FuzzOn makes f, run by go test -fuzz (as its coordinator or one of its
+// workers), fuzz target, the fuzz test of that name, past its failures:
+// the coordinator and its output name the target, its corpora are the
+// target's; and in a worker, an input whose run fails (a panic, t.Fatal,
+// t.Error) is recorded in dir and counts as passing, with no coverage, so
+// that the coordinator neither stops nor keeps it. What ends the worker
+// process (an exit, a fatal error of the runtime, a hang) still stops the
+// coordinator, as it does without FuzzOn.
+//
+// For each kind of failure (its first line, digits aside, and the first
+// position of the stack outside the runtime and the testing package) the
+// worker keeps the smallest input seen, in dir/<kind>-<pid>.input as a go
+// test fuzz v1 file, and how many inputs failed so, in .count, written
+// when the count reaches a power of two.
+func fuzzOn(f *testing.F, name, dir string) error {
+	fv, theirs, own, ok, err := fuzzDeps(f)
+	if err != nil {
+		return err
+	}
+	failed := fv.FieldByName("common").FieldByName("failed")
+	fname := fv.FieldByName("name")
+	ours := onDeps{own, &recorder{dir: dir, seen: map[string]*record{}}, settable(failed)}
+	switch {
+	case !ok || !reflect.TypeOf(ours).Implements(theirs.Type()):
+		return errors.New("the testing package's deps have methods not known")
+	case failed.Kind() != reflect.Bool:
+		return errors.New("testing.F has no failed mark")
+	case fname.Kind() != reflect.String:
+		return errors.New("testing.F has no name")
+	}
+	theirs.Set(reflect.ValueOf(ours))
+	settable(fname).SetString(name)
+	return nil
+}
+
+// onDeps are the testing package's own but for RunFuzzWorker, whose runs
+// fuzz past failures.
+type onDeps struct {
+	testDeps
+	rec    *recorder
+	failed reflect.Value // the F's failed mark, which a failed run sets
+}
+
+func (d onDeps) RunFuzzWorker(run func(corpusEntry) error) error {
+	return d.testDeps.RunFuzzWorker(func(e corpusEntry) error {
+		err := run(e)
+		if err == nil {
+			return nil
+		}
+		d.rec.record(e.Values, err.Error())
+		// No coverage: the coordinator keeps no failing input.
+		d.testDeps.ResetCoverage()
+		d.testDeps.SnapshotCoverage()
+		d.failed.SetBool(false)
+		return nil
+	})
+}
+
+type recorder struct {
+	dir  string
+	mu   sync.Mutex
+	seen map[string]*record
+	more int
+}
+
+type record struct {
+	path        string
+	size, count int
+}
+
+func (r *recorder) record(vals []interface{}, out string) {
+	data, err := marshal(vals)
+	if err != nil {
+		return
+	}
+	key := failureKey(out)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rec := r.seen[key]
+	if rec == nil {
+		if len(r.seen) >= maxKeys {
+			r.more++
+			if r.more&(r.more-1) == 0 {
+				writeAtomic(filepath.Join(r.dir, fmt.Sprintf("more-%d.count", os.Getpid())), []byte(strconv.Itoa(r.more)))
+			}
+			return
+		}
+		sum := sha256.Sum256([]byte(key))
+		rec = &record{path: filepath.Join(r.dir, fmt.Sprintf("%x-%d", sum[:8], os.Getpid()))}
+		r.seen[key] = rec
+	}
+	rec.count++
+	if rec.size == 0 || len(data) < rec.size {
+		rec.size = len(data)
+		writeAtomic(rec.path+".input", data)
+	}
+	if rec.count&(rec.count-1) == 0 {
+		writeAtomic(rec.path+".count", []byte(strconv.Itoa(rec.count)))
+	}
+}
+
+// failureKey is the kind of a failure's output: its first line (past
+// the testing package's "--- FAIL:" lines), its numbers aside but for the
+// position it starts with, and the first position of its stack outside
+// the runtime and the testing package.
+func failureKey(out string) string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "--- FAIL:") && !strings.HasPrefix(t, "=== ") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	first, at := strings.TrimSpace(lines[0]), ""
+	if i := strings.Index(first, ".go:"); i >= 0 && !strings.Contains(first[:i], " ") {
+		if j := strings.Index(first[i:], ": "); j >= 0 {
+			at, first = first[:i+j+2], first[i+j+2:]
+		}
+	}
+	var b strings.Builder
+	b.WriteString(at)
+	for i := 0; i < len(first); i++ {
+		if c := first[i]; c < '0' || c > '9' {
+			b.WriteByte(c)
+		} else if i == 0 || first[i-1] < '0' || first[i-1] > '9' {
+			b.WriteByte('#') // a number, whatever its digits
+		}
+	}
+	key := b.String()
+	for _, l := range lines[1:] {
+		if strings.HasPrefix(l, "\t") && strings.Contains(l, ".go:") &&
+			!strings.Contains(l, "/src/runtime/") && !strings.Contains(l, "/src/testing/") {
+			if i := strings.LastIndex(l, " +0x"); i > 0 {
+				l = l[:i]
+			}
+			return key + "\n" + strings.TrimSpace(l)
+		}
+	}
+	return key
+}
+
+// writeAtomic writes data to path by way of a temporary file, so that a
+// reader never sees a part of it.
+func writeAtomic(path string, data []byte) {
+	tmp := path + ".tmp"
+	if ioutil.WriteFile(tmp, data, 0666) == nil {
+		os.Rename(tmp, path)
+	}
+}
+
+// marshal is internal/fuzz's marshalCorpusFile: the values as a go test
+// fuzz v1 file, byte for byte.
+func marshal(vals []interface{}) ([]byte, error) {
+	var b strings.Builder
+	b.WriteString("go test fuzz v1\n")
+	for _, val := range vals {
+		switch t := val.(type) {
+		case int, int8, int16, int64, uint, uint16, uint32, uint64, bool:
+			fmt.Fprintf(&b, "%T(%v)\n", t, t)
+		case float32:
+			if math.IsNaN(float64(t)) && math.Float32bits(t) != math.Float32bits(float32(math.NaN())) {
+				fmt.Fprintf(&b, "math.Float32frombits(0x%x)\n", math.Float32bits(t))
+			} else {
+				fmt.Fprintf(&b, "%T(%v)\n", t, t)
+			}
+		case float64:
+			if math.IsNaN(t) && math.Float64bits(t) != math.Float64bits(math.NaN()) {
+				fmt.Fprintf(&b, "math.Float64frombits(0x%x)\n", math.Float64bits(t))
+			} else {
+				fmt.Fprintf(&b, "%T(%v)\n", t, t)
+			}
+		case string:
+			fmt.Fprintf(&b, "string(%q)\n", t)
+		case rune:
+			if utf8.ValidRune(t) {
+				fmt.Fprintf(&b, "rune(%q)\n", t)
+			} else {
+				fmt.Fprintf(&b, "int32(%v)\n", t)
+			}
+		case byte:
+			fmt.Fprintf(&b, "byte(%q)\n", t)
+		case []byte:
+			fmt.Fprintf(&b, "[]byte(%q)\n", t)
+		default:
+			return nil, fmt.Errorf("unsupported type %T", t)
+		}
+	}
+	return []byte(b.String()), nil
+}

@@ -1,0 +1,83 @@
+//go:build darwin || freebsd || linux || openbsd
+
+package hook
+
+import (
+	"bytes"
+	"math"
+	"testing"
+
+	"github.com/fuzzmin/fuzzmin/internal/encoding"
+)
+
+// TestMarshal checks that the hook writes the failures it fuzzes past as
+// the toolchain writes corpus files, byte for byte (encoding.Marshal is
+// that, and tested against the toolchain).
+func TestMarshal(t *testing.T) {
+	for _, vals := range [][]interface{}{
+		{[]byte("XY\x00\xff"), "a \"quoted\"\n string", int(-5), int8(1), int16(2), int32(-1), rune('é'), int64(1 << 40)},
+		{uint(7), byte('x'), uint16(9), uint32(10), uint64(math.MaxUint64), true, false},
+		{float32(1.5), float64(-0.0), math.Inf(1), math.NaN(), math.Float64frombits(0x7ff8000000000001), float32(math.Float32frombits(0x7fc00001))},
+		{rune(-1), rune(0xd800), string([]byte{0xff, 0xfe})},
+	} {
+		got, err := marshal(vals)
+		if err != nil {
+			t.Fatalf("marshal(%#v): %v", vals, err)
+		}
+		want, err := encoding.Marshal(vals...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("marshal(%#v) =\n%s\nwant\n%s", vals, got, want)
+		}
+	}
+	if _, err := marshal([]interface{}{struct{}{}}); err == nil {
+		t.Error("marshal of a struct succeeded")
+	}
+}
+
+// FuzzMarshal checks marshal against encoding.Marshal on every kind of
+// value a fuzz target takes.
+func FuzzMarshal(f *testing.F) {
+	f.Add([]byte("a"), "b", int64(1), uint64(2), 1.5, int32(3), byte(4), true)
+	f.Fuzz(func(t *testing.T, b []byte, s string, i int64, u uint64, x float64, r int32, c byte, ok bool) {
+		vals := []interface{}{b, s, i, int(i), u, uint32(u), x, float32(x), r, c, ok}
+		got, err := marshal(vals)
+		want, werr := encoding.Marshal(vals...)
+		if err != nil || werr != nil || !bytes.Equal(got, want) {
+			t.Fatalf("marshal = %q, %v; encoding.Marshal = %q, %v", got, err, want, werr)
+		}
+	})
+}
+
+// TestFailureKey checks that failures of one kind share a key, whatever
+// their values, and that others do not.
+func TestFailureKey(t *testing.T) {
+	panicAt := func(msg, line string) string {
+		return "panic: " + msg + " [recovered]\n\tpanic: " + msg + "\n\ngoroutine 7 [running]:\n" +
+			"runtime/debug.Stack()\n\t/usr/local/go/src/runtime/debug/stack.go:26 +0x5e\n" +
+			"testing.tRunner.func1()\n\t/usr/local/go/src/testing/testing.go:1899 +0x2a5\n" +
+			"example.com/x.parse(...)\n\t/work/x/x.go:" + line + " +0x1d\n" +
+			"example.com/x.FuzzX.func1(0xc000)\n\t/work/x/x_test.go:9 +0x45\n"
+	}
+	same := [][2]string{
+		{panicAt("runtime error: index out of range [5] with length 3", "12"), panicAt("runtime error: index out of range [9] with length 4", "12")},
+		{"    x_test.go:12: value 5 too big\n", "    x_test.go:12: value 70 too big\n"},
+	}
+	for _, p := range same {
+		if failureKey(p[0]) != failureKey(p[1]) {
+			t.Errorf("keys differ:\n%q\n%q", failureKey(p[0]), failureKey(p[1]))
+		}
+	}
+	other := [][2]string{
+		{panicAt("runtime error: index out of range [5] with length 3", "12"), panicAt("runtime error: index out of range [5] with length 3", "14")},
+		{panicAt("boom", "12"), panicAt("bang", "12")},
+		{"    x_test.go:12: too big\n", "    x_test.go:13: too big\n"},
+	}
+	for _, p := range other {
+		if failureKey(p[0]) == failureKey(p[1]) {
+			t.Errorf("one key for\n%s\nand\n%s", p[0], p[1])
+		}
+	}
+}
