@@ -349,8 +349,9 @@ own fuzzer under one budget (-fuzztime, for all the targets together), and
 minimizes what it finds. It builds each package's test binary for fuzzing
 once (go test -c -fuzz) and gives the targets turns of go test -fuzz's
 coordinator and workers, -p targets at once: the first turn of each target
-in order, each later one to the target that found inputs with new coverage
-fastest in its last turn. The generated corpus of each target is the one go
+in order, each later one to a target that has fuzzed less than half its
+even share so far, or else to the target that found inputs with new
+coverage, and new failures, fastest in its last turn. The generated corpus of each target is the one go
 test -fuzz keeps in $GOCACHE/fuzz, so each turn goes on from the last, and
 go test -fuzz from the campaign.
 
@@ -360,7 +361,8 @@ into the module) that runs the target in go test -fuzz's workers and
 records an input that fails (a panic, t.Fatal, t.Error) instead of ending
 the turn, with no coverage, so that the fuzzer keeps none of them. The
 smallest input of each kind of failure a turn met is minimized when the
-turn ends; the others of its kind count as repeats. An input that ends
+turn ends; the others of its kind, and every input of a kind an earlier
+turn met, count as repeats. An input that ends
 its worker process (an exit, a fatal error of the runtime, a hang) still
 stops the turn, as go test -fuzz stops, and is minimized so too. Inputs
 with new coverage are minimized by the fuzzer, as go test -fuzz does, for

@@ -56,6 +56,7 @@ type campaignTarget struct {
 	overdue bool                       // a turn of its fuzzer did not stop on time (said once)
 	fuzzOn  string                     // where its turns record the failures they fuzz past; "" if they stop at each (testbin.FuzzSlice)
 	past    int                        // inputs that failed and were fuzzed past
+	kinds   map[string]bool            // the kinds of failure its turns fuzzed past and took (testbin.Found)
 	goingOn bool                       // the failure being counted was fuzzed past, not stopped on
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fuzzmin/fuzzmin/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
@@ -138,5 +139,32 @@ func TestCampaign_FuzzOnRefused(t *testing.T) {
 	const want = "fuzzmin fuzz: the hook cannot fuzz past failures: testing.F has no name; the targets stop at each failure, as go test -fuzz does\n"
 	if out.String() != want {
 		t.Errorf("said %q, want %q once", out.String(), want)
+	}
+}
+
+// TestNextTarget checks the order of turns: a target's first turn, then
+// one that fell below half its even share, then the fastest finder.
+func TestNextTarget(t *testing.T) {
+	tg := func(name string, slices int, spent time.Duration, last float64) *campaignTarget {
+		return &campaignTarget{target: &pipeline.Target{Name: name}, slices: slices, spent: spent, last: last}
+	}
+	for _, tc := range []struct {
+		name    string
+		targets []*campaignTarget
+		want    string
+	}{
+		{"a first turn first", []*campaignTarget{tg("A", 3, time.Minute, 9), tg("B", 0, 0, 0)}, "B"},
+		{"the fastest finder", []*campaignTarget{tg("A", 3, time.Minute, 0.1), tg("B", 3, 50*time.Second, 2)}, "B"},
+		{"the floor share", []*campaignTarget{tg("A", 9, 4*time.Minute, 2), tg("B", 9, 4*time.Minute, 1), tg("C", 1, 30*time.Second, 0.01)}, "C"},
+		{"above the floor", []*campaignTarget{tg("A", 9, 4*time.Minute, 2), tg("B", 9, 4*time.Minute, 1), tg("C", 3, 100*time.Second, 0.01)}, "A"},
+	} {
+		if got := nextTarget(tc.targets); got == nil || got.target.Name != tc.want {
+			t.Errorf("%s: nextTarget = %v, want %s", tc.name, got, tc.want)
+		}
+	}
+	done := tg("A", 1, 0, 0)
+	done.done = "its seed fails"
+	if got := nextTarget([]*campaignTarget{done}); got != nil {
+		t.Errorf("with every target done, nextTarget = %v", got)
 	}
 }

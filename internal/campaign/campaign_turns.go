@@ -67,19 +67,34 @@ func (c *campaign) fuzzTargets(ctx context.Context, targets []*campaignTarget) m
 }
 
 // nextTarget returns the target to fuzz next: the first that has not had a
-// slice, or else the one that found new coverage fastest in its last
-// slice, on a tie the one that has had the least time (fuzzing, and
-// minimizing what stopped it); nil if every target is running or done.
+// slice; else the one that has fuzzed least, if it has fuzzed less than
+// half its even share of the fuzzing so far (every target keeps a floor
+// share of the budget); else the one that found new coverage and new
+// failures fastest in its last slice, on a tie the one that has had the
+// least time (fuzzing, and minimizing what it found). It returns nil if
+// every target is running or done.
 func nextTarget(targets []*campaignTarget) *campaignTarget {
-	var best *campaignTarget
+	var best, least *campaignTarget
+	var total time.Duration
+	for _, t := range targets {
+		total += t.spent
+	}
 	for _, t := range targets {
 		switch {
 		case t.running || t.done != "":
+			continue
 		case t.slices == 0:
 			return t
-		case best == nil || t.last > best.last || t.last == best.last && t.spent+t.lost < best.spent+best.lost:
+		}
+		if least == nil || t.spent < least.spent {
+			least = t
+		}
+		if best == nil || t.last > best.last || t.last == best.last && t.spent+t.lost < best.spent+best.lost {
 			best = t
 		}
+	}
+	if least != nil && least.spent < total/time.Duration(2*len(targets)) {
+		return least
 	}
 	return best
 }
@@ -150,10 +165,11 @@ func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Durat
 }
 
 // fuzzedPast takes the failures a turn of t fuzzed past: the smallest
-// input of each kind is minimized, written and counted as a stop's input
-// is, and the other inputs of its kind are repeats. It returns how many
-// new failures there were, and the time taking the new ones and the others
-// took.
+// input of each kind no earlier turn met is minimized, written and counted
+// as a stop's input is, and the other inputs of its kind are repeats, as
+// are the inputs of a kind met before: a counter, not a replay. It returns
+// how many new failures there were, and the time taking the new ones and
+// the others took.
 func (c *campaign) fuzzedPast(ctx context.Context, t *campaignTarget, found map[failure.Signature]*campaignFinding) (fresh int, freshTook, repeatTook time.Duration) {
 	past, more, err := testbin.ReadFound(t.fuzzOn)
 	if err != nil {
@@ -167,6 +183,15 @@ func (c *campaign) fuzzedPast(ctx context.Context, t *campaignTarget, found map[
 		}
 		t.past += f.Count
 		t.repeats += f.Count - 1
+		if t.kinds[f.Kind] {
+			// A kind an earlier turn met, and took: a repeat, counted.
+			t.repeats++
+			continue
+		}
+		if t.kinds == nil {
+			t.kinds = map[string]bool{}
+		}
+		t.kinds[f.Kind] = true
 		start := time.Now()
 		t.goingOn = true
 		isNew := c.campaignFailure(ctx, t, f.Input, found)

@@ -242,9 +242,11 @@ func refused(tail []string) string {
 }
 
 // A Found is a failure a run of the fuzzer fuzzed past (FuzzSlice.FuzzOn):
-// the smallest input of its kind the workers recorded, and how many
-// inputs failed so, at least.
+// its kind, as the hook tells failures apart (the same in every run of
+// the binary), the smallest input of its kind the workers recorded, and
+// how many inputs failed so, at least.
 type Found struct {
+	Kind  string
 	Input []byte
 	Count int
 }
@@ -292,7 +294,7 @@ func ReadFound(dir string) ([]Found, int, error) {
 	var found []Found
 	for _, k := range kinds {
 		if f := byKind[k]; f.Input != nil {
-			found = append(found, Found{Input: f.Input, Count: max(1, f.Count)})
+			found = append(found, Found{Kind: k, Input: f.Input, Count: max(1, f.Count)})
 		}
 	}
 	return found, more, nil

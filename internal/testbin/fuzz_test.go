@@ -71,7 +71,7 @@ func TestReadFound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Found{{Input: []byte("go test fuzz v1\nstring(\"a\")\n"), Count: 6}, {Input: []byte("go test fuzz v1\nint(7)\n"), Count: 1}}
+	want := []Found{{Kind: "aaaa", Input: []byte("go test fuzz v1\nstring(\"a\")\n"), Count: 6}, {Kind: "bbbb", Input: []byte("go test fuzz v1\nint(7)\n"), Count: 1}}
 	if fmt.Sprint(found) != fmt.Sprint(want) || more != 16 {
 		t.Errorf("ReadFound = %v, %d; want %v, 16", found, more, want)
 	}

@@ -158,6 +158,8 @@ func failureKey(out string) string {
 	}
 	key := b.String()
 	for _, l := range lines[1:] {
+		// A panic's stack, as t.Errorf indents it: "        \t/…/x.go:12 +0x1d".
+		l = strings.TrimLeft(l, " ")
 		if strings.HasPrefix(l, "\t") && strings.Contains(l, ".go:") &&
 			!strings.Contains(l, "/src/runtime/") && !strings.Contains(l, "/src/testing/") {
 			if i := strings.LastIndex(l, " +0x"); i > 0 {

@@ -54,12 +54,15 @@ func FuzzMarshal(f *testing.F) {
 // TestFailureKey checks that failures of one kind share a key, whatever
 // their values, and that others do not.
 func TestFailureKey(t *testing.T) {
+	// A panic while fuzzing, as the testing package reports it: t.Errorf
+	// from tRunner, every line of the stack indented.
 	panicAt := func(msg, line string) string {
-		return "panic: " + msg + " [recovered]\n\tpanic: " + msg + "\n\ngoroutine 7 [running]:\n" +
-			"runtime/debug.Stack()\n\t/usr/local/go/src/runtime/debug/stack.go:26 +0x5e\n" +
-			"testing.tRunner.func1()\n\t/usr/local/go/src/testing/testing.go:1899 +0x2a5\n" +
-			"example.com/x.parse(...)\n\t/work/x/x.go:" + line + " +0x1d\n" +
-			"example.com/x.FuzzX.func1(0xc000)\n\t/work/x/x_test.go:9 +0x45\n"
+		return "--- FAIL: FuzzX (0.00s)\n    testing.go:1927: panic: " + msg + "\n        goroutine 7 [running]:\n" +
+			"        runtime/debug.Stack()\n        \t/usr/local/go/src/runtime/debug/stack.go:26 +0x5e\n" +
+			"        testing.tRunner.func1()\n        \t/usr/local/go/src/testing/testing.go:1927 +0x2a5\n" +
+			"        panic({0x5cd3a0?, 0x623dc0?})\n        \t/usr/local/go/src/runtime/panic.go:860 +0x13a\n" +
+			"        example.com/x.parse(...)\n        \t/work/x/x.go:" + line + " +0x1d\n" +
+			"        example.com/x.FuzzX.func1(0xc000)\n        \t/work/x/x_test.go:9 +0x45\n"
 	}
 	same := [][2]string{
 		{panicAt("runtime error: index out of range [5] with length 3", "12"), panicAt("runtime error: index out of range [9] with length 4", "12")},
@@ -73,6 +76,7 @@ func TestFailureKey(t *testing.T) {
 	other := [][2]string{
 		{panicAt("runtime error: index out of range [5] with length 3", "12"), panicAt("runtime error: index out of range [5] with length 3", "14")},
 		{panicAt("boom", "12"), panicAt("bang", "12")},
+		{panicAt("bug3", "33"), panicAt("bug4", "27")},
 		{"    x_test.go:12: too big\n", "    x_test.go:13: too big\n"},
 	}
 	for _, p := range other {
