@@ -108,7 +108,7 @@ func (c *Run) checkPackage(ctx context.Context, p *Package, tmp string, ck *Chec
 func (c *Run) orphanFindings(p *Package, ck *Checking) {
 	orphans, err := c.orphans(p, ck.Match)
 	if err != nil {
-		return // selectEntries reported it
+		return // SelectEntries reported it
 	}
 	for _, t := range orphans {
 		dir := corpus.SeedCorpus(p.Dir, t)

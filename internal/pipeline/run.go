@@ -129,7 +129,7 @@ func (c *Run) ended(ctx context.Context, saved string, m *Matcher) {
 	}
 }
 
-// What a command touches, which withPackages checks before any work.
+// What a command touches, which WithPackages checks before any work.
 type touches int
 
 const (

@@ -8,7 +8,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/corpus"
 )
 
-// What a command selects entries for (selectEntries), and how.
+// What a command selects entries for (SelectEntries), and how.
 type Selecting struct {
 	Purpose
 	seed     bool // forCmin: the seed corpus too (cmin -seed)

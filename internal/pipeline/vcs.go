@@ -94,7 +94,7 @@ func (c *Run) trackedFiles(ctx context.Context, dir string) tracking {
 
 // cannotTell is the tracking of a corpus under version control that does
 // not say which files it tracks: all of them, and a line says why. (It is
-// asked only without -tracked: selectEntries.)
+// asked only without -tracked: SelectEntries.)
 func (c *Run) cannotTell(root, system, why string) tracking {
 	c.note(fmt.Sprintf("fuzzmin: the corpus is in a %s work tree (%s), but %s: every entry counts as tracked, replayed and reported but not rewritten (-tracked rewrites them)",
 		system, root, why))
