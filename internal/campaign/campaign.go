@@ -57,15 +57,6 @@ type campaignTarget struct {
 	fuzzOn  string                     // where its turns record the failures they fuzz past; "" if they stop at each (testbin.FuzzSlice)
 	past    int                        // inputs that failed and were fuzzed past
 	kinds   map[string]bool            // the kinds of failure its turns fuzzed past and took (testbin.Found)
-	goingOn bool                       // the failure being counted was fuzzed past, not stopped on
-}
-
-// met says how t's fuzzer met the failure being counted.
-func (t *campaignTarget) met() string {
-	if t.goingOn {
-		return "fuzzed past"
-	}
-	return "stopped on"
 }
 
 // once reports whether t's stops on sig are yet to be reported: the report

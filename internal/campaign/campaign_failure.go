@@ -30,8 +30,9 @@ func (c *campaign) leaveOutSeed(t *campaignTarget, out testbin.FuzzOutcome) {
 	c.Rep.Verbosef("%s: its seed entry %s fails; fuzzing without it (fuzzmin check reports it)", t.name(), out.Seed)
 }
 
-// campaignFailure minimizes the input a slice of t stopped on, with what
-// else minimizing it finds, and counts each failure: listed as known,
+// campaignFailure minimizes the input a slice of t met (met says how:
+// metStop, metPast), with what else minimizing it finds, and counts each
+// failure: listed as known,
 // found before in this run or failing a seed entry already (a repeat), or
 // new. The input is held outside the seed corpus until it is minimized: only
 // its verified result goes in, or, if it could not be minimized (an
@@ -40,7 +41,7 @@ func (c *campaign) leaveOutSeed(t *campaignTarget, out testbin.FuzzOutcome) {
 // slices are minimized with it, as the command minimizes a corpus: one of
 // them that fails the same way keeps the failure, and the new input goes
 // as the same.
-func (c *campaign) campaignFailure(ctx context.Context, t *campaignTarget, data []byte, found map[failure.Signature]*campaignFinding) (fresh bool) {
+func (c *campaign) campaignFailure(ctx context.Context, t *campaignTarget, data []byte, met string, found map[failure.Signature]*campaignFinding) (fresh bool) {
 	dir := corpus.SeedCorpus(t.pkg.Dir, t.target.Name)
 	name := corpus.Name(data)
 	// An input the seed corpus holds already (a failure found before,
@@ -72,7 +73,7 @@ func (c *campaign) campaignFailure(ctx context.Context, t *campaignTarget, data 
 	mine := slices.IndexFunc(results, func(res pipeline.Result) bool { return !res.Found && res.Test == t.target.Name+"/"+name })
 	for i, res := range results {
 		pending := i == mine && existing == "" && res.Path == ""
-		fresh = c.countFailure(t, res, known, found, existing, pending, data) || fresh
+		fresh = c.countFailure(t, res, known, found, existing, pending, data, met) || fresh
 	}
 	if mine < 0 && existing == "" {
 		// Not minimized at all (an interrupt, a build that failed): the
@@ -174,13 +175,13 @@ func pendingEntry(dir, name string, data []byte) (corpus.Entry, error) {
 }
 
 // countFailure counts the failure of res, the result of an input a slice
-// of t stopped on (or of another failure met minimizing it), and reports
-// whether it is new. The entry existing, if not "", was there before the
+// of t met as met says (or of another failure met minimizing it), and
+// reports whether it is new. The entry existing, if not "", was there before the
 // stop: it is not removed. If pending, res is the result of the input
 // data, which is not in the seed corpus and whose result was not written:
 // it goes in as it is (the minimum, or unminimized and named) unless its
 // failure is counted elsewhere.
-func (c *campaign) countFailure(t *campaignTarget, res pipeline.Result, known *pipeline.KnownFailures, found map[failure.Signature]*campaignFinding, existing string, pending bool, data []byte) bool {
+func (c *campaign) countFailure(t *campaignTarget, res pipeline.Result, known *pipeline.KnownFailures, found map[failure.Signature]*campaignFinding, existing string, pending bool, data []byte, met string) bool {
 	dir := corpus.SeedCorpus(t.pkg.Dir, t.target.Name)
 	minimal := res.Status == pipeline.StatusMinimal || res.Status == pipeline.StatusStopped
 	kept := c.Abs(res.Path)
@@ -204,12 +205,12 @@ func (c *campaign) countFailure(t *campaignTarget, res pipeline.Result, known *p
 			c.forget(t, kept)
 		}
 		if t.once(sig) {
-			c.Rep.Infof("%s: %s a known failure (%s): %v", t.name(), t.met(), c.Rel(known.Path), sig)
+			c.Rep.Infof("%s: %s a known failure (%s): %v", t.name(), met, c.Rel(known.Path), sig)
 		}
 	case res.Status == pipeline.StatusSame:
 		t.repeats++
 		if t.once(sig) {
-			c.Rep.Infof("%s: %s %v, which seed entry %s fails with too", t.name(), t.met(), sig, c.Rel(res.Path))
+			c.Rep.Infof("%s: %s %v, which seed entry %s fails with too", t.name(), met, sig, c.Rel(res.Path))
 		}
 	case f != nil:
 		f.count++
@@ -218,7 +219,7 @@ func (c *campaign) countFailure(t *campaignTarget, res pipeline.Result, known *p
 			c.forget(t, kept)
 		}
 		if t.once(sig) {
-			c.Rep.Infof("%s: %s %v again, found before in %s: %s", t.name(), t.met(), sig, f.t.target.Name, c.Rel(f.path))
+			c.Rep.Infof("%s: %s %v again, found before in %s: %s", t.name(), met, sig, f.t.target.Name, c.Rel(f.path))
 		}
 	case kept == "" && !(pending && minimal):
 		if pending {

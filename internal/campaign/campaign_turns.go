@@ -146,7 +146,7 @@ func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Durat
 	default: // it stopped on a failure
 		t.stops++
 		start := time.Now()
-		fresh := c.campaignFailure(ctx, t, out.Crasher, found)
+		fresh := c.campaignFailure(ctx, t, out.Crasher, metStop, found)
 		took := time.Since(start)
 		t.lost += took
 		cost += took
@@ -193,10 +193,7 @@ func (c *campaign) fuzzedPast(ctx context.Context, t *campaignTarget, found map[
 		}
 		t.kinds[f.Kind] = true
 		start := time.Now()
-		t.goingOn = true
-		isNew := c.campaignFailure(ctx, t, f.Input, found)
-		t.goingOn = false
-		if isNew {
+		if c.campaignFailure(ctx, t, f.Input, metPast, found) {
 			fresh++
 			freshTook += time.Since(start)
 		} else {
@@ -223,6 +220,12 @@ func (c *campaign) fuzzOnRefused(err error) {
 		t.fuzzOn = ""
 	}
 }
+
+// How a turn met the failure it reports: it stopped on it, or went past.
+const (
+	metStop = "stopped on"
+	metPast = "fuzzed past"
+)
 
 // maxStuck is how many turns in a row a target may stop on failures found
 // before, finding nothing new, before it gets no more: the toolchain's

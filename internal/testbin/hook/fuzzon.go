@@ -18,7 +18,7 @@ import (
 	"unicode/utf8"
 )
 
-// FuzzOnEnv names the directory where a fuzz test run by FuzzOn records
+// FuzzOnEnv names the directory where a fuzz test run by fuzzOn records
 // the failing inputs it fuzzes past.
 const FuzzOnEnv = "FUZZMIN_FUZZ_ON"
 
@@ -26,20 +26,20 @@ const FuzzOnEnv = "FUZZMIN_FUZZ_ON"
 // new kind is counted in the file "more" alone.
 const maxKeys = 64
 
-// FuzzOn makes f, run by go test -fuzz (as its coordinator or one of its
+// fuzzOn makes f, run by go test -fuzz (as its coordinator or one of its
 // workers), fuzz target, the fuzz test of that name, past its failures:
 // the coordinator and its output name the target, its corpora are the
 // target's; and in a worker, an input whose run fails (a panic, t.Fatal,
 // t.Error) is recorded in dir and counts as passing, with no coverage, so
 // that the coordinator neither stops nor keeps it. What ends the worker
 // process (an exit, a fatal error of the runtime, a hang) still stops the
-// coordinator, as it does without FuzzOn.
+// coordinator, as it does without fuzzOn.
 //
 // For each kind of failure (its first line, digits aside, and the first
 // position of the stack outside the runtime and the testing package) the
-// worker keeps the smallest input seen, in dir/<kind>-<pid>.input as a go
-// test fuzz v1 file, and how many inputs failed so, in .count, written
-// when the count reaches a power of two.
+// worker keeps the smallest input seen (by the size of its values), in
+// dir/<kind>-<pid>.input as a go test fuzz v1 file, and how many inputs
+// failed so, in .count, written when the count reaches a power of two.
 func fuzzOn(f *testing.F, name, dir string) error {
 	fv, theirs, own, ok, err := fuzzDeps(f)
 	if err != nil {
@@ -93,15 +93,11 @@ type recorder struct {
 
 type record struct {
 	path        string
-	size, count int
+	size, count int // size: rawSize of the input kept
 }
 
 func (r *recorder) record(vals []interface{}, out string) {
-	data, err := marshal(vals)
-	if err != nil {
-		return
-	}
-	key := failureKey(out)
+	key, size := failureKey(out), rawSize(vals)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rec := r.seen[key]
@@ -118,18 +114,38 @@ func (r *recorder) record(vals []interface{}, out string) {
 		r.seen[key] = rec
 	}
 	rec.count++
-	if rec.size == 0 || len(data) < rec.size {
-		rec.size = len(data)
-		writeAtomic(rec.path+".input", data)
+	// Marshaled only when it is kept: most failing inputs are repeats.
+	if rec.size == 0 || size < rec.size {
+		if data, err := marshal(vals); err == nil {
+			rec.size = size
+			writeAtomic(rec.path+".input", data)
+		}
 	}
 	if rec.count&(rec.count-1) == 0 {
 		writeAtomic(rec.path+".count", []byte(strconv.Itoa(rec.count)))
 	}
 }
 
+// rawSize is the size of values as a target takes them: the bytes of its
+// strings and byte slices, 8 for any other value.
+func rawSize(vals []interface{}) int {
+	n := 1 // no input is of size 0: rec.size 0 is none kept yet
+	for _, v := range vals {
+		switch t := v.(type) {
+		case string:
+			n += len(t)
+		case []byte:
+			n += len(t)
+		default:
+			n += 8
+		}
+	}
+	return n
+}
+
 // failureKey is the kind of a failure's output: its first line (past
-// the testing package's "--- FAIL:" lines), its numbers aside but for the
-// position it starts with, and the first position of its stack outside
+// the testing package's "--- FAIL:" lines), its numbers and quoted values
+// aside but for the position it starts with, and the first position of its stack outside
 // the runtime and the testing package.
 func failureKey(out string) string {
 	var lines []string
@@ -150,9 +166,18 @@ func failureKey(out string) string {
 	var b strings.Builder
 	b.WriteString(at)
 	for i := 0; i < len(first); i++ {
-		if c := first[i]; c < '0' || c > '9' {
+		switch c := first[i]; {
+		case c == '"':
+			// A quoted value (%q), whatever it holds.
+			for i++; i < len(first) && first[i] != '"'; i++ {
+				if first[i] == '\\' {
+					i++
+				}
+			}
+			b.WriteString(`""`)
+		case c < '0' || c > '9':
 			b.WriteByte(c)
-		} else if i == 0 || first[i-1] < '0' || first[i-1] > '9' {
+		case i == 0 || first[i-1] < '0' || first[i-1] > '9':
 			b.WriteByte('#') // a number, whatever its digits
 		}
 	}

@@ -67,6 +67,7 @@ func TestFailureKey(t *testing.T) {
 	same := [][2]string{
 		{panicAt("runtime error: index out of range [5] with length 3", "12"), panicAt("runtime error: index out of range [9] with length 4", "12")},
 		{"    x_test.go:12: value 5 too big\n", "    x_test.go:12: value 70 too big\n"},
+		{"    x_test.go:18: key \"A\": got \"\", want \"1\"\n", "    x_test.go:18: key \"\\x80\\\"\": got \"\", want \"a b\\x00\"\n"},
 	}
 	for _, p := range same {
 		if failureKey(p[0]) != failureKey(p[1]) {
@@ -78,6 +79,7 @@ func TestFailureKey(t *testing.T) {
 		{panicAt("boom", "12"), panicAt("bang", "12")},
 		{panicAt("bug3", "33"), panicAt("bug4", "27")},
 		{"    x_test.go:12: too big\n", "    x_test.go:13: too big\n"},
+		{"    x_test.go:12: got \"a\", want \"b\"\n", "    x_test.go:12: got \"a\", missing \"b\"\n"},
 	}
 	for _, p := range other {
 		if failureKey(p[0]) == failureKey(p[1]) {
