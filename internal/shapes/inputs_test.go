@@ -138,6 +138,7 @@ func TestCompressedInputs(t *testing.T) {
 		{"zlib", zlibInput, zlibText, func(r io.Reader) (io.Reader, error) { return zlib.NewReader(r) }},
 		{"pngpix", pngpixInput, pngpixRows, pngpixIDAT},
 		{"zip", zipInput, zipText, unzip},
+		{"arc", arcInput, arcText, unarc},
 	} {
 		path := filepath.Join("testdata", c.name)
 		r, err := c.inflate(bytes.NewReader(stored(t, path, c.input)))
@@ -764,4 +765,88 @@ func tarInput() []byte {
 		panic(err)
 	}
 	return b.Bytes()
+}
+
+// arcInput is an archive of arcTexts' files: four stored, the last
+// deflated at the default level in a zlib stream, its length 40 bytes short of its
+// content's.
+func arcInput() []byte {
+	b := []byte("AR")
+	files := arcTexts()
+	for i, f := range files {
+		data, method, length := []byte(f.Content), byte(0), len(f.Content)
+		if i == len(files)-1 {
+			var z bytes.Buffer
+			w := zlib.NewWriter(&z)
+			w.Write(data)
+			w.Close()
+			data, method, length = z.Bytes(), 8, length-40
+		}
+		b = append(append(b, method, byte(len(f.Name))), f.Name...)
+		b = binary.LittleEndian.AppendUint16(b, uint16(length))
+		b = binary.LittleEndian.AppendUint16(b, uint16(len(data)))
+		b = append(b, data...)
+		b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(data))
+	}
+	return b
+}
+
+// arcTexts are four files of settings and a list of 48 items, 2.3 KB in
+// all.
+func arcTexts() []struct{ Name, Content string } {
+	var items strings.Builder
+	for i := range 48 {
+		fmt.Fprintf(&items, "item%02d=sku-%05d,qty=%d,loc=aisle-%d\n", i, 31337*i%99991, i*7%50, i%12)
+	}
+	return []struct{ Name, Content string }{
+		{"conf/server.conf", "# server settings\nlisten=0.0.0.0:8443\nworkers=16\nread_timeout=30s\nwrite_timeout=30s\nidle_timeout=120s\nmax_header_bytes=1048576\ntls=on\ncert=/etc/ssl/server.pem\nkey=/etc/ssl/server.key\n"},
+		{"conf/logging.conf", "# logging\nlevel=info\nformat=json\noutput=/var/log/app/app.log\nrotate=daily\nkeep=14\ncompress=true\nsample_rate=0.25\ninclude_caller=true\n"},
+		{"conf/database.conf", "# database\ndriver=postgres\nhost=db.internal\nport=5432\nname=inventory\nuser=app\npool_min=4\npool_max=32\nconn_lifetime=1h\nstatement_timeout=15s\n"},
+		{"conf/cache.conf", "# cache\nbackend=redis\naddr=cache.internal:6379\ndb=2\nttl=10m\nmax_entries=100000\neviction=lru\nprefix=inv:\n"},
+		{"data/items.csv", "# items\n" + items.String()},
+	}
+}
+
+func arcText() string {
+	var b strings.Builder
+	for _, f := range arcTexts() {
+		b.WriteString(f.Content)
+	}
+	return b.String()
+}
+
+// unarc reads the contents of an archive one after the other, as the
+// format's description says, without the reader's bug.
+func unarc(r io.Reader) (io.Reader, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.HasPrefix(b, []byte("AR")) {
+		return nil, errors.New("no magic")
+	}
+	b = b[2:]
+	var out bytes.Buffer
+	for len(b) > 0 {
+		method := b[0]
+		b = b[2+int(b[1]):]
+		size := int(binary.LittleEndian.Uint16(b[2:]))
+		b = b[4:]
+		data := b[:size]
+		if crc32.ChecksumIEEE(data) != binary.LittleEndian.Uint32(b[size:]) {
+			return nil, errors.New("checksum mismatch")
+		}
+		b = b[size+4:]
+		if method == 8 {
+			zr, err := zlib.NewReader(bytes.NewReader(data))
+			if err != nil {
+				return nil, err
+			}
+			if data, err = io.ReadAll(zr); err != nil {
+				return nil, err
+			}
+		}
+		out.Write(data)
+	}
+	return &out, nil
 }

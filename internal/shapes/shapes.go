@@ -18,6 +18,7 @@ import (
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/arc"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/bmp"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/calc"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/config"
@@ -120,6 +121,7 @@ var targets = []struct {
 	{"xz", func(arg any) { xz.Read(arg.([]byte)) }},
 	{"zip", func(arg any) { zip.Read(arg.([]byte)) }},
 	{"tar", func(arg any) { tar.Read(arg.([]byte)) }},
+	{"arc", func(arg any) { arc.Read(arg.([]byte)) }},
 	// The standard library's PNG decoder, and a test that fails on an
 	// image whose first pixel is red.
 	{"imagepng", func(arg any) {

@@ -13,10 +13,14 @@ import (
 // pass's blocks of one byte, and its printable replacements never make a
 // result shorter. A search's result is a fixed point of every pass, so no
 // one of the toolchain's removals makes it smaller and still fails the
-// same way. In a string of valid UTF-8 the cuts are between runes, as
-// every pass keeps such strings valid. Removing every range costs a run per pair of offsets: the pass
-// is stuck, and tries ranges only in arguments of up to maxCutsInput bytes.
-const maxCutsInput = 128
+// same way as far as the pass's budget reaches (pass.budgeted): removing
+// every range costs a run per pair of offsets, which the budget affords
+// whole for inputs of up to 128 bytes. In a string of valid UTF-8 the cuts
+// are between runes, as every pass keeps such strings valid.
+
+// minPassBudget is the least number of candidates a budgeted pass may
+// propose: every range of an input of 128 bytes.
+const minPassBudget = 128 * 127 / 2
 
 // cutsArg applies the cuts pass to []byte and string arguments.
 func cutsArg(v any, from pos) iter.Seq2[pos, any] {
@@ -46,9 +50,6 @@ func cuts[S byteString](s S, from pos, text bool) iter.Seq2[pos, S] {
 				}
 			}
 			from = pos{k: 1}
-		}
-		if len(s) > maxCutsInput {
-			return
 		}
 		for i := from.i; i < len(s)-1; i++ {
 			if !at(i) {

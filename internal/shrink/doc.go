@@ -56,7 +56,9 @@
 //     that sizes what it removes fixed up, and every checksum computed
 //     again, in the same candidate (fieldmoves.go); the candidates of
 //     every other pass that change one stretch of such an input have
-//     their checksums computed again too;
+//     their checksums computed again too, and a removal whose fixed-up
+//     form differs from the plain one is tried plain after it (whole
+//     records guarded by sums go as they are);
 //   - lengths: in binary data, find the length fields whose records tile
 //     the input, from its start or after a file header; remove whole
 //     records, and lower a record's length field while removing what it
@@ -132,10 +134,12 @@
 //     and the first zero of the 8 bytes after taken out (02 05 00 00 →
 //     01 02 05 00: an option moved past a no-op), in the same rounds;
 //   - cuts: the toolchain's own removals (cuts.go): the tail by 1024, 512,
-//     …, 1 bytes, then every range of two bytes or more of inputs of up
-//     to 128 bytes; it runs only in rounds where no other pass accepted
-//     anything, and makes every result a fixed point of the toolchain's
-//     minimizer's removals.
+//     …, 1 bytes, then every range of two bytes or more, from each start,
+//     longest first; it runs only in rounds where no other pass accepted
+//     anything, at most as many candidates in a search as the other passes
+//     ran (and at least every range of 128 bytes), and makes every result
+//     within that budget a fixed point of the toolchain's minimizer's
+//     removals.
 //
 // Choice sequences, the argument of a target of generators, have passes of
 // their own, listed in choicepasses.go and regroup.go: they delete spans

@@ -217,6 +217,9 @@ type engine struct {
 	cursors    []cursor
 	batchLimit int
 	started    bool // the running pass has proposed a candidate
+	// allow is how many more candidates the running pass may propose, if
+	// it is budgeted (see pass.budgeted); -1 otherwise.
+	allow int
 
 	sums []argSums // of the arguments of best, found as asked for
 }
@@ -308,6 +311,11 @@ func (e *engine) runPass(i int) (accepted, stop bool) {
 	defer func() { ps.Time += time.Since(start) }()
 	from := cursor{}
 	for {
+		e.allow = -1
+		if e.passes[i].budgeted {
+			own := e.stats.Passes[i].Runs
+			e.allow = max(max(e.stats.Runs-own, minPassBudget)-own, 0)
+		}
 		ok, next, stop := e.search(i, from)
 		if ok {
 			accepted = true
@@ -340,6 +348,11 @@ func (e *engine) search(i int, from cursor) (ok bool, next cursor, stop bool) {
 		if !smallerWith(e.best, c.arg, v) {
 			continue // not smaller: a pass's move that the order does not take (a digit for a byte of binary data)
 		}
+		if e.allow == 0 {
+			e.cache.remove(k)
+			break
+		}
+		e.allow--
 		cand := with(e.best, c.arg, v)
 		limit := e.batchLimit
 		if e.cfg.maxRuns > 0 {

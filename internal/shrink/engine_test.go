@@ -194,7 +194,7 @@ func checkStrictlyDecreasing(t *testing.T, i int, args []any, fails func([]any) 
 		}
 		prev = ev.Args
 	}
-	r, err := Shrink(context.Background(), args, Predicate(fails), Observe(trace), MaxRuns(20000))
+	r, err := Shrink(context.Background(), args, Predicate(fails), Observe(trace), MaxRuns(50000))
 	if err != nil {
 		t.Fatal(err)
 	}

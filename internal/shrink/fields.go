@@ -185,8 +185,9 @@ func newModel(s []byte, little bool, sums []formats.Sum) *model {
 	return m
 }
 
-// findChunks finds the frames of chunks: a 4-byte length, maybe a 4-byte
-// tag, then what the length counts, then a checksum of the tag and what it
+// findChunks finds the frames of chunks: a 4-byte length (or a 2-byte one
+// in the checksum's byte order), maybe a 4-byte tag, then what the length
+// counts, then a checksum of the tag and what it
 // counts (PNG's chunks), or of what it counts alone. The checksum is the
 // frame's tail: it goes with the frame.
 func (m *model) findChunks() {
@@ -194,15 +195,18 @@ func (m *model) findChunks() {
 		if z.Width != 4 || z.End != z.At {
 			continue
 		}
-		for _, tag := range []int{4, 0} {
-			at := z.Start - 4
-			if at < 0 || z.At-z.Start < tag {
-				continue
-			}
-			l := formats.Field{At: at, Width: 4, Little: z.Little}
-			if l.Get(m.s) == uint64(z.At-z.Start-tag) {
-				m.frames = append(m.frames, region{Field: l, start: z.Start + tag, end: z.At, tail: 4})
-				break
+	chunk:
+		for _, w := range []int{4, 2} {
+			for _, tag := range []int{4, 0} {
+				at := z.Start - w
+				if at < 0 || z.At-z.Start < tag {
+					continue
+				}
+				l := formats.Field{At: at, Width: w, Little: z.Little}
+				if l.Get(m.s) == uint64(z.At-z.Start-tag) {
+					m.frames = append(m.frames, region{Field: l, start: z.Start + tag, end: z.At, tail: 4})
+					break chunk
+				}
 			}
 		}
 	}

@@ -37,6 +37,11 @@ import (
 // than it gains.
 const maxValueContent = 1 << 10
 
+// A budgeted pass (cuts) runs on a stream's content of at most
+// maxInnerCuts bytes, whose every range it affords: the budget is the
+// search's, not the stream's.
+const maxInnerCuts = 128
+
 var valuePass = map[string]bool{"redistribute": true, "literals": true, "numbers": true, "bytes": true, "runes": true, "swap": true}
 
 // innerPasses are the passes whose moves shrink a stream's content: the
@@ -145,7 +150,7 @@ func shrinkStreams[S byteString](s0 S, from pos, sums []formats.Sum) iter.Seq2[p
 				k = 2
 			}
 			for ; k-1 <= len(innerPasses); k, sub = k+1, (cursor{}) {
-				if p := innerPasses[k-2]; valuePass[p.name] && len(st.Content) > maxValueContent {
+				if p := innerPasses[k-2]; valuePass[p.name] && len(st.Content) > maxValueContent || p.budgeted && len(st.Content) > maxInnerCuts {
 					continue
 				}
 				for c, v := range innerPasses[k-2].candidates([]any{st.Content}, sub, noSums) {

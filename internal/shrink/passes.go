@@ -40,7 +40,7 @@ var passes = [...]pass{
 	{name: "runes", arg: lowerRunesArg, node: leaves(lowerRunesArg)},                              // strings.go: valid UTF-8 strings
 	{name: "swap", arg: swapArg, node: leaves(swapArg), stuck: true},                              // bytes.go, strings.go
 	{name: "shift", arg: shiftArg, node: leaves(shiftArg), stuck: true},                           // bytes.go: binary data
-	{name: "cuts", arg: cutsArg, node: leaves(cutsArg), stuck: true},                              // cuts.go: last, at a fixed point of all the others
+	{name: "cuts", arg: cutsArg, node: leaves(cutsArg), stuck: true, budgeted: true},              // cuts.go: last, at a fixed point of all the others
 }
 
 // searchPasses are the passes of a search of args: the engine's, then the
@@ -83,6 +83,11 @@ type pass struct {
 	tuple  func(t []any, from pos) iter.Seq2[pos, []any]
 	stuck  bool
 	repeat bool
+	// budgeted: the pass runs at most as many candidates in a search as
+	// the other passes do, and at least minPassBudget; its moves are many
+	// (a run per pair of offsets), worth trying as far as the search
+	// affords them.
+	budgeted bool
 	// sealed, if set, is arg for an argument with sums (formats.FindSums), which
 	// the pass seals itself; the candidates of other passes for such an
 	// argument are sealed after them.

@@ -89,6 +89,10 @@ var shapeMinima = map[string]any{
 	"tar": []byte(strings.Repeat("\x00", 135) + "7" + strings.Repeat("\x00", 17) + "467" + strings.Repeat("\x00", 356) + "level=8"),
 	"ipudp": []byte("\x45\x00\x00\x1f\x00\x00\x00\x00\x00\x11\x00\x00\x00\x00\x00\x00\x00\x00\xba\xcf" +
 		"\x00\x00\x00\x00\x00\x0b\x00\x00" + "\x07\x01\x01"),
+	// The magic, then one deflated entry without a name, its content's
+	// length 0 and its data's 9: the smallest zlib stream of "#" (its
+	// one literal in a block of fixed codes); the CRC-32 of the data.
+	"arc": []byte("AR\x08\x00\x00\x00\x09\x00" + "\x08\x1dS\x06\x00\x00$\x00$" + "\x96\x88L}"),
 	"png": []byte("\x89PNG\r\n\x1a\n" +
 		"\x00\x00\x00\x0dIHDR" + strings.Repeat("\x00", 13) + "\x2e\x90\x68\x0f" +
 		"\x00\x00\x00\x01PLTE\x00\xc9\x48\xe2\x7f"),
@@ -97,8 +101,9 @@ var shapeMinima = map[string]any{
 // TestShrink_Shapes shrinks inputs shaped like real ones (a JSON document,
 // a 400-line configuration, an S-expression, an HTML fragment, a Go file, a
 // TOML document, a compound binary packet), each failing with a bug of its
-// parser, to their exact minima. Candidates that fail another way are
-// another bug, never accepted.
+// parser, to their exact minima, where the toolchain's own minimizer finds
+// nothing smaller. Candidates that fail another way are another bug, never
+// accepted.
 func TestShrink_Shapes(t *testing.T) {
 	t.Parallel()
 	for _, s := range shapes.All() {
@@ -117,7 +122,8 @@ func TestShrink_Shapes(t *testing.T) {
 			if r.Stats.Stop != shrink.StopDone {
 				t.Errorf("Stop = %v, want %v", r.Stats.Stop, shrink.StopDone)
 			}
-			t.Logf("%d → %d bytes in %d runs (%d other failures)", size(s.Input), size(r.Args[0]), r.Stats.Runs, r.Stats.OtherFails)
+			toolchainMoves(t, s, r.Args[0])
+			t.Logf("%s: %d → %d bytes in %d runs (%d other failures)", s.Name, size(s.Input), size(r.Args[0]), r.Stats.Runs, r.Stats.OtherFails)
 		})
 	}
 }
@@ -253,4 +259,63 @@ func TestShrink_ProgramAndInput(t *testing.T) {
 	if want := []any{".[-1]", "[]"}; err != nil || !equalArgs(r.Args, want) {
 		t.Errorf("Shrink = %q, %v; want %q", r.Args, err, want)
 	}
+}
+
+// toolchainMoves runs the toolchain's own minimizer
+// ($GOROOT/src/internal/fuzz/minimize.go, minimizeBytes: the tail cut,
+// each byte removed, every range removed, each byte made printable) on a
+// result of shape s, with the same identity, and reports an error if it
+// finds anything smaller.
+func toolchainMoves(t *testing.T, s *shapes.Shape, result any) {
+	t.Helper()
+	from, text := []byte(fmt.Sprint(result)), true
+	if b, ok := result.([]byte); ok {
+		from, text = slices.Clone(b), false
+	}
+	as := func(b []byte) any {
+		if text {
+			return string(b)
+		}
+		return slices.Clone(b)
+	}
+	got := toolchainMinimize(slices.Clone(from), func(b []byte) bool { return s.Check(as(b)) == s.Sig })
+	if shrink.Compare([]any{as(got)}, []any{as(from)}) < 0 {
+		t.Errorf("the toolchain's moves take %q to %q, which is smaller", from, got)
+	}
+}
+
+// toolchainMinimize is minimizeBytes of the toolchain's fuzzer, written
+// from its description: the tail cut by 1024, 512, …, 1 bytes while the
+// input fails; each byte removed; every range of two bytes or more
+// removed, from each start, longest first; each byte replaced by the
+// first of a list of printable characters that keeps it failing.
+func toolchainMinimize(v []byte, fails func([]byte) bool) []byte {
+	for n := 1024; n > 0; n /= 2 {
+		for len(v) > n && fails(v[:len(v)-n]) {
+			v = v[:len(v)-n]
+		}
+	}
+	for i := 0; i < len(v)-1; i++ {
+		if c := slices.Delete(slices.Clone(v), i, i+1); fails(c) {
+			v, i = c, i-1
+		}
+	}
+	for i := 0; i < len(v)-1; i++ {
+		for j := len(v); j > i+1; j-- {
+			if c := slices.Delete(slices.Clone(v), i, j); fails(c) {
+				v, j = c, len(c)
+			}
+		}
+	}
+	for i := range v {
+		for _, p := range []byte("012789ABCXYZabcxyz !\"#$%&'()*+,.") {
+			c := slices.Clone(v)
+			c[i] = p
+			if fails(c) {
+				v = c
+				break
+			}
+		}
+	}
+	return v
 }

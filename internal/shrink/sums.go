@@ -11,7 +11,9 @@ import (
 // its sums sealed, as the fields pass's removals do (a record removed with
 // the lengths that count it); any other that differs from s in one
 // stretch, with what is before and after it the same, has its sums
-// written for the stretch's new length.
+// written for the stretch's new length. A removal whose sealed form differs
+// from the pass's own is followed by it, so that sealing adds candidates
+// to the plain removals and never takes their place.
 func resealed[S byteString](seq iter.Seq2[pos, any], s0 S, sums []formats.Sum) iter.Seq2[pos, any] {
 	s := []byte(s0)
 	var m *model
@@ -29,10 +31,19 @@ func resealed[S byteString](seq iter.Seq2[pos, any], s0 S, sums []formats.Sum) i
 	}
 	return func(yield func(pos, any) bool) {
 		for p, v := range seq {
-			if c, ok := v.(S); ok {
-				v = S(seal([]byte(c)))
+			c, ok := v.(S)
+			if !ok {
+				if !yield(p, v) {
+					return
+				}
+				continue
 			}
-			if !yield(p, v) {
+			// A plain removal follows its sealed form: a stretch whose
+			// sums and fields need not change (whole records) keeps the
+			// failure as it is, where the fixups may break it.
+			sealed := S(seal([]byte(c)))
+			plain := len(c) < len(s) && string(sealed) != string(c)
+			if !yield(p, sealed) || plain && !yield(p, c) {
 				return
 			}
 		}
