@@ -272,7 +272,10 @@ that matters with others, from its own class outward: a digit, a
 lowercase or an uppercase letter, a letter, a printable character, any
 byte. The value is shown again with each character as fixed (as it is),
 [digit], [lower], [upper], [letter], [printable] or _ (any byte): the
-widest class whose alternatives all failed the same way. It is evidence
+widest class whose alternatives all failed the same way. In binary data
+guarded by checksums (CRC-32, Adler-32, CRC-64, IPv4 header sums), every
+alternative has its sums computed again, and a sum's own bytes show as
+[sealed]. It is evidence
 from the alternatives tried, not a proof; the explanation only runs
 candidates and never changes the result, and -explain bounds its runs
 (by default as many as the search took; -json gives it per argument and

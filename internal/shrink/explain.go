@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/fuzzmin/fuzzmin/internal/formats"
 )
 
 // Explain says which parts of a minimized result matter, from the verdicts
@@ -24,7 +26,10 @@ import (
 // lowercase or an uppercase letter), then letters for a letter, then
 // printable characters, then any byte. The position is of the widest class
 // whose alternatives all failed the same way: fixed if an alternative of
-// its own class did not, free if none did. An explanation is evidence from
+// its own class did not, free if none did. In binary data guarded by
+// checksums (formats.FindSums), every alternative has its sums computed
+// again, so that a byte is judged by what it means, not by the sum it
+// breaks, and the bytes of a sum are sealed. An explanation is evidence from
 // the alternatives tried, not a proof: each part says how many it tried,
 // and a claim needs all of them to agree.
 
@@ -42,6 +47,9 @@ const (
 	Letter                   // any letter
 	Printable                // any printable ASCII character
 	Free                     // any byte (any rune)
+	// Sealed: a byte of a checksum of other bytes of the argument, which
+	// every alternative of those has computed again; not tried itself.
+	Sealed
 )
 
 // String returns the class's name, as the legend shows it.
@@ -63,6 +71,8 @@ func (c Class) String() string {
 		return "printable"
 	case Free:
 		return "free"
+	case Sealed:
+		return "sealed"
 	}
 	return fmt.Sprintf("Class(%d)", int(c))
 }
@@ -145,7 +155,11 @@ func Explain(ctx context.Context, args []any, o Oracle, budget int, seed uint64)
 		case string:
 			ps, err = x.positions(i, v, utf8.ValidString(v))
 		case []byte:
+			if isBinary(v) && len(v) <= formats.MaxSumsInput {
+				x.sums = formats.FindSums(v)
+			}
 			ps, err = x.positions(i, string(v), false)
+			x.sums = nil
 		default:
 			x.ex.Args[i].Fields, err = x.fields(i)
 		}
@@ -164,6 +178,7 @@ type explainer struct {
 	args   []any
 	rng    *rand.Rand
 	ex     Explanation
+	sums   []formats.Sum // of the []byte argument whose positions are tried
 }
 
 // fails runs args with argument i replaced by v and reports whether it
@@ -358,7 +373,9 @@ func (x *explainer) positions(i int, s string, text bool) ([]Position, error) {
 			c, size = utf8.DecodeRuneInString(s[at:])
 		}
 		p := Position{At: at, Text: s[at : at+size], Class: Unexplained}
-		if !out {
+		if slices.ContainsFunc(x.sums, func(z formats.Sum) bool { return z.At <= at && at < z.Field.End() }) {
+			p.Class = Sealed
+		} else if !out {
 			p.Class, p.Tried, out, err = x.position(i, s, at, size, c, text)
 			if err != nil {
 				return ps, err
@@ -377,8 +394,11 @@ func (x *explainer) position(i int, s string, at, size int, c rune, text bool) (
 	for k := range classes {
 		for _, alt := range x.pick(adds[k], c, text) {
 			var v any = s[:at] + alt + s[at+size:]
-			if _, ok := x.args[i].([]byte); ok {
+			if b, ok := x.args[i].([]byte); ok {
 				v = []byte(v.(string))
+				if len(x.sums) > 0 {
+					v = formats.Reseal(b, v.([]byte), x.sums)
+				}
 			}
 			f, out, err := x.fails(i, v)
 			if err != nil || out {
@@ -432,7 +452,8 @@ func (x *explainer) pick(set string, c rune, text bool) []string {
 
 // Legend returns the value of a string or []byte argument with each
 // position shown by its class: fixed ones as they are, classes as
-// [digit], [letter] and the like, free ones as _, unexplained ones as ?.
+// [digit], [letter] and the like (a checksum's bytes as [sealed]), free
+// ones as _, unexplained ones as ?.
 func (a Arg) Legend() string {
 	var b strings.Builder
 	for _, p := range a.Positions {

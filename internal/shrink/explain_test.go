@@ -2,7 +2,9 @@ package shrink
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"math/rand/v2"
 	"regexp"
 	"strings"
@@ -237,4 +239,49 @@ func TestLegend(t *testing.T) {
 	if got, want := a.Legend(), `=\"\\[letter]_?`; got != want {
 		t.Errorf("Legend = %s, want %s", got, want)
 	}
+}
+
+// TestExplain_Sealed: in the arc shape's minimum, an archive entry whose
+// data a CRC-32 guards, the sum's bytes are sealed, not tried, and every
+// alternative of the data's bytes is tried with the sum computed again.
+func TestExplain_Sealed(t *testing.T) {
+	var s *shapes.Shape
+	for _, sh := range shapes.All() {
+		if sh.Name == "arc" {
+			s = sh
+		}
+	}
+	min := []byte("AR\x08\x00\x00\x00\x09\x00" + "\x08\x1dS\x06\x00\x00$\x00$" + "\x96\x88L}")
+	if s.Check(min) != s.Sig {
+		t.Fatalf("%q does not fail as the arc shape does", min)
+	}
+	fails := Predicate(func(args []any) bool {
+		c := args[0].([]byte)
+		if len(c) == len(min) && crc32.ChecksumIEEE(c[8:17]) != binary.LittleEndian.Uint32(c[17:]) {
+			t.Errorf("alternative %q: its CRC-32 was not computed again", c)
+		}
+		return s.Check(c) == s.Sig
+	})
+	ex, err := Explain(context.Background(), []any{min}, fails, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := ex.Args[0].Positions
+	if len(ps) != len(min) {
+		t.Fatalf("%d positions for %d bytes", len(ps), len(min))
+	}
+	for _, p := range ps[len(min)-4:] {
+		if p.Class != Sealed {
+			t.Errorf("the CRC-32's byte at %d is %v, want sealed", p.At, p.Class)
+		}
+	}
+	for _, p := range ps[:len(min)-4] {
+		if p.Class == Sealed {
+			t.Errorf("byte %d, of the entry, is sealed", p.At)
+		}
+	}
+	if l := ex.Args[0].Legend(); !strings.HasSuffix(l, "$[sealed][sealed][sealed][sealed]") {
+		t.Errorf("Legend = %q, want the sum's bytes as [sealed]", l)
+	}
+	t.Logf("%s", ex.Summary())
 }
