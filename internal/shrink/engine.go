@@ -352,7 +352,9 @@ func (e *engine) search(i int, from cursor) (ok bool, next cursor, stop bool) {
 			e.cache.remove(k)
 			break
 		}
-		e.allow--
+		if e.allow > 0 {
+			e.allow--
+		}
 		cand := with(e.best, c.arg, v)
 		limit := e.batchLimit
 		if e.cfg.maxRuns > 0 {
