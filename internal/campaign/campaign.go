@@ -2,7 +2,6 @@ package campaign
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -230,12 +229,9 @@ func (c *campaign) buildFuzz(ctx context.Context, p *pipeline.Package, dir strin
 	path := c.HoldBinary(p, "fuzz", append(slices.Clip(flags), hook...), filepath.Join(dir, "fuzz.test"))
 	stamp := pipeline.BinaryStamp(path, c.Verbose)
 	goCmd := func(args ...string) *exec.Cmd { return c.GoCommand(ctx, args...) }
-	err := testbin.BuildFuzz(goCmd, path, append(slices.Clip(flags), hook...))
-	if be := (*testbin.BuildError)(nil); hook != nil && errors.As(err, &be) && testbin.HookBroke(be.Output) {
-		c.VerboseNote(fmt.Sprintf("fuzzmin: %s does not build with the hook's files; its targets stop at each failure:\n%s", p.ImportPath, be.Output))
-		hook = nil
-		err = testbin.BuildFuzz(goCmd, path, flags)
-	}
+	hooked, err := c.BuildHooked(p, hook, "the hook's files; its targets stop at each failure", func(hook []string) error {
+		return testbin.BuildFuzz(goCmd, path, append(slices.Clip(flags), hook...))
+	})
 	c.Rep.Phase("")
 	if err != nil {
 		c.BuildFailed(ctx, p, err)
@@ -245,7 +241,7 @@ func (c *campaign) buildFuzz(ctx context.Context, p *pipeline.Package, dir strin
 	// Runnable as any test binary too: -corpus asks it for its targets'
 	// argument types.
 	return &testbin.Binary{Path: path, ModDir: p.ModuleDir, PkgDir: p.Dir, Env: c.Env, Toolchain: c.Toolchain(path),
-		Timeout: c.ExecTimeout, MemLimit: int64(c.MemLimit), RAM: c.RAM.Path, Disk: c.Disk.Path, Note: c.VerboseNote, Hooked: hook != nil}, true
+		Timeout: c.ExecTimeout, MemLimit: int64(c.MemLimit), RAM: c.RAM.Path, Disk: c.Disk.Path, Note: c.VerboseNote, Hooked: hooked}, true
 }
 
 // seedFiles returns the files of t's seed corpus that go test reads.

@@ -52,7 +52,7 @@ func (c *campaign) campaignReport(targets []*campaignTarget, found map[failure.S
 			rate = float64(t.execs) / t.spent.Seconds()
 		}
 		stopped := "-"
-		if t.stops > 0 {
+		if t.stops > 0 || t.lost > 0 { // the failures it fuzzed past take time too
 			stopped = t.lost.Round(time.Second).String()
 		}
 		fmt.Fprintf(&b, "%-*s %8s %12d %9.0f %6d %6s %5d %5d %5d %7s\n", w, t.pkg.ImportPath+"."+t.target.Name,

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/fuzzmin/fuzzmin/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
 	"github.com/fuzzmin/fuzzmin/internal/pipeline"
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
@@ -178,8 +179,11 @@ func (c *campaign) fuzzedPast(ctx context.Context, t *campaignTarget, found map[
 		return 0, 0, 0
 	}
 	for _, f := range past {
-		if ctx.Err() != nil {
-			break
+		if ctx.Err() != nil && !t.kinds[f.Kind] {
+			// Interrupted: the input goes in as it was, named, as a
+			// stop's input does (campaignFailure).
+			c.placeRaw(t, corpus.SeedCorpus(t.pkg.Dir, t.target.Name), f.Input, "")
+			continue
 		}
 		t.past += f.Count
 		t.repeats += f.Count - 1

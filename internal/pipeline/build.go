@@ -77,6 +77,19 @@ func (c *Run) Hook(p *Package, dir string, targets []string) []string {
 	return []string{flag}
 }
 
+// BuildHooked runs build with the hook's flags (Hook), and again without
+// them if p does not build with the hook's files, after a note that says
+// so: "does not build with " and why ("the hook's files; built without
+// them"). It reports whether the hook is in the binary.
+func (c *Run) BuildHooked(p *Package, hook []string, why string, build func(hook []string) error) (hooked bool, err error) {
+	err = build(hook)
+	if be := (*testbin.BuildError)(nil); hook != nil && errors.As(err, &be) && testbin.HookBroke(be.Output) {
+		c.VerboseNote(fmt.Sprintf("fuzzmin: %s does not build with %s:\n%s", p.ImportPath, why, be.Output))
+		return false, build(nil)
+	}
+	return hook != nil, err
+}
+
 // Build has go test build the package's test binary, with dir for its
 // files.
 func (c *Run) Build(ctx context.Context, p *Package, dir string, targets []string) (*built, bool) {
@@ -103,12 +116,11 @@ func (c *Run) Build(ctx context.Context, p *Package, dir string, targets []strin
 		// the user's.)
 		flags = append(flags, "-ldflags=-s -w")
 	}
-	s, err := testbin.StartBuild(ctx, goCmd, ctl, out, targets, append(slices.Clip(flags), hook...))
-	if be := (*testbin.BuildError)(nil); hook != nil && errors.As(err, &be) && testbin.HookBroke(be.Output) {
-		c.VerboseNote(fmt.Sprintf("fuzzmin: %s does not build with the batch workers' files; built without them:\n%s", p.ImportPath, be.Output))
-		hook = nil
-		s, err = testbin.StartBuild(ctx, goCmd, ctl, out, targets, flags)
-	}
+	var s *testbin.Build
+	hooked, err := c.BuildHooked(p, hook, "the batch workers' files; built without them", func(hook []string) (err error) {
+		s, err = testbin.StartBuild(ctx, goCmd, ctl, out, targets, append(slices.Clip(flags), hook...))
+		return err
+	})
 	c.Rep.Phase("")
 	if err != nil {
 		release()
@@ -121,7 +133,7 @@ func (c *Run) Build(ctx context.Context, p *Package, dir string, targets []strin
 	bin := &testbin.Binary{
 		Path: s.Binary, Args: s.Args, ModDir: p.ModuleDir, PkgDir: p.Dir, Toolchain: c.Toolchain(s.Binary),
 		Timeout: c.ExecTimeout, MemLimit: int64(c.MemLimit), Env: c.Env, RAM: c.RAM.Path, Disk: c.Disk.Path, Note: c.VerboseNote,
-		Hooked: hook != nil,
+		Hooked: hooked,
 	}
 	return &built{s: s, bin: bin, dir: dir, release: release}, true
 }

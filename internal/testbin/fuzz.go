@@ -53,9 +53,9 @@ type FuzzSlice struct {
 }
 
 // fuzzOnMinimize bounds the toolchain's minimization of an input that
-// found new coverage, in a run that fuzzes past failures: a failure that
-// ends the worker (an exit, a hang) is minimized so too, which fuzzmin
-// minimizes again.
+// found new coverage, in a run that fuzzes past failures, as go test
+// -fuzz minimizes such inputs by default. (A failure that ends the worker,
+// an exit or a hang, the toolchain does not minimize: the worker is gone.)
 const fuzzOnMinimize = 2 * time.Second
 
 // ErrFuzzOnRefused is the error of a run of the fuzzer that could not fuzz
@@ -207,6 +207,10 @@ func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice) (FuzzOutcome, error) {
 		out.Crasher = data
 	}
 	var ee *exec.ExitError
+	why := ""
+	if s.FuzzOn != "" {
+		why = refused(tail)
+	}
 	switch {
 	case err == nil || ctx.Err() != nil:
 		return out, nil
@@ -217,8 +221,8 @@ func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice) (FuzzOutcome, error) {
 	case out.Crasher != nil || out.Seed != "":
 		out.Output = strings.Join(tail, "\n")
 		return out, nil
-	case errors.As(err, &ee) && s.FuzzOn != "" && refused(tail) != "":
-		return out, fmt.Errorf("%w: %s", ErrFuzzOnRefused, refused(tail))
+	case errors.As(err, &ee) && why != "":
+		return out, fmt.Errorf("%w: %s", ErrFuzzOnRefused, why)
 	case errors.As(err, &ee) && deadlineRace(tail):
 		// The time was up (go.dev/issue/75804: before Go 1.27 the
 		// coordinator can report its own -fuzztime deadline as a

@@ -1,6 +1,7 @@
 package testbin
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -89,5 +90,16 @@ func TestRefused(t *testing.T) {
 	}
 	if got := refused([]string{"--- FAIL: FuzzX (0.00s)", "    x_test.go:9: boom"}); got != "" {
 		t.Errorf("refused of a failure = %q, want \"\"", got)
+	}
+}
+
+// TestHookStrings: what fuzzmin reads of the hook's output, and the
+// variable it sets for it, are what the hook's source says.
+func TestHookStrings(t *testing.T) {
+	if !bytes.Contains(hookSource, []byte(`f.Fatalf("`+fuzzOnRefusal+`%v", err)`)) {
+		t.Errorf("hook.go does not print %q when it refuses", fuzzOnRefusal)
+	}
+	if !bytes.Contains(fuzzOnSource, []byte(`const FuzzOnEnv = "`+fuzzOnEnv+`"`)) {
+		t.Errorf("fuzzon.go does not name its directory %s", fuzzOnEnv)
 	}
 }

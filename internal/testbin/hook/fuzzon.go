@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io/ioutil"
 	"math"
 	"os"
 	"path/filepath"
@@ -41,24 +40,13 @@ const maxKeys = 64
 // dir/<kind>-<pid>.input as a go test fuzz v1 file, and how many inputs
 // failed so, in .count, written when the count reaches a power of two.
 func fuzzOn(f *testing.F, name, dir string) error {
-	fv, theirs, own, ok, err := fuzzDeps(f)
-	if err != nil {
-		return err
-	}
-	failed := fv.FieldByName("common").FieldByName("failed")
-	fname := fv.FieldByName("name")
-	ours := onDeps{own, &recorder{dir: dir, seen: map[string]*record{}}, settable(failed)}
-	switch {
-	case !ok || !reflect.TypeOf(ours).Implements(theirs.Type()):
-		return errors.New("the testing package's deps have methods not known")
-	case failed.Kind() != reflect.Bool:
-		return errors.New("testing.F has no failed mark")
-	case fname.Kind() != reflect.String:
-		return errors.New("testing.F has no name")
-	}
-	theirs.Set(reflect.ValueOf(ours))
-	settable(fname).SetString(name)
-	return nil
+	return replaceDeps(f, name, onDeps{}, func(own testDeps, fv reflect.Value) (testDeps, error) {
+		failed := fv.FieldByName("failed") // of the embedded common
+		if failed.Kind() != reflect.Bool {
+			return nil, errors.New("testing.F has no failed mark")
+		}
+		return onDeps{own, &recorder{dir: dir, seen: map[string]*record{}}, settable(failed)}, nil
+	})
 }
 
 // onDeps are the testing package's own but for RunFuzzWorker, whose runs
@@ -116,9 +104,10 @@ func (r *recorder) record(vals []interface{}, out string) {
 	rec.count++
 	// Marshaled only when it is kept: most failing inputs are repeats.
 	if rec.size == 0 || size < rec.size {
-		if data, err := marshal(vals); err == nil {
+		// Kept once written: a write that fails is tried again by the
+		// next input of its kind.
+		if data, err := marshal(vals); err == nil && writeAtomic(rec.path+".input", data) == nil {
 			rec.size = size
-			writeAtomic(rec.path+".input", data)
 		}
 	}
 	if rec.count&(rec.count-1) == 0 {
@@ -185,8 +174,7 @@ func failureKey(out string) string {
 	for _, l := range lines[1:] {
 		// A panic's stack, as t.Errorf indents it: "        \t/…/x.go:12 +0x1d".
 		l = strings.TrimLeft(l, " ")
-		if strings.HasPrefix(l, "\t") && strings.Contains(l, ".go:") &&
-			!strings.Contains(l, "/src/runtime/") && !strings.Contains(l, "/src/testing/") {
+		if strings.HasPrefix(l, "\t") && strings.Contains(l, ".go:") && !stdFrame(strings.TrimSpace(l)) {
 			if i := strings.LastIndex(l, " +0x"); i > 0 {
 				l = l[:i]
 			}
@@ -196,13 +184,26 @@ func failureKey(out string) string {
 	return key
 }
 
+// stdFrame reports whether a stack frame's file is the runtime's or the
+// testing package's, under GOROOT or, built with -trimpath, by its
+// import path.
+func stdFrame(file string) bool {
+	for _, pkg := range []string{"runtime/", "testing/"} {
+		if strings.HasPrefix(file, pkg) || strings.Contains(file, "/src/"+pkg) {
+			return true
+		}
+	}
+	return false
+}
+
 // writeAtomic writes data to path by way of a temporary file, so that a
 // reader never sees a part of it.
-func writeAtomic(path string, data []byte) {
+func writeAtomic(path string, data []byte) error {
 	tmp := path + ".tmp"
-	if ioutil.WriteFile(tmp, data, 0666) == nil {
-		os.Rename(tmp, path)
+	if err := os.WriteFile(tmp, data, 0666); err != nil {
+		return err
 	}
+	return os.Rename(tmp, path)
 }
 
 // marshal is internal/fuzz's marshalCorpusFile: the values as a go test

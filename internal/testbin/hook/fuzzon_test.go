@@ -56,16 +56,21 @@ func FuzzMarshal(f *testing.F) {
 func TestFailureKey(t *testing.T) {
 	// A panic while fuzzing, as the testing package reports it: t.Errorf
 	// from tRunner, every line of the stack indented.
-	panicAt := func(msg, line string) string {
+	// Its files are under GOROOT and the module's directory, or, built
+	// with -trimpath, named by import path (trimmed).
+	panicIn := func(goroot, mod, msg, line string) string {
 		return "--- FAIL: FuzzX (0.00s)\n    testing.go:1927: panic: " + msg + "\n        goroutine 7 [running]:\n" +
-			"        runtime/debug.Stack()\n        \t/usr/local/go/src/runtime/debug/stack.go:26 +0x5e\n" +
-			"        testing.tRunner.func1()\n        \t/usr/local/go/src/testing/testing.go:1927 +0x2a5\n" +
-			"        panic({0x5cd3a0?, 0x623dc0?})\n        \t/usr/local/go/src/runtime/panic.go:860 +0x13a\n" +
-			"        example.com/x.parse(...)\n        \t/work/x/x.go:" + line + " +0x1d\n" +
-			"        example.com/x.FuzzX.func1(0xc000)\n        \t/work/x/x_test.go:9 +0x45\n"
+			"        runtime/debug.Stack()\n        \t" + goroot + "runtime/debug/stack.go:26 +0x5e\n" +
+			"        testing.tRunner.func1()\n        \t" + goroot + "testing/testing.go:1927 +0x2a5\n" +
+			"        panic({0x5cd3a0?, 0x623dc0?})\n        \t" + goroot + "runtime/panic.go:860 +0x13a\n" +
+			"        example.com/x.parse(...)\n        \t" + mod + "x.go:" + line + " +0x1d\n" +
+			"        example.com/x.FuzzX.func1(0xc000)\n        \t" + mod + "x_test.go:9 +0x45\n"
 	}
+	panicAt := func(msg, line string) string { return panicIn("/usr/local/go/src/", "/work/x/", msg, line) }
+	trimmed := func(msg, line string) string { return panicIn("", "example.com/x/", msg, line) }
 	same := [][2]string{
 		{panicAt("runtime error: index out of range [5] with length 3", "12"), panicAt("runtime error: index out of range [9] with length 4", "12")},
+		{trimmed("runtime error: index out of range [5] with length 3", "12"), trimmed("runtime error: index out of range [9] with length 4", "12")},
 		{"    x_test.go:12: value 5 too big\n", "    x_test.go:12: value 70 too big\n"},
 		{"    x_test.go:18: key \"A\": got \"\", want \"1\"\n", "    x_test.go:18: key \"\\x80\\\"\": got \"\", want \"a b\\x00\"\n"},
 	}
@@ -78,6 +83,7 @@ func TestFailureKey(t *testing.T) {
 		{panicAt("runtime error: index out of range [5] with length 3", "12"), panicAt("runtime error: index out of range [5] with length 3", "14")},
 		{panicAt("boom", "12"), panicAt("bang", "12")},
 		{panicAt("bug3", "33"), panicAt("bug4", "27")},
+		{trimmed("runtime error: index out of range [5] with length 3", "12"), trimmed("runtime error: index out of range [5] with length 3", "14")},
 		{"    x_test.go:12: too big\n", "    x_test.go:13: too big\n"},
 		{"    x_test.go:12: got \"a\", want \"b\"\n", "    x_test.go:12: got \"a\", missing \"b\"\n"},
 	}
@@ -85,5 +91,14 @@ func TestFailureKey(t *testing.T) {
 		if failureKey(p[0]) == failureKey(p[1]) {
 			t.Errorf("one key for\n%s\nand\n%s", p[0], p[1])
 		}
+	}
+}
+
+// TestFuzzOnRefuses: on an F that is not fuzzing, fuzzOn refuses with an
+// error, changing nothing.
+func TestFuzzOnRefuses(t *testing.T) {
+	f := new(testing.F)
+	if err := fuzzOn(f, "FuzzX", t.TempDir()); err == nil {
+		t.Error("fuzzOn of an F with no fuzz state: no error")
 	}
 }

@@ -105,51 +105,55 @@ type ourDeps struct {
 
 func (d ourDeps) RunFuzzWorker(run func(corpusEntry) error) error { return d.serve(run) }
 
-// fuzzDeps returns f's value and its fuzz state's deps, settable, and
-// as the testDeps they are, if ok.
-func fuzzDeps(f *testing.F) (fv, theirs reflect.Value, own testDeps, ok bool, err error) {
-	fv = reflect.ValueOf(f).Elem()
+// replaceDeps puts deps of its own in place of the testing package's in
+// f's fuzz state, and names f as target name, as its output names it
+// there. Every step checks that the testing package is the one known,
+// and nothing changes unless all of them pass: proto, a value of the type
+// ours makes, must have the methods of the package's deps, and ours, run
+// after the checks and before anything is set, makes the deps from the
+// package's own and f's value, or refuses.
+func replaceDeps(f *testing.F, name string, proto testDeps, ours func(own testDeps, fv reflect.Value) (testDeps, error)) error {
+	fv := reflect.ValueOf(f).Elem()
 	state := fv.FieldByName("fstate")
 	if state.Kind() != reflect.Ptr || state.IsNil() || state.Elem().Kind() != reflect.Struct {
-		return fv, theirs, nil, false, errors.New("testing.F has no fuzz state (fstate)")
+		return errors.New("testing.F has no fuzz state (fstate)")
 	}
-	theirs = state.Elem().FieldByName("deps")
+	theirs := state.Elem().FieldByName("deps")
 	if theirs.Kind() != reflect.Interface {
-		return fv, theirs, nil, false, errors.New("the testing package's fuzz state has no deps")
+		return errors.New("the testing package's fuzz state has no deps")
 	}
 	theirs = settable(theirs)
-	own, ok = theirs.Interface().(testDeps)
-	return fv, theirs, own, ok, nil
-}
-
-// install puts the worker in place of the testing package's fuzz worker,
-// which serves the toolchain's coordinator, and names f as the target, as
-// its output names it there. Each step checks that the testing package is
-// the one known, and changes nothing if it is not.
-func (w *worker) install(f *testing.F, name string, memFile *os.File) error {
-	fv, theirs, own, ok, err := fuzzDeps(f)
-	if err != nil {
-		return err
-	}
-	ours := ourDeps{own, w.serve}
-	if !ok || !reflect.TypeOf(ours).Implements(theirs.Type()) {
+	own, ok := theirs.Interface().(testDeps)
+	if !ok || !reflect.TypeOf(proto).Implements(theirs.Type()) {
 		return errors.New("the testing package's deps have methods not known")
 	}
 	fname := fv.FieldByName("name")
 	if fname.Kind() != reflect.String {
 		return errors.New("testing.F has no name")
 	}
-	info, err := memFile.Stat()
+	deps, err := ours(own, fv)
 	if err != nil {
 		return err
 	}
-	w.mem, err = syscall.Mmap(int(memFile.Fd()), 0, int(info.Size()), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_FILE|syscall.MAP_SHARED)
-	if err != nil {
-		return err
-	}
-	theirs.Set(reflect.ValueOf(ours))
+	theirs.Set(reflect.ValueOf(deps))
 	settable(fname).SetString(name)
 	return nil
+}
+
+// install puts the worker in place of the testing package's fuzz worker,
+// which serves the toolchain's coordinator, and names f as the target.
+func (w *worker) install(f *testing.F, name string, memFile *os.File) error {
+	return replaceDeps(f, name, ourDeps{}, func(own testDeps, _ reflect.Value) (testDeps, error) {
+		info, err := memFile.Stat()
+		if err != nil {
+			return nil, err
+		}
+		w.mem, err = syscall.Mmap(int(memFile.Fd()), 0, int(info.Size()), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_FILE|syscall.MAP_SHARED)
+		if err != nil {
+			return nil, err
+		}
+		return ourDeps{own, w.serve}, nil
+	})
 }
 
 func settable(v reflect.Value) reflect.Value {
