@@ -369,13 +369,23 @@ turn met, count as repeats. An input that ends
 its worker process (an exit, a fatal error of the runtime, a hang) still
 stops the turn, as go test -fuzz stops, and is minimized so too. Inputs
 with new coverage are minimized by the fuzzer, as go test -fuzz does, for
-two seconds at most each. A package whose test binary does not build with
+two seconds at most each. Beside the toolchain's mutations, the workers run
+one input in 16 a second time with one of its values replaced: by an
+integer, character, float or string literal of the package's Go files
+(one off, negated, or put inside a string), or by an edge of the value's
+type (0, -1, the smallest and largest). That reaches comparisons with
+constants (n == 31337, a keyword, an overflow of int) which the toolchain's
+mutator, moving an integer by at most 100 at a time, does not. Only the
+failures of such a run are kept, not its coverage: the generated corpus
+stays the toolchain's. A package whose test binary does not build with
 that test, or whose testing package the test does not know, has its turns
 stop at each failure, and the report says so.
 
 A failing input is minimized as the command minimizes any entry (its
 failure, checked by go test, with the other failures it meets), its result
-is written to the target's seed corpus, and the target fuzzes on. The
+is written to the target's seed corpus, and the target fuzzes on. Minimizing takes time of the budget: each failure
+gets -timeout, or what the budget has left if that is less, but at
+least 20 seconds, so that a failure found at the end is minimized too. The
 input itself is held outside testdata until then: if it cannot be
 minimized (an interrupt, an error), it is written as it was and the report
 names it. A turn runs in a copy of the package's seed corpus directory: a

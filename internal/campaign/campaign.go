@@ -98,7 +98,21 @@ type campaign struct {
 	*pipeline.Run
 	Config
 	targets     []*campaignTarget
-	refusedOnce bool // fuzzing past failures was refused, and said so
+	refusedOnce bool      // fuzzing past failures was refused, and said so
+	deadline    time.Time // when the budget of the turns runs out
+}
+
+// minMinimize is the time a failure found gets to be minimized when the
+// budget has less left: the end of the budget leaves no input
+// unminimized.
+const minMinimize = 20 * time.Second
+
+// minimizing is how the campaign minimizes a failure found now: as
+// -timeout says, within the time the budget has left, or minMinimize.
+func (c *campaign) minimizing() pipeline.Minimizing {
+	mz := c.Minimizing
+	mz.Search.Timeout = min(mz.Search.Timeout, max(time.Until(c.deadline), minMinimize))
+	return mz
 }
 
 // runCampaign is fuzzmin fuzz: a campaign over the packages patterns
@@ -240,8 +254,19 @@ func (c *campaign) buildFuzz(ctx context.Context, p *pipeline.Package, dir strin
 	c.Rep.Built(p.ImportPath, time.Since(start), pipeline.UpToDate(path, stamp))
 	// Runnable as any test binary too: -corpus asks it for its targets'
 	// argument types.
-	return &testbin.Binary{Path: path, ModDir: p.ModuleDir, PkgDir: p.Dir, Env: c.Env, Toolchain: c.Toolchain(path),
-		Timeout: c.ExecTimeout, MemLimit: int64(c.MemLimit), RAM: c.RAM.Path, Disk: c.Disk.Path, Note: c.VerboseNote, Hooked: hooked}, true
+	bin := &testbin.Binary{Path: path, ModDir: p.ModuleDir, PkgDir: p.Dir, Env: c.Env, Toolchain: c.Toolchain(path),
+		Timeout: c.ExecTimeout, MemLimit: int64(c.MemLimit), RAM: c.RAM.Path, Disk: c.Disk.Path, Note: c.VerboseNote, Hooked: hooked}
+	if hooked {
+		// The package's literals, which the hook tries in the inputs'
+		// places; without them it fuzzes all the same.
+		dict := filepath.Join(dir, "dict")
+		if err := testbin.WriteDict(p.Dir, dict); err != nil {
+			c.VerboseNote(fmt.Sprintf("fuzzmin: %s: fuzzing without the package's literals: %v", p.ImportPath, err))
+		} else {
+			bin.Dict = dict
+		}
+	}
+	return bin, true
 }
 
 // seedFiles returns the files of t's seed corpus that go test reads.

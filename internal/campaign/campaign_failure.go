@@ -144,7 +144,7 @@ func (c *campaign) minimizeFound(ctx context.Context, t *campaignTarget, name st
 		return nil
 	}
 	var results []pipeline.Result
-	c.MinimizeJobs(ctx, t.pkg, b, jobs, c.Minimizing, func(res pipeline.Result) {
+	c.MinimizeJobs(ctx, t.pkg, b, jobs, c.minimizing(), func(res pipeline.Result) {
 		if e := strings.TrimPrefix(res.Test, t.target.Name+"/"); e != name && !res.Found {
 			// A failing seed entry's: reported if it changed, as the
 			// command reports it.

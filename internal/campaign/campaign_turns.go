@@ -30,7 +30,7 @@ func sliceTime(budget time.Duration, targets, p int) time.Duration {
 // findings, by failure.
 func (c *campaign) fuzzTargets(ctx context.Context, targets []*campaignTarget) map[failure.Signature]*campaignFinding {
 	budget := c.Fuzztime
-	deadline := time.Now().Add(budget)
+	c.deadline = time.Now().Add(budget)
 	slice := sliceTime(budget, len(targets), c.Procs)
 	workers := max(1, runtime.GOMAXPROCS(0)/c.Procs)
 	found := map[failure.Signature]*campaignFinding{}
@@ -40,7 +40,7 @@ func (c *campaign) fuzzTargets(ctx context.Context, targets []*campaignTarget) m
 		for running < c.Procs && ctx.Err() == nil {
 			// Turns are whole seconds: what the build took of the first
 			// second does not cost a budget of two its turn.
-			left := time.Until(deadline).Round(time.Second)
+			left := time.Until(c.deadline).Round(time.Second)
 			t := nextTarget(targets)
 			if t == nil || left < minSlice {
 				break
@@ -61,9 +61,9 @@ func (c *campaign) fuzzTargets(ctx context.Context, targets []*campaignTarget) m
 		d := <-done
 		running--
 		d.t.running = false
-		// Minimizing a new failure comes on top of the budget; a stop on
-		// one found before is fuzzing time the stop cost.
-		deadline = deadline.Add(c.sliceEnded(ctx, d, slice, found))
+		// Minimizing a failure, new or found before, is time of the
+		// budget (minimizeTime).
+		c.sliceEnded(ctx, d, slice, found)
 	}
 }
 
@@ -101,9 +101,8 @@ func nextTarget(targets []*campaignTarget) *campaignTarget {
 }
 
 // sliceEnded takes what a slice of t found: its statistics, and the
-// failure it stopped on, which it minimizes, writes and counts. It returns
-// the time minimizing new failures took.
-func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Duration, found map[failure.Signature]*campaignFinding) (extra time.Duration) {
+// failure it stopped on, which it minimizes, writes and counts.
+func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Duration, found map[failure.Signature]*campaignFinding) {
 	t, out := d.t, d.out
 	t.slices++
 	t.spent += d.took
@@ -125,7 +124,6 @@ func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Durat
 		freshPast, freshTook, repeatTook = c.fuzzedPast(ctx, t, found)
 		t.lost += freshTook + repeatTook
 		cost += freshTook + repeatTook
-		extra += freshTook
 	}
 	switch {
 	case errors.Is(d.err, testbin.ErrFuzzOnRefused):
@@ -154,15 +152,11 @@ func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Durat
 		if t.stuck++; fresh || out.New > 0 {
 			t.stuck = 0
 		}
-		if fresh {
-			return extra + took
-		}
 		if t.stuck == maxStuck {
 			t.done = fmt.Sprintf("its last %d turns stopped on failures found before, with nothing new found: the fuzzer stops at every failure, so it cannot get past them until they are fixed", maxStuck)
 			c.Rep.Infof("%s: fuzzed no more: %s", t.name(), t.done)
 		}
 	}
-	return extra
 }
 
 // fuzzedPast takes the failures a turn of t fuzzed past: the smallest

@@ -85,6 +85,9 @@ var hookSource []byte
 //go:embed hook/fuzzon.go
 var fuzzOnSource []byte
 
+//go:embed hook/dict.go
+var dictSource []byte
+
 // fuzzOnEnv is the hook's FuzzOnEnv: the directory where a fuzz test
 // fuzzed past its failures records them (FuzzOutcome.Found).
 const fuzzOnEnv = "FUZZMIN_FUZZ_ON"
@@ -115,7 +118,11 @@ const (
 // overlay that adds them to the module; and it returns go test's -overlay
 // flag.
 func WriteHooks(dir, modDir, modPath, pkgDir string, targets []HookTarget) (string, error) {
-	files := map[string][]byte{filepath.Join(modDir, hookName, "hook.go"): hookSource, filepath.Join(modDir, hookName, "fuzzon.go"): fuzzOnSource}
+	files := map[string][]byte{
+		filepath.Join(modDir, hookName, "hook.go"):   hookSource,
+		filepath.Join(modDir, hookName, "fuzzon.go"): fuzzOnSource,
+		filepath.Join(modDir, hookName, "dict.go"):   dictSource,
+	}
 	for _, t := range targets {
 		path := filepath.Join(pkgDir, hookFile)
 		if t.External {

@@ -132,6 +132,9 @@ func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice) (FuzzOutcome, error) {
 	if s.FuzzOn != "" {
 		target, minimize = HookName(s.Target), fuzzOnMinimize
 		env = append(slices.Clip(env), fuzzOnEnv+"="+s.FuzzOn)
+		if b.Dict != "" {
+			env = append(env, dictEnv+"="+b.Dict)
+		}
 	}
 	cmd := exec.Command(b.Path, "-test.run=^$", "-test.fuzz=^"+regexp.QuoteMeta(target)+"$",
 		"-test.fuzztime="+s.Time.String(), "-test.fuzzminimizetime="+minimize.String(), "-test.fuzzcachedir="+s.CacheDir,

@@ -102,4 +102,7 @@ func TestHookStrings(t *testing.T) {
 	if !bytes.Contains(fuzzOnSource, []byte(`const FuzzOnEnv = "`+fuzzOnEnv+`"`)) {
 		t.Errorf("fuzzon.go does not name its directory %s", fuzzOnEnv)
 	}
+	if !bytes.Contains(dictSource, []byte(`const DictEnv = "`+dictEnv+`"`)) {
+		t.Errorf("dict.go does not name its file %s", dictEnv)
+	}
 }

@@ -42,10 +42,11 @@ func TestWriteHooks(t *testing.T) {
 		hookFile:  {"p", []string{"Fuzz_fuzzmin_FuzzA", "Fuzz_fuzzmin_FuzzC"}},
 		hookXFile: {"p_test", []string{"Fuzz_fuzzmin_FuzzB"}},
 	}
-	if len(overlay.Replace) != len(want)+2 {
-		t.Fatalf("the overlay adds %v, want %d files", overlay.Replace, len(want)+2)
+	pkgFiles := map[string][]byte{"hook.go": hookSource, "fuzzon.go": fuzzOnSource, "dict.go": dictSource}
+	if len(overlay.Replace) != len(want)+len(pkgFiles) {
+		t.Fatalf("the overlay adds %v, want %d files", overlay.Replace, len(want)+len(pkgFiles))
 	}
-	for name, src := range map[string][]byte{"hook.go": hookSource, "fuzzon.go": fuzzOnSource} {
+	for name, src := range pkgFiles {
 		if b, err := os.ReadFile(overlay.Replace[filepath.Join(modDir, hookName, name)]); err != nil || !bytes.Equal(b, src) {
 			t.Errorf("the hook's package, %s: %v", name, err)
 		}

@@ -45,6 +45,10 @@ type Binary struct {
 	// Hooked says that the binary was built with the hook (WriteHooks):
 	// its fuzz targets' candidates may run in batch workers.
 	Hooked bool
+	// Dict, if set, is the file of the package's literals (WriteDict)
+	// that its targets, fuzzed past their failures, try beside the
+	// toolchain's mutations.
+	Dict string
 }
 
 // A Runner runs inputs through one fuzz target of a built test binary, as

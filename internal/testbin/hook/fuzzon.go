@@ -45,7 +45,11 @@ func fuzzOn(f *testing.F, name, dir string) error {
 		if failed.Kind() != reflect.Bool {
 			return nil, errors.New("testing.F has no failed mark")
 		}
-		return onDeps{own, &recorder{dir: dir, seen: map[string]*record{}}, settable(failed)}, nil
+		d, err := readDict(os.Getenv(DictEnv))
+		if err != nil {
+			return nil, err
+		}
+		return onDeps{own, &recorder{dir: dir, seen: map[string]*record{}}, settable(failed), d}, nil
 	})
 }
 
@@ -55,10 +59,21 @@ type onDeps struct {
 	testDeps
 	rec    *recorder
 	failed reflect.Value // the F's failed mark, which a failed run sets
+	dict   *dict
 }
 
+// RunFuzzWorker runs the worker of the testing package, whose runs fuzz
+// past failures, and runs now and then a variant of an input (dict.vary)
+// before it: the input's own run comes last, so that the coverage the
+// worker reports is the input's.
 func (d onDeps) RunFuzzWorker(run func(corpusEntry) error) error {
 	return d.testDeps.RunFuzzWorker(func(e corpusEntry) error {
+		if vals := d.dict.vary(e.Values); vals != nil {
+			if err := run(corpusEntry{Values: vals}); err != nil {
+				d.rec.record(vals, err.Error())
+				d.failed.SetBool(false)
+			}
+		}
 		err := run(e)
 		if err == nil {
 			return nil

@@ -1,0 +1,110 @@
+package testbin
+
+import (
+	"fmt"
+	"go/scanner"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// dictEnv is the hook's DictEnv: the file of literals that a fuzz test
+// fuzzed past its failures tries in its inputs' places.
+const dictEnv = "FUZZMIN_FUZZ_DICT"
+
+// Bounds of a dictionary: the literals kept, and the length of a string
+// literal kept.
+const (
+	maxLiterals   = 1024
+	maxLiteralLen = 64
+)
+
+// WriteDict writes to path the literals of the Go files in dir (its
+// tests' too), in the hook's format: the integers, characters, floats
+// and strings the package compares its inputs with, which the
+// toolchain's mutator rarely reaches by itself. Import paths, 0 and 1
+// and the empty string are left out, and each literal is written once,
+// in the order of the files' names and their text.
+func WriteDict(dir, path string) error {
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		for _, l := range literals(src) {
+			if len(seen) == maxLiterals {
+				break
+			}
+			if !seen[l] {
+				seen[l] = true
+				b.WriteString(l)
+				b.WriteByte('\n')
+			}
+		}
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o666)
+}
+
+// literals returns the lines of the dictionary for the literals of src,
+// a Go file; a file that does not scan gives what it holds up to the
+// error.
+func literals(src []byte) []string {
+	var s scanner.Scanner
+	fset := token.NewFileSet()
+	s.Init(fset.AddFile("", -1, len(src)), src, nil, 0)
+	var out []string
+	inImport, parens := false, 0
+	for {
+		_, tok, lit := s.Scan()
+		switch tok {
+		case token.EOF, token.ILLEGAL:
+			return out
+		case token.IMPORT:
+			inImport = true
+			continue
+		case token.LPAREN:
+			if inImport {
+				parens++
+			}
+		case token.RPAREN:
+			if inImport {
+				parens--
+			}
+		case token.SEMICOLON:
+			if inImport && parens == 0 {
+				inImport = false
+			}
+		}
+		if inImport {
+			continue
+		}
+		switch tok {
+		case token.INT:
+			if n, err := strconv.ParseUint(lit, 0, 64); err == nil && n > 1 {
+				out = append(out, "int "+strconv.FormatUint(n, 10))
+			}
+		case token.CHAR:
+			if s, err := strconv.Unquote(lit); err == nil {
+				for _, r := range s {
+					out = append(out, fmt.Sprint("int ", r))
+				}
+			}
+		case token.FLOAT:
+			if x, err := strconv.ParseFloat(strings.ReplaceAll(lit, "_", ""), 64); err == nil {
+				out = append(out, "float "+strconv.FormatFloat(x, 'g', -1, 64))
+			}
+		case token.STRING:
+			if s, err := strconv.Unquote(lit); err == nil && s != "" && len(s) <= maxLiteralLen {
+				out = append(out, "string "+strconv.Quote(s))
+			}
+		}
+	}
+}
