@@ -58,6 +58,7 @@ var shapeTargets = map[string]string{
 	"zip":      `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Read(b) }) }`,
 	"tar":      `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Read(b) }) }`,
 	"arc":      `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Read(b) }) }`,
+	"snmp":     `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Decode(b) }) }`,
 	"zlib":     `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Read(b) }) }`,
 	"pngpix":   `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Decode(b) }) }`,
 	"ipudp":    `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Read(b) }) }`,
@@ -118,10 +119,11 @@ const moduleDir = "MODULE/"
 // packet, an SSH-like certificate, a DNS-like message, a TIFF-like and a
 // BMP-like image, a packet capture, a PNG image and its pixels, a gzip
 // member, a zlib stream, an IPv4/UDP packet, an xz stream, a zip archive,
-// a tar archive, an archive of CRC-guarded entries; and the programs: infix arithmetic with calls, a jq-like
+// a tar archive, an archive of CRC-guarded entries, a BER-encoded SNMP
+// message; and the programs: infix arithmetic with calls, a jq-like
 // filter with its JSON input).
 func BenchmarkVersusShapes(b *testing.B) {
-	for _, name := range []string{"json", "config", "sexpr", "markup", "gosource", "toml", "packet", "wire", "dns", "tiff", "bmp", "pcap", "png", "pngpix", "gzip", "zlib", "ipudp", "xz", "zip", "tar", "arc", "calc", "jq"} {
+	for _, name := range []string{"json", "config", "sexpr", "markup", "gosource", "toml", "packet", "wire", "dns", "tiff", "bmp", "pcap", "png", "pngpix", "gzip", "zlib", "ipudp", "xz", "zip", "tar", "arc", "snmp", "calc", "jq"} {
 		b.Run(name, func(b *testing.B) { versus(b, shapeModule(b, name)) })
 	}
 }

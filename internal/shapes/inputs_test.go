@@ -36,7 +36,7 @@ var update = flag.Bool("update", false, "write the binary shapes' inputs to test
 func TestBinaryInputs(t *testing.T) {
 	for name, input := range map[string][]byte{
 		"wire": wireInput(), "dns": dnsInput(), "tiff": tiffInput(), "bmp": bmpInput(), "pcap": pcapInput(),
-		"png": pngInput(), "ipudp": ipudpInput(), "xz": xzInput(), "tar": tarInput(),
+		"png": pngInput(), "ipudp": ipudpInput(), "xz": xzInput(), "tar": tarInput(), "snmp": snmpInput(),
 	} {
 		file, err := encoding.Marshal(input)
 		if err != nil {
@@ -849,4 +849,52 @@ func unarc(r io.Reader) (io.Reader, error) {
 		out.Write(data)
 	}
 	return &out, nil
+}
+
+// ber appends a BER record: tag, its length in the shortest form, and
+// content.
+func ber(b []byte, tag byte, content ...[]byte) []byte {
+	n := 0
+	for _, c := range content {
+		n += len(c)
+	}
+	switch {
+	case n < 0x80:
+		b = append(b, tag, byte(n))
+	case n < 0x100:
+		b = append(b, tag, 0x81, byte(n))
+	default:
+		b = append(b, tag, 0x82, byte(n>>8), byte(n))
+	}
+	for _, c := range content {
+		b = append(b, c...)
+	}
+	return b
+}
+
+// snmpInput is an SNMPv2c GetResponse of 12 bindings of an interface
+// table, the ninth an empty Counter32 (see snmp/EXPECTED.md).
+func snmpInput() []byte {
+	oid := func(col, row byte) []byte { return ber(nil, 0x06, []byte{0x2b, 6, 1, 2, 1, 2, 2, 1, col, row}) }
+	desc := func(s string) []byte { return ber(nil, 0x04, []byte(s)) }
+	values := [][]byte{
+		desc("eth0"),
+		desc("Intel Corporation 82574L Gigabit Network Connection, firmware 1.9-0, driver e1000e 3.2.6-k, PCI 0000:02:00.0, link up at 1000 Mb/s full"),
+		ber(nil, 0x02, []byte{0x00, 0x06}),
+		ber(nil, 0x02, []byte{0x05, 0xdc}),
+		ber(nil, 0x42, []byte{0x3b, 0x9a, 0xca, 0x00}),
+		desc("\x52\x54\x00\x12\x34\x56"),
+		ber(nil, 0x43, []byte{0x01, 0x2c, 0x4b, 0x70}),
+		ber(nil, 0x41, []byte{0x00, 0x9f, 0x3c, 0x21, 0x07}),
+		ber(nil, 0x41), // the empty counter
+		ber(nil, 0x40, []byte{192, 168, 1, 17}),
+		desc("Broadcom BCM5720 dual-port Gigabit Ethernet, firmware 5719-v1.46 NCSI v1.5.6.0, driver tg3 3.137, PCI 0000:03:00.1, no carrier"),
+		ber(nil, 0x05),
+	}
+	var list []byte
+	for i, v := range values {
+		list = ber(list, 0x30, oid(byte(i+1), 1+byte(i%3)), v)
+	}
+	pdu := ber(nil, 0xa2, ber(nil, 0x02, []byte{0x1f, 0x3a, 0x7c, 0x55}), ber(nil, 0x02, []byte{0}), ber(nil, 0x02, []byte{0}), ber(nil, 0x30, list))
+	return ber(nil, 0x30, ber(nil, 0x02, []byte{1}), ber(nil, 0x04, []byte("public-monitoring-ro")), pdu)
 }

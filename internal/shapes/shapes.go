@@ -34,6 +34,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/shapes/png"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/pngpix"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/sexpr"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/snmp"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/tar"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/tiff"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/toml"
@@ -122,6 +123,7 @@ var targets = []struct {
 	{"zip", func(arg any) { zip.Read(arg.([]byte)) }},
 	{"tar", func(arg any) { tar.Read(arg.([]byte)) }},
 	{"arc", func(arg any) { arc.Read(arg.([]byte)) }},
+	{"snmp", func(arg any) { snmp.Decode(arg.([]byte)) }},
 	// The standard library's PNG decoder, and a test that fails on an
 	// image whose first pixel is red.
 	{"imagepng", func(arg any) {

@@ -63,9 +63,13 @@
 //     the input, from its start or after a file header; remove whole
 //     records, and lower a record's length field while removing what it
 //     no longer counts from its end, or the zeros before text at its
-//     start, in one candidate, with the header's total; once fields or
-//     lengths accepts anything, both run again, before the passes after
-//     them;
+//     start, in one candidate, with the header's total;
+//   - trees: in binary data, parse the input to its last byte as nested
+//     tag-length-value records (BER, or a tag of 0 to 2 bytes and a length
+//     of 1, 2 or 4); remove a record's children, put a record in the place
+//     of an enclosing one of its tag, cut a leaf's content, each with every
+//     enclosing length written again; once fields, lengths or trees
+//     accepts anything, the three run again, before the passes after them;
 //   - inflate: in binary data, find the zlib streams and gzip members
 //     whose trailers hold their content's checksum, the xz streams and
 //     the files of a zip or tar archive, shrink each content with the

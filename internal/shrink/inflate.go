@@ -51,7 +51,7 @@ var innerPasses []pass
 
 func init() {
 	for _, p := range passes {
-		if p.arg != nil && p.name != "fields" && p.name != "lengths" && p.name != "inflate" {
+		if p.arg != nil && p.name != "fields" && p.name != "lengths" && p.name != "trees" && p.name != "inflate" {
 			innerPasses = append(innerPasses, p)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 var passes = [...]pass{
 	{name: "fields", arg: fieldsArg, sealed: fieldsSealed, node: leaves(fieldsArg), repeat: true}, // fields.go, fieldmoves.go
 	{name: "lengths", arg: lengthsArg, node: leaves(lengthsArg), repeat: true},                    // records.go
+	{name: "trees", arg: treesArg, node: leaves(treesArg), repeat: true},                          // trees.go
 	{name: "inflate", arg: inflateArg, sealed: inflateSealed},                                     // inflate.go
 	{name: "lists", arg: listsArg, node: leaves(listsArg)},                                        // text.go
 	{name: "hoist", arg: hoistArg, node: leaves(hoistArg)},                                        // text.go

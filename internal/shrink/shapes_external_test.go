@@ -93,6 +93,10 @@ var shapeMinima = map[string]any{
 	// length 0 and its data's 9: the smallest zlib stream of "#" (its
 	// one literal in a block of fixed codes); the CRC-32 of the data.
 	"arc": []byte("AR\x08\x00\x00\x00\x09\x00" + "\x08\x1dS\x06\x00\x00$\x00$" + "\x96\x88L}"),
+	// A GetRequest of one binding whose Counter32 is empty, every
+	// length one byte.
+	"snmp": []byte("\x30\x19\x02\x01\x00\x04\x00\xa0\x12\x02\x01\x00\x02\x01\x00\x02\x01\x00" +
+		"\x30\x07\x30\x05\x06\x01\x00\x41\x00"),
 	"png": []byte("\x89PNG\r\n\x1a\n" +
 		"\x00\x00\x00\x0dIHDR" + strings.Repeat("\x00", 13) + "\x2e\x90\x68\x0f" +
 		"\x00\x00\x00\x01PLTE\x00\xc9\x48\xe2\x7f"),
