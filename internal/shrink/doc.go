@@ -108,7 +108,8 @@
 //     maps, from simplest to most complex, so that the result does not
 //     depend on the order the failure had them in;
 //   - redistribute: merge a byte or rune into the next one ([51 50] →
-//     [101]);
+//     [101]); move magnitude from an integer argument onto a later one,
+//     their sum kept ((38, MaxInt-37) → (1, MaxInt) where a+b overflows);
 //   - offset: lower the integer arguments, and the integer fields and
 //     elements of composite values, by a common amount (a == b stays
 //     true);

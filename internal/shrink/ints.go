@@ -295,3 +295,92 @@ func intMagnitude(v reflect.Value) uint64 {
 	}
 	return v.Uint()
 }
+
+// Moving magnitude between integers (Hypothesis's
+// redistribute_numeric_pairs): when a failure depends on the sum of two
+// integer arguments (a+b overflows, a+b == 100), lowering one alone
+// passes, and lowering both does too. Moving part of an earlier
+// argument's magnitude onto a later one keeps the sum, and the tuple
+// decreases: its earlier argument is smaller. For each pair i < j of
+// integer arguments, a_i nonzero, the amount moved is found by the binary
+// search of [magnitudes] on what a_i keeps, 0 first; a move that a_j's
+// type cannot hold is skipped. The cursor is (pos.k, pos.s) = (pair,
+// search state).
+
+// moveTuple moves magnitude from an integer argument of t to a later one.
+func moveTuple(t []any, from pos) iter.Seq2[pos, []any] {
+	var idx []int
+	for i, a := range t {
+		if isInt(reflect.ValueOf(a)) {
+			idx = append(idx, i)
+		}
+	}
+	var pairs [][2]int
+	for x, i := range idx {
+		if reflect.ValueOf(t[i]).IsZero() {
+			continue
+		}
+		for _, j := range idx[x+1:] {
+			pairs = append(pairs, [2]int{i, j})
+		}
+	}
+	if len(pairs) == 0 {
+		return nil
+	}
+	return func(yield func(pos, []any) bool) {
+		for k := from.k; k < len(pairs); k++ {
+			st := magSearch{}
+			if k == from.k {
+				st = from.s
+			}
+			a, b := reflect.ValueOf(t[pairs[k][0]]), reflect.ValueOf(t[pairs[k][1]])
+			mag := intMagnitude(a)
+			neg := a.CanInt() && a.Int() < 0
+			for s, keep := range magnitudes(false, mag, mag, st) {
+				moved := mag - keep.mag
+				na, okA := addInt(a, moved, !neg) // toward 0
+				nb, okB := addInt(b, moved, neg)  // the sum kept
+				if !okA || !okB {
+					continue
+				}
+				c := slices.Clone(t)
+				c[pairs[k][0]], c[pairs[k][1]] = na.Interface(), nb.Interface()
+				if !yield(pos{k: k, s: s}, c) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// addInt returns the integer v plus d (minus d with sub), of v's type, or
+// false if the type cannot hold it.
+func addInt(v reflect.Value, d uint64, sub bool) (reflect.Value, bool) {
+	nv := reflect.New(v.Type()).Elem()
+	if v.CanUint() {
+		x := v.Uint()
+		if sub && d > x || !sub && x+d < x {
+			return nv, false
+		}
+		if sub {
+			x -= d
+		} else {
+			x += d
+		}
+		nv.SetUint(x)
+		return nv, !nv.OverflowUint(x) && nv.Uint() == x
+	}
+	x := v.Int()
+	if d > math.MaxInt64 {
+		return nv, false
+	}
+	y := x + int64(d)
+	if sub {
+		y = x - int64(d)
+	}
+	if sub && y > x || !sub && y < x || nv.OverflowInt(y) {
+		return nv, false
+	}
+	nv.SetInt(y)
+	return nv, true
+}

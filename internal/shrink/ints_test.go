@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 	"math"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -111,4 +112,36 @@ func FuzzShrinkInt64(f *testing.F) {
 			t.Errorf("from %d, threshold %d: %d in %d runs, want %d", v, k, r.Args[0], r.Stats.Runs, want)
 		}
 	})
+}
+
+// TestShrink_MoveBetweenInts: failures that depend on the sum of two
+// integers end with the earlier one as small as the failure allows, the
+// later one holding the rest; the sum never changes.
+func TestShrink_MoveBetweenInts(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		start []any
+		fails func(args []any) bool
+		want  []any
+	}{
+		{"int overflow", []any{38, math.MaxInt - 37}, func(args []any) bool {
+			a, b := args[0].(int), args[1].(int)
+			return a > 0 && b > 0 && a+b < 0
+		}, []any{1, math.MaxInt}},
+		{"a sum of 100", []any{int8(-60), uint16(9000), int8(70)}, func(args []any) bool {
+			return int(args[0].(int8))+int(args[2].(int8)) == 10 && args[1].(uint16) > 0
+		}, []any{int8(0), uint16(1), int8(10)}},
+		{"uint16 sum held by the later", []any{uint16(40000), uint16(25000)}, func(args []any) bool {
+			return int(args[0].(uint16))+int(args[1].(uint16)) == 65000
+		}, []any{uint16(0), uint16(65000)}},
+	} {
+		r, err := Shrink(context.Background(), c.start, Predicate(c.fails))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(r.Args, c.want) {
+			t.Errorf("%s: Shrink = %v, want %v (%d runs)", c.name, r.Args, c.want, r.Stats.Runs)
+		}
+	}
 }

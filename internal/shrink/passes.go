@@ -30,7 +30,7 @@ var passes = [...]pass{
 	{name: "counts", tuple: countTuple, stuck: true},                                              // counts.go
 	{name: "zero", node: zeroNode},                                                                // composite.go
 	{name: "sort", node: sortNode},                                                                // composite.go
-	{name: "redistribute", arg: redistributeArg, node: leaves(redistributeArg)},                   // bytes.go, strings.go
+	{name: "redistribute", arg: redistributeArg, node: leaves(redistributeArg), tuple: moveTuple}, // bytes.go, strings.go, ints.go
 	{name: "offset", node: offsetNode, tuple: offsetTuple},                                        // ints.go
 	{name: "ints", arg: intArg, node: leaves(intArg)},                                             // ints.go
 	{name: "floats", arg: floatArg, node: leaves(floatArg)},                                       // floats.go
