@@ -59,6 +59,7 @@ var shapeTargets = map[string]string{
 	"tar":      `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Read(b) }) }`,
 	"arc":      `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Read(b) }) }`,
 	"snmp":     `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Decode(b) }) }`,
+	"kv":       `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, s string) { Run(s) }) }`,
 	"zlib":     `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Read(b) }) }`,
 	"pngpix":   `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Decode(b) }) }`,
 	"ipudp":    `func FuzzShape(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { Read(b) }) }`,
@@ -121,9 +122,9 @@ const moduleDir = "MODULE/"
 // member, a zlib stream, an IPv4/UDP packet, an xz stream, a zip archive,
 // a tar archive, an archive of CRC-guarded entries, a BER-encoded SNMP
 // message; and the programs: infix arithmetic with calls, a jq-like
-// filter with its JSON input).
+// filter with its JSON input, a key-value store's script).
 func BenchmarkVersusShapes(b *testing.B) {
-	for _, name := range []string{"json", "config", "sexpr", "markup", "gosource", "toml", "packet", "wire", "dns", "tiff", "bmp", "pcap", "png", "pngpix", "gzip", "zlib", "ipudp", "xz", "zip", "tar", "arc", "snmp", "calc", "jq"} {
+	for _, name := range []string{"json", "config", "sexpr", "markup", "gosource", "toml", "packet", "wire", "dns", "tiff", "bmp", "pcap", "png", "pngpix", "gzip", "zlib", "ipudp", "xz", "zip", "tar", "arc", "snmp", "calc", "jq", "kv"} {
 		b.Run(name, func(b *testing.B) { versus(b, shapeModule(b, name)) })
 	}
 }

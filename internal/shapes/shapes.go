@@ -28,6 +28,7 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/shapes/ipudp"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/jq"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/json"
+	"github.com/fuzzmin/fuzzmin/internal/shapes/kv"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/markup"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/packet"
 	"github.com/fuzzmin/fuzzmin/internal/shapes/pcap"
@@ -124,6 +125,7 @@ var targets = []struct {
 	{"tar", func(arg any) { tar.Read(arg.([]byte)) }},
 	{"arc", func(arg any) { arc.Read(arg.([]byte)) }},
 	{"snmp", func(arg any) { snmp.Decode(arg.([]byte)) }},
+	{"kv", func(arg any) { kv.Run(arg.(string)) }},
 	// The standard library's PNG decoder, and a test that fails on an
 	// image whose first pixel is red.
 	{"imagepng", func(arg any) {

@@ -98,6 +98,11 @@
 //     `.|f` on `[0]` → `.` on `[0]`);
 //   - pairs: remove two close blocks of tokens at once (`"></td>` → `"/>`);
 //     it runs only in rounds where no pass before it accepted anything;
+//   - words: remove a word or a field (a dotted key, a path) at every
+//     place it occurs, or put "0", "a" or a shorter word of the input in
+//     each place, then at pairs of places: a name defined in one place and
+//     used in others; it runs only in rounds where no pass before it
+//     accepted anything;
 //   - counts: lower an integer argument by k and remove the last k units
 //     (bytes, runes, lines, comma-separated elements) of another in one
 //     candidate, k by binary search: a count and what it counts, as in

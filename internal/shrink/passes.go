@@ -27,6 +27,7 @@ var passes = [...]pass{
 	{name: "remove", arg: removeArg, node: removeNode},                                            // bytes.go, strings.go, composite.go
 	{name: "rewrap", arg: rewrapArg, node: leaves(rewrapArg), tuple: rewrapTuple},                 // text.go
 	{name: "pairs", arg: pairsArg, node: leaves(pairsArg), stuck: true},                           // text.go
+	{name: "words", arg: wordsArg, node: leaves(wordsArg), stuck: true},                           // words.go
 	{name: "counts", tuple: countTuple, stuck: true},                                              // counts.go
 	{name: "zero", node: zeroNode},                                                                // composite.go
 	{name: "sort", node: sortNode},                                                                // composite.go

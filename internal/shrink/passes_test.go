@@ -69,7 +69,7 @@ func TestPasses_Names(t *testing.T) {
 		}
 		return fmt.Sprint(got)
 	}
-	native := "fields lengths trees inflate lists hoist spans tokens remove rewrap pairs counts zero sort redistribute offset ints floats bools literals numbers bytes runes swap shift cuts"
+	native := "fields lengths trees inflate lists hoist spans tokens remove rewrap pairs words counts zero sort redistribute offset ints floats bools literals numbers bytes runes swap shift cuts"
 	if got, want := names("a", 1), "["+native+"]"; got != want {
 		t.Errorf("passes of native arguments = %v, want %s", got, want)
 	}

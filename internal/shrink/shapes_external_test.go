@@ -66,6 +66,7 @@ var shapeMinima = map[string]any{
 		strings.Repeat("\x00", 12) + "\x60" + strings.Repeat("\x00", 7) +
 		"\x01\x01\x02\x03"),
 	"calc": "pick(0)",
+	"kv":   "set 0 0\ndel 0\nget 0",
 	"jq":   ".[-1]\n[]",
 	"gzip": []byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x00" + "\x8b\x8e\x05\x00" + "\x29\xbb\x4c\x0d\x02\x00\x00\x00"),
 	"zlib": []byte("\x08\x1d" + "\xe3\x34\x04\x00" + "\x00\x45\x00\x3b"),
