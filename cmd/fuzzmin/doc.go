@@ -401,11 +401,14 @@ failures a target met cost it.
 
 The report has a line per target: the time it fuzzed, its executions and
 executions per second, the inputs with new coverage it found, its new
-failures, the known ones and the repeats it met, and the time those cost; a target that fuzzed nothing says why (the budget ran out
+failures and the time from the first turn's start to the first of them
+(when a worker met it, for a failure fuzzed past), the known ones and the
+repeats it met, and the time those cost; a target that fuzzed nothing says why (the budget ran out
 before its turn, or the replay of its corpus took each turn whole). While
 it works, each turn that ends is a line on a terminal and with -v (the
-target, the turn's time, executions and their rate, new inputs, and the
-failure it stopped on), and a "fuzz-turn" event with -json. With -json
+target, the turn's time, executions and their rate, new inputs and the
+size of its corpora, the failure it stopped on, and the target's failures
+so far: new, known and met again), and a "fuzz-turn" event with -json. With -json
 each target is a "fuzz-target" event at the end. The last line says
 where the time went: building, the turns (minimizing what stopped them
 among them), and the coverage and kept corpus after them. A fuzzer still

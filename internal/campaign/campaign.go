@@ -56,6 +56,7 @@ type campaignTarget struct {
 	fuzzOn  string                     // where its turns record the failures they fuzz past; "" if they stop at each (testbin.FuzzSlice)
 	past    int                        // inputs that failed and were fuzzed past
 	kinds   map[string]bool            // the kinds of failure its turns fuzzed past and took (testbin.Found)
+	first   time.Duration              // from the first turn's start to its first new failure; 0 if none
 }
 
 // once reports whether t's stops on sig are yet to be reported: the report
@@ -99,6 +100,7 @@ type campaign struct {
 	Config
 	targets     []*campaignTarget
 	refusedOnce bool      // fuzzing past failures was refused, and said so
+	start       time.Time // when the first turn started
 	deadline    time.Time // when the budget of the turns runs out
 }
 
@@ -176,7 +178,7 @@ func Run(ctx context.Context, rc *pipeline.Run, patterns []string, cfg Config) i
 type campaignFinding struct {
 	t     *campaignTarget
 	path  string
-	count int
+	after time.Duration // from the first turn's start to its finding
 }
 
 // campaignTargets returns the targets the campaign selects (-run, and

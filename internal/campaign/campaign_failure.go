@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/fuzzmin/fuzzmin/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
@@ -41,7 +42,7 @@ func (c *campaign) leaveOutSeed(t *campaignTarget, out testbin.FuzzOutcome) {
 // slices are minimized with it, as the command minimizes a corpus: one of
 // them that fails the same way keeps the failure, and the new input goes
 // as the same.
-func (c *campaign) campaignFailure(ctx context.Context, t *campaignTarget, data []byte, met string, found map[failure.Signature]*campaignFinding) (fresh bool) {
+func (c *campaign) campaignFailure(ctx context.Context, t *campaignTarget, data []byte, met string, at time.Time, found map[failure.Signature]*campaignFinding) (fresh bool) {
 	dir := corpus.SeedCorpus(t.pkg.Dir, t.target.Name)
 	name := corpus.Name(data)
 	// An input the seed corpus holds already (a failure found before,
@@ -73,7 +74,7 @@ func (c *campaign) campaignFailure(ctx context.Context, t *campaignTarget, data 
 	mine := slices.IndexFunc(results, func(res pipeline.Result) bool { return !res.Found && res.Test == t.target.Name+"/"+name })
 	for i, res := range results {
 		pending := i == mine && existing == "" && res.Path == ""
-		fresh = c.countFailure(t, res, known, found, existing, pending, data, met) || fresh
+		fresh = c.countFailure(t, res, known, found, existing, pending, data, met, at) || fresh
 	}
 	if mine < 0 && existing == "" {
 		// Not minimized at all (an interrupt, a build that failed): the
@@ -181,7 +182,7 @@ func pendingEntry(dir, name string, data []byte) (corpus.Entry, error) {
 // data, which is not in the seed corpus and whose result was not written:
 // it goes in as it is (the minimum, or unminimized and named) unless its
 // failure is counted elsewhere.
-func (c *campaign) countFailure(t *campaignTarget, res pipeline.Result, known *pipeline.KnownFailures, found map[failure.Signature]*campaignFinding, existing string, pending bool, data []byte, met string) bool {
+func (c *campaign) countFailure(t *campaignTarget, res pipeline.Result, known *pipeline.KnownFailures, found map[failure.Signature]*campaignFinding, existing string, pending bool, data []byte, met string, at time.Time) bool {
 	dir := corpus.SeedCorpus(t.pkg.Dir, t.target.Name)
 	minimal := res.Status == pipeline.StatusMinimal || res.Status == pipeline.StatusStopped
 	kept := c.Abs(res.Path)
@@ -213,7 +214,6 @@ func (c *campaign) countFailure(t *campaignTarget, res pipeline.Result, known *p
 			c.Rep.Infof("%s: %s %v, which seed entry %s fails with too", t.name(), met, sig, c.Rel(res.Path))
 		}
 	case f != nil:
-		f.count++
 		t.repeats++
 		if kept != "" && kept != existing && kept != f.path {
 			c.forget(t, kept)
@@ -232,8 +232,11 @@ func (c *campaign) countFailure(t *campaignTarget, res pipeline.Result, known *p
 				return false
 			}
 		}
-		found[sig] = &campaignFinding{t: t, path: kept, count: 1}
+		found[sig] = &campaignFinding{t: t, path: kept, after: at.Sub(c.start)}
 		t.fresh = append(t.fresh, kept)
+		if t.first == 0 || at.Sub(c.start) < t.first {
+			t.first = at.Sub(c.start)
+		}
 		c.Report(res)
 		return true
 	}

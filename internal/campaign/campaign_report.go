@@ -44,7 +44,7 @@ func (c *campaign) campaignReport(targets []*campaignTarget, found map[failure.S
 	for _, t := range targets {
 		w = max(w, len(t.pkg.ImportPath)+1+len(t.target.Name))
 	}
-	fmt.Fprintf(&b, "%-*s %8s %12s %9s %6s %6s %5s %5s %5s %7s\n", w, "target", "time", "execs", "execs/s", "new", "cover", "fail", "known", "again", "stopped")
+	fmt.Fprintf(&b, "%-*s %8s %12s %9s %6s %6s %5s %6s %5s %5s %7s\n", w, "target", "time", "execs", "execs/s", "new", "cover", "fail", "first", "known", "again", "stopped")
 	var fresh []string
 	for _, t := range targets {
 		rate := 0.0
@@ -55,8 +55,8 @@ func (c *campaign) campaignReport(targets []*campaignTarget, found map[failure.S
 		if t.stops > 0 || t.lost > 0 { // the failures it fuzzed past take time too
 			stopped = t.lost.Round(time.Second).String()
 		}
-		fmt.Fprintf(&b, "%-*s %8s %12d %9.0f %6d %6s %5d %5d %5d %7s\n", w, t.pkg.ImportPath+"."+t.target.Name,
-			t.spent.Round(time.Second), t.execs, rate, t.found, cmp.Or(t.cover, "-"), len(t.fresh), t.known, t.repeats, stopped)
+		fmt.Fprintf(&b, "%-*s %8s %12d %9.0f %6d %6s %5d %6s %5d %5d %7s\n", w, t.pkg.ImportPath+"."+t.target.Name,
+			t.spent.Round(time.Second), t.execs, rate, t.found, cmp.Or(t.cover, "-"), len(t.fresh), firstAfter(t.first), t.known, t.repeats, stopped)
 		fresh = append(fresh, t.fresh...)
 		fuzzTarget(c.Rep, t)
 	}
@@ -81,6 +81,15 @@ func (c *campaign) campaignReport(targets []*campaignTarget, found map[failure.S
 		c.Rep.Errorf("fuzzing found %s; the entries to commit: %s", pipeline.Plural(len(found), "new failure", "new failures"), strings.Join(rel, ", "))
 		c.Fail(pipeline.ExitFailure)
 	}
+}
+
+// firstAfter is the time to a target's first new failure, as the
+// report's table shows it: "-" for none.
+func firstAfter(d time.Duration) string {
+	if d <= 0 {
+		return "-"
+	}
+	return d.Round(time.Second).String()
 }
 
 // idleNote says why a target that ran no input fuzzed nothing, so that a
@@ -122,7 +131,7 @@ func (c *campaign) stepSummary(targets []*campaignTarget, found map[failure.Sign
 			b.WriteString("\nNew failures, minimized; commit their entries:\n\n")
 		}
 		f := found[sig]
-		fmt.Fprintf(&b, "- `%s`: %s (stopped %s)\n", markdownCode(c.Rel(f.path)), markdownText(sig.String()), pipeline.Plural(f.count, "turn", "turns"))
+		fmt.Fprintf(&b, "- `%s`: %s (found after %v)\n", markdownCode(c.Rel(f.path)), markdownText(sig.String()), f.after.Round(time.Second))
 	}
 	return b.String()
 }
@@ -149,6 +158,7 @@ type fuzzTargetEvent struct {
 	New      int      // inputs that found new coverage
 	Coverage string   `json:",omitempty"` // what its corpora cover: a percentage of the statements
 	Failures []string `json:",omitempty"` // the entries written for new failures
+	First    float64  `json:",omitempty"` // seconds from the first turn's start to its first new failure
 	Known    int      `json:",omitempty"` // stops on failures the known file lists
 	Repeats  int      `json:",omitempty"` // stops on failures found before in the run
 	Past     int      `json:",omitempty"` // failing inputs the fuzzer went past, at least
@@ -167,12 +177,16 @@ type fuzzTurnEvent struct {
 	Elapsed float64 // seconds the turn took
 	Execs   int64
 	New     int    // inputs that found new coverage
+	Corpus  int    // the inputs of the target's corpora, at the turn's end
 	Stopped string `json:",omitempty"` // "failure" or "seed" if the fuzzer stopped on one; else its time was up
+	// The target's failures so far: new, known, and met again.
+	Failures, Known, Repeats int
 }
 
-// fuzzTurn reports a turn of t that ended: a line on a terminal and with
-// -v, so that a long campaign speaks while it works, and a fuzz-turn event
-// with -json; nothing on a stdout that is neither.
+// fuzzTurn reports a turn of t that ended, once what it found is taken:
+// a line on a terminal and with -v, so that a long campaign speaks while
+// it works (a turn lasts a minute at most), and a fuzz-turn event with
+// -json; nothing on a stdout that is neither.
 func fuzzTurn(r *pipeline.Reporter, t *campaignTarget, d sliceDone) {
 	out := d.out
 	stopped := ""
@@ -184,7 +198,8 @@ func fuzzTurn(r *pipeline.Reporter, t *campaignTarget, d sliceDone) {
 	}
 	if r.JSON != nil {
 		r.Emit(fuzzTurnEvent{Time: time.Now(), Action: pipeline.ActionFuzzTurn, Package: t.pkg.ImportPath, Test: t.target.Name,
-			Turn: t.slices, Elapsed: pipeline.Seconds(d.took), Execs: out.Execs, New: out.New, Stopped: stopped})
+			Turn: t.slices, Elapsed: pipeline.Seconds(d.took), Execs: out.Execs, New: out.New, Corpus: out.Corpus, Stopped: stopped,
+			Failures: len(t.fresh), Known: t.known, Repeats: t.repeats})
 		return
 	}
 	if !r.TTY && !r.Verbose || d.err != nil {
@@ -194,13 +209,15 @@ func fuzzTurn(r *pipeline.Reporter, t *campaignTarget, d sliceDone) {
 	if d.took > 0 {
 		rate = float64(out.Execs) / d.took.Seconds()
 	}
-	line := fmt.Sprintf("%s: turn %d, %v, %d execs (%.0f/s), %s", t.name(), t.slices, d.took.Round(100*time.Millisecond), out.Execs, rate, pipeline.Plural(out.New, "new input", "new inputs"))
+	line := fmt.Sprintf("%s: turn %d, %v, %d execs (%.0f/s), %s (corpus %d)", t.name(), t.slices, d.took.Round(100*time.Millisecond), out.Execs, rate,
+		pipeline.Plural(out.New, "new input", "new inputs"), out.Corpus)
 	switch stopped {
 	case "failure":
 		line += ", stopped on a failure"
 	case "seed":
 		line += ", stopped on seed entry " + out.Seed
 	}
+	line += fmt.Sprintf("; failures so far: %d new, %d known, %d again", len(t.fresh), t.known, t.repeats)
 	r.Output(r.Out, "", "", line+"\n")
 }
 
@@ -210,6 +227,6 @@ func fuzzTarget(r *pipeline.Reporter, t *campaignTarget) {
 		return
 	}
 	r.Emit(fuzzTargetEvent{Time: time.Now(), Action: pipeline.ActionFuzzTarget, Package: t.pkg.ImportPath, Test: t.target.Name,
-		Elapsed: pipeline.Seconds(t.spent), Slices: t.slices, Execs: t.execs, New: t.found, Coverage: t.cover, Failures: t.fresh, Known: t.known,
+		Elapsed: pipeline.Seconds(t.spent), Slices: t.slices, Execs: t.execs, New: t.found, Coverage: t.cover, Failures: t.fresh, First: pipeline.Seconds(t.first), Known: t.known,
 		Repeats: t.repeats, Past: t.past, Stopped: pipeline.Seconds(t.lost), Left: t.left, Done: t.done})
 }

@@ -33,8 +33,8 @@ func TestCampaign_PassedLater(t *testing.T) {
 	flaky, real := filepath.Join(seeds, "FuzzClock", "aaaa"), filepath.Join(seeds, "FuzzStays", "bbbb")
 	clock.fresh, stays.fresh = []string{flaky}, []string{real}
 	found := map[failure.Signature]*campaignFinding{
-		{Kind: failure.Fail, Text: "stale by %v", Pos: "x_test.go:9"}: {t: clock, path: flaky, count: 1},
-		{Kind: failure.Panic, Text: "boom", Pos: "x.go:3"}:            {t: stays, path: real, count: 1},
+		{Kind: failure.Fail, Text: "stale by %v", Pos: "x_test.go:9"}: {t: clock, path: flaky},
+		{Kind: failure.Panic, Text: "boom", Pos: "x.go:3"}:            {t: stays, path: real},
 	}
 	c.passedLater(clock, flaky)
 	c.passedLater(stays, filepath.Join(seeds, "FuzzStays", "other")) // not a new failure's: nothing

@@ -30,7 +30,8 @@ func sliceTime(budget time.Duration, targets, p int) time.Duration {
 // findings, by failure.
 func (c *campaign) fuzzTargets(ctx context.Context, targets []*campaignTarget) map[failure.Signature]*campaignFinding {
 	budget := c.Fuzztime
-	c.deadline = time.Now().Add(budget)
+	c.start = time.Now()
+	c.deadline = c.start.Add(budget)
 	slice := sliceTime(budget, len(targets), c.Procs)
 	workers := max(1, runtime.GOMAXPROCS(0)/c.Procs)
 	found := map[failure.Signature]*campaignFinding{}
@@ -108,7 +109,7 @@ func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Durat
 	t.spent += d.took
 	t.execs += out.Execs
 	t.found += out.New
-	fuzzTurn(c.Rep, t, d)
+	defer fuzzTurn(c.Rep, t, d) // with what the turn found counted
 	cost := d.took
 	freshPast := 0 // new failures fuzzed past
 	defer func() {
@@ -145,7 +146,8 @@ func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Durat
 	default: // it stopped on a failure
 		t.stops++
 		start := time.Now()
-		fresh := c.campaignFailure(ctx, t, out.Crasher, metStop, found)
+		// Found as the turn ended: the fuzzer stops at once.
+		fresh := c.campaignFailure(ctx, t, out.Crasher, metStop, start, found)
 		took := time.Since(start)
 		t.lost += took
 		cost += took
@@ -191,7 +193,11 @@ func (c *campaign) fuzzedPast(ctx context.Context, t *campaignTarget, found map[
 		}
 		t.kinds[f.Kind] = true
 		start := time.Now()
-		if c.campaignFailure(ctx, t, f.Input, metPast, found) {
+		at := f.At
+		if at.IsZero() || at.Before(c.start) {
+			at = start // no worker said: when the turn ended, at the latest
+		}
+		if c.campaignFailure(ctx, t, f.Input, metPast, at, found) {
 			fresh++
 			freshTook += time.Since(start)
 		} else {

@@ -56,3 +56,12 @@ func PingWorker(r *Runner) error {
 
 // NoHook makes r run candidates in the toolchain's fuzz worker.
 func NoHook(r *Runner) { r.Hooked = false }
+
+// ParseFuzzStatsLine reads a line of the coordinator's progress.
+func ParseFuzzStatsLine(l string) (FuzzStats, bool) {
+	m := fuzzStatsRE.FindStringSubmatch(l)
+	if m == nil {
+		return FuzzStats{}, false
+	}
+	return parseFuzzStats(m), true
+}

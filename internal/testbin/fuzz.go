@@ -72,6 +72,7 @@ type FuzzStats struct {
 	Elapsed time.Duration
 	Execs   int64
 	New     int // inputs that found new coverage, which the generated corpus gained
+	Corpus  int // the inputs of its corpora, seeds included
 }
 
 // A FuzzOutcome is how a run of the fuzzer ended.
@@ -111,7 +112,7 @@ func (b *Binary) FuzzDir(target, dir string, seeds map[string][]byte) (string, e
 
 // fuzzStatsRE matches the coordinator's line of progress (internal/fuzz,
 // coordinator.logStats).
-var fuzzStatsRE = regexp.MustCompile(`^fuzz: elapsed: (\S+), execs: (\d+) \(\d+/sec\)(?:, new interesting: (\d+) \(total: \d+\))?$`)
+var fuzzStatsRE = regexp.MustCompile(`^fuzz: elapsed: (\S+), execs: (\d+) \(\d+/sec\)(?:, new interesting: (\d+) \(total: (\d+)\))?$`)
 
 const (
 	seedFailure    = "failure while testing seed corpus entry: " // internal/fuzz/fuzz.go
@@ -250,12 +251,14 @@ func refused(tail []string) string {
 
 // A Found is a failure a run of the fuzzer fuzzed past (FuzzSlice.FuzzOn):
 // its kind, as the hook tells failures apart (the same in every run of
-// the binary), the smallest input of its kind the workers recorded, and
-// how many inputs failed so, at least.
+// the binary), the smallest input of its kind the workers recorded, how
+// many inputs failed so, at least, and when the first did (zero if no
+// worker said).
 type Found struct {
 	Kind  string
 	Input []byte
 	Count int
+	At    time.Time
 }
 
 // ReadFound returns the failures recorded in dir by a run of the fuzzer
@@ -293,6 +296,10 @@ func ReadFound(dir string) ([]Found, int, error) {
 		case strings.HasSuffix(name, ".count"):
 			n, _ := strconv.Atoi(string(data))
 			f.Count += n
+		case strings.HasSuffix(name, ".first"):
+			if ns, err := strconv.ParseInt(string(data), 10, 64); err == nil && (f.At.IsZero() || time.Unix(0, ns).Before(f.At)) {
+				f.At = time.Unix(0, ns)
+			}
 		case strings.HasSuffix(name, ".input") && (f.Input == nil || len(data) < len(f.Input)):
 			f.Input = data
 		}
@@ -301,7 +308,7 @@ func ReadFound(dir string) ([]Found, int, error) {
 	var found []Found
 	for _, k := range kinds {
 		if f := byKind[k]; f.Input != nil {
-			found = append(found, Found{Kind: k, Input: f.Input, Count: max(1, f.Count)})
+			found = append(found, Found{Kind: k, Input: f.Input, Count: max(1, f.Count), At: f.At})
 		}
 	}
 	return found, more, nil
@@ -313,6 +320,7 @@ func parseFuzzStats(m []string) FuzzStats {
 	st.Elapsed, _ = time.ParseDuration(m[1])
 	st.Execs, _ = strconv.ParseInt(m[2], 10, 64)
 	st.New, _ = strconv.Atoi(m[3])
+	st.Corpus, _ = strconv.Atoi(m[4])
 	return st
 }
 

@@ -2,9 +2,9 @@ package testbin
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -15,8 +15,8 @@ func TestFuzzStatsLine(t *testing.T) {
 		want FuzzStats
 		ok   bool
 	}{
-		{"fuzz: elapsed: 3s, execs: 77360 (25785/sec), new interesting: 1 (total: 2)", FuzzStats{3 * time.Second, 77360, 1}, true},
-		{"fuzz: elapsed: 1m3s, execs: 12 (0/sec)", FuzzStats{63 * time.Second, 12, 0}, true},
+		{"fuzz: elapsed: 3s, execs: 77360 (25785/sec), new interesting: 1 (total: 2)", FuzzStats{3 * time.Second, 77360, 1, 2}, true},
+		{"fuzz: elapsed: 1m3s, execs: 12 (0/sec)", FuzzStats{63 * time.Second, 12, 0, 0}, true},
 		{"fuzz: elapsed: 0s, gathering baseline coverage: 0/3 completed", FuzzStats{}, false},
 		{"fuzz: elapsed: 0s, execs: 1 (1/sec), new interesting: x (total: 2)", FuzzStats{}, false},
 	} {
@@ -49,12 +49,15 @@ func TestDeadlineRace(t *testing.T) {
 
 // TestReadFound checks that the failures the hook's workers recorded are
 // read one of each kind, the smallest input of the kind with the counts
-// of every worker summed, and that the directory is emptied.
+// of every worker summed, the earliest time its first failed, and that
+// the directory is emptied.
 func TestReadFound(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"aaaa-10.input":     "go test fuzz v1\nstring(\"long input\")\n",
 		"aaaa-10.count":     "4",
+		"aaaa-10.first":     "2000000000",
+		"aaaa-11.first":     "1000000000",
 		"aaaa-11.input":     "go test fuzz v1\nstring(\"a\")\n",
 		"aaaa-11.count":     "2",
 		"bbbb-10.input":     "go test fuzz v1\nint(7)\n",
@@ -72,8 +75,8 @@ func TestReadFound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Found{{Kind: "aaaa", Input: []byte("go test fuzz v1\nstring(\"a\")\n"), Count: 6}, {Kind: "bbbb", Input: []byte("go test fuzz v1\nint(7)\n"), Count: 1}}
-	if fmt.Sprint(found) != fmt.Sprint(want) || more != 16 {
+	want := []Found{{Kind: "aaaa", Input: []byte("go test fuzz v1\nstring(\"a\")\n"), Count: 6, At: time.Unix(1, 0)}, {Kind: "bbbb", Input: []byte("go test fuzz v1\nint(7)\n"), Count: 1}}
+	if !reflect.DeepEqual(found, want) || more != 16 {
 		t.Errorf("ReadFound = %v, %d; want %v, 16", found, more, want)
 	}
 	if des, _ := os.ReadDir(dir); len(des) != 0 {

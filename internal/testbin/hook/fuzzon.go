@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -37,8 +38,9 @@ const maxKeys = 64
 // For each kind of failure (its first line, digits aside, and the first
 // position of the stack outside the runtime and the testing package) the
 // worker keeps the smallest input seen (by the size of its values), in
-// dir/<kind>-<pid>.input as a go test fuzz v1 file, and how many inputs
-// failed so, in .count, written when the count reaches a power of two.
+// dir/<kind>-<pid>.input as a go test fuzz v1 file, how many inputs
+// failed so, in .count, written when the count reaches a power of two,
+// and when the first did, in .first (Unix nanoseconds).
 func fuzzOn(f *testing.F, name, dir string) error {
 	return replaceDeps(f, name, onDeps{}, func(own testDeps, fv reflect.Value) (testDeps, error) {
 		failed := fv.FieldByName("failed") // of the embedded common
@@ -115,6 +117,7 @@ func (r *recorder) record(vals []interface{}, out string) {
 		sum := sha256.Sum256([]byte(key))
 		rec = &record{path: filepath.Join(r.dir, fmt.Sprintf("%x-%d", sum[:8], os.Getpid()))}
 		r.seen[key] = rec
+		writeAtomic(rec.path+".first", []byte(strconv.FormatInt(time.Now().UnixNano(), 10)))
 	}
 	rec.count++
 	// Marshaled only when it is kept: most failing inputs are repeats.

@@ -1,0 +1,127 @@
+package testbin_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
+)
+
+// BenchmarkFuzzRate compares the executions per second of go test -fuzz
+// on a target, as users run it (the test binary with its default flags:
+// inputs with new coverage minimized), with fuzzmin fuzz's turn on it,
+// whose worker runs the target through the hook (fuzzing past failures,
+// a variant with the package's literals for one input in 16, inputs with
+// new coverage minimized for 2 s at most): one instrumented binary, one
+// target (a parser of words, microseconds a run), 2 workers, 10 s from an
+// empty generated corpus each; and go test -fuzz with its minimization
+// off. Run it with -benchtime 3x.
+func BenchmarkFuzzRate(b *testing.B) {
+	if testing.Short() {
+		b.Skip("builds a test binary and fuzzes")
+	}
+	dir := b.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/rate\n\ngo 1.26\n",
+		"words.go": `package rate
+
+import "strings"
+
+// Words splits text into words, and lowers each that starts with "X-".
+func Words(s string) []string {
+	w := strings.Fields(s)
+	for i, x := range w {
+		if strings.HasPrefix(x, "X-") && len(x) > 4 {
+			w[i] = strings.ToLower(x)
+		}
+	}
+	return w
+}
+`,
+		"words_test.go": `package rate
+
+import "testing"
+
+func FuzzWords(f *testing.F) {
+	f.Add("a few words")
+	f.Fuzz(func(t *testing.T, s string) { Words(s) })
+}
+`,
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o666); err != nil {
+			b.Fatal(err)
+		}
+	}
+	overlay, err := testbin.WriteHooks(b.TempDir(), dir, "example.com/rate", dir, []testbin.HookTarget{{Name: "FuzzWords", Package: "rate"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "fuzz.test")
+	goCmd := func(args ...string) *exec.Cmd {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		return cmd
+	}
+	if err := testbin.BuildFuzz(goCmd, path, []string{overlay, "."}); err != nil {
+		b.Fatal(err)
+	}
+	dict := filepath.Join(b.TempDir(), "dict")
+	if err := testbin.WriteDict(dir, dict); err != nil {
+		b.Fatal(err)
+	}
+	bin := &testbin.Binary{Path: path, ModDir: dir, PkgDir: dir, Hooked: true, Dict: dict}
+	for _, how := range []string{"go-test-fuzz", "go-test-fuzz-minimizetime=0", "fuzzmin-fuzz"} {
+		b.Run(how, func(b *testing.B) {
+			var execs int64
+			var took time.Duration
+			for b.Loop() {
+				work, err := bin.FuzzDir("FuzzWords", b.TempDir(), nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var st testbin.FuzzStats
+				switch how {
+				case "go-test-fuzz":
+					st = goTestFuzz(b, path, work, b.TempDir())
+				case "go-test-fuzz-minimizetime=0":
+					st = goTestFuzz(b, path, work, b.TempDir(), "-test.fuzzminimizetime=0")
+				default:
+					s := testbin.FuzzSlice{Target: "FuzzWords", Dir: work, CacheDir: b.TempDir(), Time: 10 * time.Second, Workers: 2, FuzzOn: b.TempDir()}
+					out, err := bin.Fuzz(context.Background(), s)
+					if err != nil || out.Crasher != nil {
+						b.Fatalf("the fuzzer: %v, stopped on %q", err, out.Crasher)
+					}
+					st = out.FuzzStats
+				}
+				execs, took = execs+st.Execs, took+st.Elapsed
+			}
+			b.ReportMetric(float64(execs)/took.Seconds(), "execs/s")
+		})
+	}
+}
+
+// goTestFuzz runs the test binary at path as go test -fuzz=FuzzWords
+// -fuzztime=10s -parallel=2 runs it, with flags, in dir, and returns its
+// last line of progress.
+func goTestFuzz(b *testing.B, path, dir, cache string, flags ...string) testbin.FuzzStats {
+	cmd := exec.Command(path, append([]string{"-test.run=^$", "-test.fuzz=^FuzzWords$", "-test.fuzztime=10s", "-test.parallel=2",
+		"-test.fuzzcachedir=" + cache, "-test.timeout=0", "-test.paniconexit0"}, flags...)...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		b.Fatalf("go test -fuzz: %v\n%s", err, out)
+	}
+	var last testbin.FuzzStats
+	for _, l := range strings.Split(string(out), "\n") {
+		if st, ok := testbin.ParseFuzzStatsLine(strings.TrimSpace(l)); ok {
+			last = st
+		}
+	}
+	return last
+}
