@@ -86,8 +86,11 @@ func (c *campaign) campaignReport(targets []*campaignTarget, found map[failure.S
 // firstAfter is the time to a target's first new failure, as the
 // report's table shows it: "-" for none.
 func firstAfter(d time.Duration) string {
-	if d <= 0 {
+	switch {
+	case d <= 0:
 		return "-"
+	case d < 10*time.Second:
+		return d.Round(100 * time.Millisecond).String()
 	}
 	return d.Round(time.Second).String()
 }
