@@ -9,16 +9,19 @@ import (
 )
 
 // Counts: an integer argument that counts the units of another, as in
-// FuzzX(s string, n int) failing when len(s) == n. Lowering n alone, or
-// removing units alone, passes; the count pass lowers the integer by k and
-// removes the last k units of the other argument in one candidate: its
+// FuzzX(s string, n int) failing when len(s) == n, or an index or a limit
+// into the other argument, as in failing when s[n-1] == ' '. Lowering n
+// alone, or removing units alone, passes; the count pass lowers the
+// integer by k and removes the last k units of the other argument in one
+// candidate, then the first k units: its
 // bytes ([]byte, and strings that are not valid UTF-8), runes (valid
 // strings), lines, or comma-separated elements. For each pair of an
 // integer above 0 and a sized argument, and each kind of unit it has, k is
 // found by the binary search of [magnitudes] on what remains, min(n,
 // units) - k: all first (what remains is 0), then the search toward the
 // largest k that still fails. Both arguments decrease, so the tuple does.
-// The cursor is (pos.k, pos.s) = (pair and kind of unit, search state).
+// The cursor is (pos.k, pos.s) = (pair and kind of unit, and end or start,
+// search state).
 
 // A unit is a way to cut an argument into parts that a count may count.
 type unit struct {
@@ -82,18 +85,22 @@ func countTuple(t []any, from pos) iter.Seq2[pos, []any] {
 		}
 	}
 	return func(yield func(pos, []any) bool) {
-		for k := from.k; k < len(jobs); k++ {
-			jb := jobs[k]
+		for k := from.k; k < 2*len(jobs); k++ {
+			jb, front := jobs[k/2], k%2 == 1
 			m := min(jb.n, uint64(len(jb.parts)))
 			start := magSearch{}
 			if k == from.k {
 				start = from.s
 			}
 			for s, r := range magnitudes(false, m, m, start) {
-				drop := m - r.mag
+				drop := int(m - r.mag)
+				kept := jb.parts[:len(jb.parts)-drop]
+				if front {
+					kept = jb.parts[drop:]
+				}
 				c := slices.Clone(t)
-				c[jb.num] = lowered(t[jb.num], drop)
-				c[jb.sized] = withBytes(t[jb.sized], bytes.Join(jb.parts[:len(jb.parts)-int(drop)], nil))
+				c[jb.num] = lowered(t[jb.num], uint64(drop))
+				c[jb.sized] = withBytes(t[jb.sized], bytes.Join(kept, nil))
 				if !yield(pos{k: k, s: s}, c) {
 					return
 				}

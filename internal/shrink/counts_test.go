@@ -34,6 +34,13 @@ func TestShrink_Counts(t *testing.T) {
 			n := a[1].(int)
 			return strings.Count(a[0].(string), ",") == n && n > 1
 		}, `[]interface {}{",,", 2}`},
+		// A limit into the text: the character at it must be a space.
+		// Shortening the text in front of it moves it; the limit must
+		// come down with it.
+		{"limit", []any{strings.Repeat("lorem ipsum dolor ", 10), 149}, func(a []any) bool {
+			s, n := a[0].(string), a[1].(int)
+			return n > 0 && n <= len(s) && s[n-1] == ' '
+		}, `[]interface {}{" ", 1}`},
 	} {
 		r, err := Shrink(context.Background(), tt.args, Predicate(tt.fail), MaxRuns(20000))
 		if err != nil {

@@ -105,8 +105,9 @@
 //     accepted anything;
 //   - counts: lower an integer argument by k and remove the last k units
 //     (bytes, runes, lines, comma-separated elements) of another in one
-//     candidate, k by binary search: a count and what it counts, as in
-//     len(s) == n (counts.go); it runs only in stuck rounds;
+//     candidate, then the first k, k by binary search: a count and what it
+//     counts, as in len(s) == n, or a limit into it, as in s[n-1] == ' '
+//     (counts.go); it runs only in stuck rounds;
 //   - zero: set a composite argument, then each of its fields, elements,
 //     pointers and map values in turn, to the zero value;
 //   - sort: order the elements of slices and arrays, and the values of
