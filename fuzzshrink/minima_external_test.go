@@ -364,7 +364,35 @@ func generatorShapes() []shape {
 	ptr := fuzzshrink.Ptr(fuzzshrink.IntRange(0, 1000))
 	phone := fuzzshrink.StringMatching(`\+?[0-9]{3}-[0-9]{4}`)
 	email := fuzzshrink.StringMatching(`[a-z]+@[a-z]+\.(com|org|net)`)
+	// Hypothesis's large branching tree: an integer, or a tuple of five
+	// trees; in its bad form the tuple comes first.
+	branching := func(tupleFirst bool) *fuzzshrink.Gen[node] {
+		var t5 *fuzzshrink.Gen[node]
+		kid := fuzzshrink.Deferred(func() *fuzzshrink.Gen[node] { return t5 })
+		tuple := fuzzshrink.Compose(func(t *fuzzshrink.T) node {
+			ks := make([]node, 5)
+			for i := range ks {
+				ks[i] = kid.Draw(t, "")
+			}
+			return node{Kids: ks}
+		})
+		leaf := fuzzshrink.Map(fuzzshrink.Int(), func(n int) node { return node{Leaf: n} })
+		t5 = fuzzshrink.OneOf(leaf, tuple)
+		if tupleFirst {
+			t5 = fuzzshrink.OneOf(tuple, leaf)
+		}
+		return t5
+	}
+	isTuple := func(g *fuzzshrink.Gen[node]) func(t *fuzzshrink.T) {
+		return func(t *fuzzshrink.T) {
+			if e := g.Draw(t, "e"); e.Kids != nil {
+				t.Fatal("a tuple")
+			}
+		}
+	}
 	return []shape{
+		{"LargeBranchingTree", isTuple(branching(false)), "e = node{Kids: []node{{}, {}, {}, {}, {}}}", nil},
+		{"BadBranchingTree", isTuple(branching(true)), "e = node{Kids: []node{{}, {}, {}, {}, {}}}", nil},
 		{"RecursionFirst", func(t *fuzzshrink.T) {
 			if e := tree.Draw(t, "e"); depth(e) >= 3 {
 				t.Fatalf("depth %d", depth(e))
