@@ -377,7 +377,9 @@ type (0, -1, the smallest and largest). That reaches comparisons with
 constants (n == 31337, a keyword, an overflow of int) which the toolchain's
 mutator, moving an integer by at most 100 at a time, does not. Only the
 failures of such a run are kept, not its coverage: the generated corpus
-stays the toolchain's. A package whose test binary does not build with
+stays the toolchain's. A variant that ends its worker (an exit, a hang)
+ends it while the toolchain names the input it replaced: the campaign
+minimizes the variant, and the named input only if it fails too. A package whose test binary does not build with
 that test, or whose testing package the test does not know, has its turns
 stop at each failure, and the report says so.
 

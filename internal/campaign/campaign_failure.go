@@ -42,7 +42,7 @@ func (c *campaign) leaveOutSeed(t *campaignTarget, out testbin.FuzzOutcome) {
 // slices are minimized with it, as the command minimizes a corpus: one of
 // them that fails the same way keeps the failure, and the new input goes
 // as the same.
-func (c *campaign) campaignFailure(ctx context.Context, t *campaignTarget, data []byte, met string, at time.Time, found map[failure.Signature]*campaignFinding) (fresh bool) {
+func (c *campaign) campaignFailure(ctx context.Context, t *campaignTarget, data []byte, met string, at time.Time, doubt doubt, found map[failure.Signature]*campaignFinding) (fresh bool) {
 	dir := corpus.SeedCorpus(t.pkg.Dir, t.target.Name)
 	name := corpus.Name(data)
 	// An input the seed corpus holds already (a failure found before,
@@ -67,22 +67,33 @@ func (c *campaign) campaignFailure(ctx context.Context, t *campaignTarget, data 
 	if err != nil {
 		c.Rep.Errorf("%s: %v", t.name(), err)
 		c.Fail(pipeline.ExitFailure)
-		c.placeRaw(t, dir, data, "")
+		if doubt != variant {
+			c.placeRaw(t, dir, data, "")
+		}
 		return false
 	}
 	results := c.minimizeFound(ctx, t, name, data, existing == "")
 	mine := slices.IndexFunc(results, func(res pipeline.Result) bool { return !res.Found && res.Test == t.target.Name+"/"+name })
 	for i, res := range results {
 		pending := i == mine && existing == "" && res.Path == ""
-		fresh = c.countFailure(t, res, known, found, existing, pending, data, met, at) || fresh
+		fresh = c.countFailure(t, res, known, found, existing, pending, data, met, at, doubt) || fresh
 	}
-	if mine < 0 && existing == "" {
+	if mine < 0 && existing == "" && doubt != variant {
 		// Not minimized at all (an interrupt, a build that failed): the
 		// input goes in as it was, named.
 		c.placeRaw(t, dir, data, "")
 	}
 	return fresh
 }
+
+// doubt is how sure the campaign is that an input it minimizes failed.
+type doubt int
+
+const (
+	sure    doubt = iota // the fuzzer named it, or a worker recorded its failure
+	mayPass              // the fuzzer named it, but a variant was running when its worker ended
+	variant              // the variant that was running: kept only if it fails
+)
 
 // placeRaw writes the input a slice of t stopped on into dir, t's seed
 // corpus, as it was, and returns its path; the report names it as left
@@ -182,7 +193,7 @@ func pendingEntry(dir, name string, data []byte) (corpus.Entry, error) {
 // data, which is not in the seed corpus and whose result was not written:
 // it goes in as it is (the minimum, or unminimized and named) unless its
 // failure is counted elsewhere.
-func (c *campaign) countFailure(t *campaignTarget, res pipeline.Result, known *pipeline.KnownFailures, found map[failure.Signature]*campaignFinding, existing string, pending bool, data []byte, met string, at time.Time) bool {
+func (c *campaign) countFailure(t *campaignTarget, res pipeline.Result, known *pipeline.KnownFailures, found map[failure.Signature]*campaignFinding, existing string, pending bool, data []byte, met string, at time.Time, doubt doubt) bool {
 	dir := corpus.SeedCorpus(t.pkg.Dir, t.target.Name)
 	minimal := res.Status == pipeline.StatusMinimal || res.Status == pipeline.StatusStopped
 	kept := c.Abs(res.Path)
@@ -191,6 +202,10 @@ func (c *campaign) countFailure(t *campaignTarget, res pipeline.Result, known *p
 	}
 	sig := res.Signature
 	switch f := found[sig]; {
+	case !sig.Failed() && doubt != sure && res.Status == pipeline.StatusPasses:
+		// Not the input that ended the worker: a variant did, or this
+		// variant did not.
+		c.Rep.Verbosef("%s: %s passes: the crash was another input's", t.name(), c.Rel(filepath.Join(dir, strings.TrimPrefix(res.Test, t.target.Name+"/"))))
 	case !sig.Failed():
 		if pending {
 			why := "" // interrupted before its replay ended

@@ -120,9 +120,10 @@ func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Durat
 		// is worth no more than one that finds nothing.
 		t.last = (float64(out.New+freshPast) + 0.5) / max(cost, slice).Seconds()
 	}()
+	var variants [][]byte // running when their workers ended
 	if t.fuzzOn != "" {
 		var freshTook, repeatTook time.Duration
-		freshPast, freshTook, repeatTook = c.fuzzedPast(ctx, t, found)
+		freshPast, variants, freshTook, repeatTook = c.fuzzedPast(ctx, t, found)
 		t.lost += freshTook + repeatTook
 		cost += freshTook + repeatTook
 	}
@@ -146,8 +147,17 @@ func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Durat
 	default: // it stopped on a failure
 		t.stops++
 		start := time.Now()
-		// Found as the turn ended: the fuzzer stops at once.
-		fresh := c.campaignFailure(ctx, t, out.Crasher, metStop, start, found)
+		// Found as the turn ended: the fuzzer stops at once. A worker that
+		// ended while it ran a variant of the hook's was most likely ended
+		// by it, not by the input the fuzzer names: the variant is
+		// minimized first, and the named input, then, counts only if it
+		// fails.
+		fresh, doubt := false, sure
+		for _, v := range variants {
+			fresh = c.campaignFailure(ctx, t, v, metStop, start, variant, found) || fresh
+			doubt = mayPass
+		}
+		fresh = c.campaignFailure(ctx, t, out.Crasher, metStop, start, doubt, found) || fresh
 		took := time.Since(start)
 		t.lost += took
 		cost += took
@@ -165,16 +175,21 @@ func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Durat
 // input of each kind no earlier turn met is minimized, written and counted
 // as a stop's input is, and the other inputs of its kind are repeats, as
 // are the inputs of a kind met before: a counter, not a replay. It returns
-// how many new failures there were, and the time taking the new ones and
-// the others took.
-func (c *campaign) fuzzedPast(ctx context.Context, t *campaignTarget, found map[failure.Signature]*campaignFinding) (fresh int, freshTook, repeatTook time.Duration) {
+// how many new failures there were, the variants of the hook's that were
+// running when their workers ended (for a turn that stopped on a crash),
+// and the time taking the new failures and the others took.
+func (c *campaign) fuzzedPast(ctx context.Context, t *campaignTarget, found map[failure.Signature]*campaignFinding) (fresh int, variants [][]byte, freshTook, repeatTook time.Duration) {
 	past, more, err := testbin.ReadFound(t.fuzzOn)
 	if err != nil {
 		c.Rep.Errorf("%s: reading the failures its fuzzer went past: %v", t.name(), err)
 		c.Fail(pipeline.ExitFailure)
-		return 0, 0, 0
+		return 0, nil, 0, 0
 	}
 	for _, f := range past {
+		if f.Variant {
+			variants = append(variants, f.Input)
+			continue
+		}
 		if ctx.Err() != nil && !t.kinds[f.Kind] {
 			// Interrupted: the input goes in as it was, named, as a
 			// stop's input does (campaignFailure).
@@ -197,7 +212,7 @@ func (c *campaign) fuzzedPast(ctx context.Context, t *campaignTarget, found map[
 		if at.IsZero() || at.Before(c.start) {
 			at = start // no worker said: when the turn ended, at the latest
 		}
-		if c.campaignFailure(ctx, t, f.Input, metPast, at, found) {
+		if c.campaignFailure(ctx, t, f.Input, metPast, at, sure, found) {
 			fresh++
 			freshTook += time.Since(start)
 		} else {
@@ -208,7 +223,7 @@ func (c *campaign) fuzzedPast(ctx context.Context, t *campaignTarget, found map[
 		t.past += more
 		c.Rep.Verbosef("%s: %s of more kinds than its workers record were fuzzed past, not kept", t.name(), pipeline.Plural(more, "input", "inputs"))
 	}
-	return fresh, freshTook, repeatTook
+	return fresh, variants, freshTook, repeatTook
 }
 
 // fuzzOnRefused turns fuzzing past failures off for every target: the test

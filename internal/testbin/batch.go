@@ -92,6 +92,10 @@ var dictSource []byte
 // fuzzed past its failures records them (FuzzOutcome.Found).
 const fuzzOnEnv = "FUZZMIN_FUZZ_ON"
 
+// variantPrefix is the hook's VariantPrefix: the file of the variant a
+// worker runs.
+const variantPrefix = "variant-"
+
 // HookName is the name of the hook's fuzz test for target.
 func HookName(target string) string { return "Fuzz_fuzzmin_" + target }
 

@@ -3,6 +3,7 @@ package testbin
 import (
 	"bufio"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -259,12 +260,18 @@ type Found struct {
 	Input []byte
 	Count int
 	At    time.Time
+	// Variant says that Input is a variant of the hook's (a value put in
+	// an input's place) that was running when its worker ended: if the
+	// run stopped on a crash, the crash may be the variant's, not that of
+	// the input the fuzzer names. Kind is "".
+	Variant bool
 }
 
 // ReadFound returns the failures recorded in dir by a run of the fuzzer
 // that fuzzed past them, one of each kind, in the order of their kinds,
-// and how many more failed in kinds past the workers' bound; and empties
-// dir for the next run.
+// then the variants (Found.Variant) that were running when their workers
+// ended, and how many more failed in kinds past the workers' bound; and
+// empties dir for the next run.
 func ReadFound(dir string) ([]Found, int, error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
@@ -272,6 +279,7 @@ func ReadFound(dir string) ([]Found, int, error) {
 	}
 	byKind := map[string]*Found{}
 	var kinds []string
+	var variants []Found
 	more := 0
 	for _, de := range des {
 		name := de.Name()
@@ -280,6 +288,14 @@ func ReadFound(dir string) ([]Found, int, error) {
 		data, err := os.ReadFile(path)
 		os.Remove(path)
 		if err != nil || strings.HasSuffix(name, ".tmp") {
+			continue
+		}
+		if strings.HasPrefix(name, variantPrefix) {
+			if len(data) >= 8 {
+				if n := binary.LittleEndian.Uint64(data); n > 0 && n <= uint64(len(data)-8) {
+					variants = append(variants, Found{Input: data[8 : 8+n], Count: 1, Variant: true})
+				}
+			}
 			continue
 		}
 		if kind == "more" {
@@ -311,7 +327,7 @@ func ReadFound(dir string) ([]Found, int, error) {
 			found = append(found, Found{Kind: k, Input: f.Input, Count: max(1, f.Count), At: f.At})
 		}
 	}
-	return found, more, nil
+	return append(found, variants...), more, nil
 }
 
 // parseFuzzStats reads a match of fuzzStatsRE.

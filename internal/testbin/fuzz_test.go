@@ -65,6 +65,8 @@ func TestReadFound(t *testing.T) {
 		"cccc-10.count":     "8", // its input not written yet: nothing to minimize
 		"dddd-10.input.tmp": "partial",
 		"more-10.count":     "16",
+		"variant-10":        "\x00\x00\x00\x00\x00\x00\x00\x00go test fuzz v1\nint(1)\n", // none running
+		"variant-11":        "\x18\x00\x00\x00\x00\x00\x00\x00go test fuzz v1\nint(99)\n",
 	}
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o666); err != nil {
@@ -75,7 +77,8 @@ func TestReadFound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Found{{Kind: "aaaa", Input: []byte("go test fuzz v1\nstring(\"a\")\n"), Count: 6, At: time.Unix(1, 0)}, {Kind: "bbbb", Input: []byte("go test fuzz v1\nint(7)\n"), Count: 1}}
+	want := []Found{{Kind: "aaaa", Input: []byte("go test fuzz v1\nstring(\"a\")\n"), Count: 6, At: time.Unix(1, 0)}, {Kind: "bbbb", Input: []byte("go test fuzz v1\nint(7)\n"), Count: 1},
+		{Input: []byte("go test fuzz v1\nint(99)\n"), Count: 1, Variant: true}}
 	if !reflect.DeepEqual(found, want) || more != 16 {
 		t.Errorf("ReadFound = %v, %d; want %v, 16", found, more, want)
 	}
@@ -104,6 +107,9 @@ func TestHookStrings(t *testing.T) {
 	}
 	if !bytes.Contains(fuzzOnSource, []byte(`const FuzzOnEnv = "`+fuzzOnEnv+`"`)) {
 		t.Errorf("fuzzon.go does not name its directory %s", fuzzOnEnv)
+	}
+	if !bytes.Contains(fuzzOnSource, []byte(`const VariantPrefix = "`+variantPrefix+`"`)) {
+		t.Errorf("fuzzon.go does not name its variants' files %s…", variantPrefix)
 	}
 	if !bytes.Contains(dictSource, []byte(`const DictEnv = "`+dictEnv+`"`)) {
 		t.Errorf("dict.go does not name its file %s", dictEnv)

@@ -4,6 +4,7 @@ package hook
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -51,7 +52,7 @@ func fuzzOn(f *testing.F, name, dir string) error {
 		if err != nil {
 			return nil, err
 		}
-		return onDeps{own, &recorder{dir: dir, seen: map[string]*record{}}, settable(failed), d}, nil
+		return onDeps{own, &recorder{dir: dir, seen: map[string]*record{}}, settable(failed), d, &running{dir: dir}}, nil
 	})
 }
 
@@ -62,6 +63,7 @@ type onDeps struct {
 	rec    *recorder
 	failed reflect.Value // the F's failed mark, which a failed run sets
 	dict   *dict
+	varied *running
 }
 
 // RunFuzzWorker runs the worker of the testing package, whose runs fuzz
@@ -71,7 +73,13 @@ type onDeps struct {
 func (d onDeps) RunFuzzWorker(run func(corpusEntry) error) error {
 	return d.testDeps.RunFuzzWorker(func(e corpusEntry) error {
 		if vals := d.dict.vary(e.Values); vals != nil {
-			if err := run(corpusEntry{Values: vals}); err != nil {
+			// A variant that ends the process (an exit, a hang) ends it
+			// while the toolchain names e: the file says it was the
+			// variant.
+			d.varied.start(vals)
+			err := run(corpusEntry{Values: vals})
+			d.varied.done()
+			if err != nil {
 				d.rec.record(vals, err.Error())
 				d.failed.SetBool(false)
 			}
@@ -212,6 +220,45 @@ func stdFrame(file string) bool {
 		}
 	}
 	return false
+}
+
+// VariantPrefix starts the name of the file in which a worker keeps the
+// variant it runs: an 8-byte length, little-endian, then that many bytes
+// of a go test fuzz v1 file; the length is 0 while no variant runs. One
+// left with a length after its worker ended is the variant that ended it.
+const VariantPrefix = "variant-"
+
+// running is the file of the variant a worker runs, opened with the
+// first: the coordinator, which runs none, has none.
+type running struct {
+	dir string
+	f   *os.File
+}
+
+func (r *running) start(vals []interface{}) {
+	if r.f == nil {
+		f, err := os.Create(filepath.Join(r.dir, fmt.Sprintf("%s%d", VariantPrefix, os.Getpid())))
+		if err != nil {
+			return // a crash in a variant is then put down to its input
+		}
+		r.f = f
+	}
+	data, err := marshal(vals)
+	if err != nil {
+		return
+	}
+	var n [8]byte
+	r.f.WriteAt(n[:], 0)
+	r.f.WriteAt(data, 8)
+	binary.LittleEndian.PutUint64(n[:], uint64(len(data)))
+	r.f.WriteAt(n[:], 0)
+}
+
+func (r *running) done() {
+	if r.f != nil {
+		var n [8]byte
+		r.f.WriteAt(n[:], 0)
+	}
 }
 
 // writeAtomic writes data to path by way of a temporary file, so that a
