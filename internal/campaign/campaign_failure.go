@@ -41,7 +41,9 @@ func (c *campaign) leaveOutSeed(t *campaignTarget, out testbin.FuzzOutcome) {
 // a known failure or a repeat stays. The seed entries left out of t's
 // slices are minimized with it, as the command minimizes a corpus: one of
 // them that fails the same way keeps the failure, and the new input goes
-// as the same.
+// as the same. An input in doubt (a variant of the hook's, or an input
+// named while a variant ran) that passes leaves nothing, and a variant
+// that could not be minimized is not kept either: it may not fail.
 func (c *campaign) campaignFailure(ctx context.Context, t *campaignTarget, data []byte, met string, at time.Time, doubt doubt, found map[failure.Signature]*campaignFinding) (fresh bool) {
 	dir := corpus.SeedCorpus(t.pkg.Dir, t.target.Name)
 	name := corpus.Name(data)
