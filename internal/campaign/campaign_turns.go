@@ -152,12 +152,12 @@ func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Durat
 		// by it, not by the input the fuzzer names: the variant is
 		// minimized first, and the named input, then, counts only if it
 		// fails.
-		fresh, doubt := false, sure
+		fresh, named := false, sure
 		for _, v := range variants {
 			fresh = c.campaignFailure(ctx, t, v, metStop, start, variant, found) || fresh
-			doubt = mayPass
+			named = mayPass
 		}
-		fresh = c.campaignFailure(ctx, t, out.Crasher, metStop, start, doubt, found) || fresh
+		fresh = c.campaignFailure(ctx, t, out.Crasher, metStop, start, named, found) || fresh
 		took := time.Since(start)
 		t.lost += took
 		cost += took

@@ -3,6 +3,7 @@ package shrink
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -50,5 +51,42 @@ func TestShrink_Counts(t *testing.T) {
 			t.Errorf("%s: shrunk to %s in %d runs, want %s", tt.name, got, r.Stats.Runs, tt.want)
 		}
 		t.Logf("%s: %d runs", tt.name, r.Stats.Runs)
+	}
+}
+
+// TestShrink_CountsFromAnyStart: the limit case of TestShrink_Counts,
+// from 3 starts grown from its minimum at random (characters inserted
+// before and after the limit, the limit moved with them, as long as the
+// pair still fails), ends at the minimum.
+func TestShrink_CountsFromAnyStart(t *testing.T) {
+	t.Parallel()
+	fails := func(a []any) bool {
+		s, n := a[0].(string), a[1].(int)
+		return n > 0 && n <= len(s) && s[n-1] == ' '
+	}
+	for seed := uint64(1); seed <= 3; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		s, n := " ", 1
+		for range 200 {
+			at := rng.IntN(len(s) + 1)
+			c := string(rune('a' + rng.IntN(26)))
+			if rng.IntN(4) == 0 {
+				c = " "
+			}
+			s2, n2 := s[:at]+c+s[at:], n
+			if at < n {
+				n2++
+			}
+			if fails([]any{s2, n2}) {
+				s, n = s2, n2
+			}
+		}
+		r, err := Shrink(context.Background(), []any{s, n}, Predicate(fails), MaxRuns(20000))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprintf("%#v", r.Args); got != `[]interface {}{" ", 1}` {
+			t.Errorf("seed %d: from (%q, %d), shrunk to %s", seed, s, n, got)
+		}
 	}
 }
