@@ -432,6 +432,14 @@ func generatorShapes() []shape {
 				t.Fatal("q at .net")
 			}
 		}, `s = "a@q.net"`, []fuzzshrink.CheckOption{fuzzshrink.Cases(1000)}},
+		// Hypothesis's nasty-string shrink: a failure that only a text
+		// outside the Basic Multilingual Plane shows, found by a string
+		// drawn whole, shrinks as any string.
+		{"NastyString", func(t *fuzzshrink.T) {
+			if s := fuzzshrink.String().Draw(t, "s"); strings.Contains(s, "𝕿𝖍𝖊") {
+				t.Fatal("The")
+			}
+		}, `s = "𝕿𝖍𝖊"`, []fuzzshrink.CheckOption{fuzzshrink.Cases(10000)}},
 	}
 }
 

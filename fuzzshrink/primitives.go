@@ -329,31 +329,43 @@ func RuneFrom(alphabet []rune) *Gen[rune] {
 }
 
 // String generates strings of runes of [Rune]: valid UTF-8, mostly
-// printable ASCII. Strings shrink by losing runes, then runes shrink.
-func String() *Gen[string] { return stringOf("String()", Rune(), 0, -1) }
+// printable ASCII, and one in 32 a whole text known to break code
+// (letters outside the Basic Multilingual Plane, emoji sequences, stacked
+// combining marks, right to left, invisible characters, words such as
+// null and NaN). Strings shrink by losing runes, then runes shrink.
+func String() *Gen[string] { return stringOf("String()", Rune(), 0, -1, true) }
 
 // StringN generates strings of [Rune] of minRunes to maxRunes runes
-// (maxRunes < 0: no maximum).
+// (maxRunes < 0: no maximum), with [String]'s texts that fit.
 func StringN(minRunes, maxRunes int) *Gen[string] {
-	return stringOf(fmt.Sprintf("StringN(%d, %d)", minRunes, maxRunes), Rune(), minRunes, maxRunes)
+	return stringOf(fmt.Sprintf("StringN(%d, %d)", minRunes, maxRunes), Rune(), minRunes, maxRunes, true)
 }
 
 // StringOf generates strings of runes of g, such as words over a grammar's
 // alphabet: StringOf(RuneFrom([]rune("ab()"))).
 func StringOf(g *Gen[rune]) *Gen[string] {
-	return stringOf("StringOf("+g.String()+")", g, 0, -1)
+	return stringOf("StringOf("+g.String()+")", g, 0, -1, false)
 }
 
 // StringOfN generates strings of minRunes to maxRunes runes of g
 // (maxRunes < 0: no maximum).
 func StringOfN(g *Gen[rune], minRunes, maxRunes int) *Gen[string] {
-	return stringOf(fmt.Sprintf("StringOfN(%v, %d, %d)", g, minRunes, maxRunes), g, minRunes, maxRunes)
+	return stringOf(fmt.Sprintf("StringOfN(%v, %d, %d)", g, minRunes, maxRunes), g, minRunes, maxRunes, false)
 }
 
-func stringOf(name string, g *Gen[rune], minRunes, maxRunes int) *Gen[string] {
+func stringOf(name string, g *Gen[rune], minRunes, maxRunes int, nasty bool) *Gen[string] {
 	s := sliceOf(name, g, minRunes, maxRunes)
 	return newGen(name,
-		func(t *T) string { return string(s.draw(t)) },
+		func(t *T) string {
+			if nasty && t.generating() && len(t.gen.copy) == 0 && t.gen.nasty.IntN(nastyOneIn) == 0 {
+				// Written as the runes' choices: it shrinks as any string.
+				v := []rune(nastyStrings[t.gen.nasty.IntN(len(nastyStrings))])
+				if len(v) >= minRunes && (maxRunes < 0 || len(v) <= maxRunes) && s.force(t, v) == nil {
+					return string(v)
+				}
+			}
+			return string(s.draw(t))
+		},
 		func(t *T, v string) error {
 			if !utf8.ValidString(v) {
 				return fmt.Errorf("%q is not valid UTF-8", v)

@@ -55,6 +55,9 @@ type generator struct {
 	size int    // 0 to 100: how large collections and numbers tend to be
 	zero bool   // forcing (AddDraws): every choice not forced is the simplest
 	copy []byte // the tokens that the next choices take, before rng's (collections.go)
+	// nasty decides which strings are one of nastyStrings, apart from
+	// rng: a case that draws none is the case rng alone makes.
+	nasty *rand.Rand
 }
 
 // copied reads the next token of g.copy, if any.
@@ -68,7 +71,7 @@ func (g *generator) copied() (shrink.Token, bool) {
 }
 
 func newGenerator(seed uint64, size int) *generator {
-	return &generator{rng: rand.New(rand.NewPCG(seed, seed^0x9E3779B97F4A7C15)), size: size}
+	return &generator{rng: rand.New(rand.NewPCG(seed, seed^0x9E3779B97F4A7C15)), size: size, nasty: rand.New(rand.NewPCG(seed^0xD1B54A32D192ED03, seed))}
 }
 
 // rank picks the rank of an integer choice in r.
