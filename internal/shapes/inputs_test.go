@@ -717,9 +717,12 @@ func zipTexts() []struct{ Name, Content string } {
 	return files
 }
 
-func zipText() string {
+func zipText() string { return contents(zipTexts()) }
+
+// contents is the contents of files, one after the other.
+func contents(files []struct{ Name, Content string }) string {
 	var all strings.Builder
-	for _, f := range zipTexts() {
+	for _, f := range files {
 		all.WriteString(f.Content)
 	}
 	return all.String()
@@ -807,13 +810,7 @@ func arcTexts() []struct{ Name, Content string } {
 	}
 }
 
-func arcText() string {
-	var b strings.Builder
-	for _, f := range arcTexts() {
-		b.WriteString(f.Content)
-	}
-	return b.String()
-}
+func arcText() string { return contents(arcTexts()) }
 
 // unarc reads the contents of an archive one after the other, as the
 // format's description says, without the reader's bug.

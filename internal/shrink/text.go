@@ -60,15 +60,19 @@ func onText(f func(v any, from pos) iter.Seq2[pos, any]) func(v any, from pos) i
 }
 
 // cut returns s without the ranges rs, which are sorted and disjoint.
-func cut[S byteString](s S, rs ...rng) S {
-	n := len(s)
-	for _, r := range rs {
+func cut[S byteString](s S, rs ...rng) S { return replaceAt(s, rs, "") }
+
+// replaceAt returns s with each of the ranges at (sorted, disjoint)
+// replaced by with.
+func replaceAt[S byteString](s S, at []rng, with string) S {
+	n := len(s) + len(at)*len(with)
+	for _, r := range at {
 		n -= r.len()
 	}
 	c := make([]byte, 0, n)
 	prev := 0
-	for _, r := range rs {
-		c = append(c, s[prev:r.start]...)
+	for _, r := range at {
+		c = append(append(c, s[prev:r.start]...), with...)
 		prev = r.end
 	}
 	return S(append(c, s[prev:]...))

@@ -1,8 +1,9 @@
 package shrink
 
 import (
-	"encoding/binary"
 	"iter"
+
+	"github.com/fuzzmin/fuzzmin/internal/formats"
 )
 
 // Trees: records of tag, length and value nested in each other, as BER
@@ -109,7 +110,7 @@ func (p *tlvParser) record(i, end int, depth int) (*tlvNode, bool) {
 	if h > end {
 		return nil, false
 	}
-	n := c.length(p.s, i+c.tagWidth)
+	n := c.field(i).Get(p.s)
 	if n > uint64(end-h) {
 		return nil, false
 	}
@@ -190,19 +191,9 @@ func (p *tlvParser) berRecord(i, end int, depth int) (*tlvNode, bool) {
 	return r, true
 }
 
-// length reads the length field at i.
-func (c tlvCodec) length(s []byte, i int) uint64 {
-	switch {
-	case c.lenWidth == 1:
-		return uint64(s[i])
-	case c.lenWidth == 2 && c.little:
-		return uint64(binary.LittleEndian.Uint16(s[i:]))
-	case c.lenWidth == 2:
-		return uint64(binary.BigEndian.Uint16(s[i:]))
-	case c.little:
-		return uint64(binary.LittleEndian.Uint32(s[i:]))
-	}
-	return uint64(binary.BigEndian.Uint32(s[i:]))
+// field is the length field of the record at i.
+func (c tlvCodec) field(i int) formats.Field {
+	return formats.Field{At: i + c.tagWidth, Width: c.lenWidth, Little: c.little}
 }
 
 // parseTree returns s as a tree, or nil: BER from the start of s or the
@@ -324,18 +315,12 @@ func (t *tlvTree) tag(n *tlvNode) []byte {
 func (t *tlvTree) header(out []byte, n *tlvNode, m int, shortest bool) []byte {
 	c := t.codec
 	if !c.ber {
-		out = append(out, t.s[n.start:n.start+c.tagWidth]...)
-		switch {
-		case c.lenWidth == 1:
-			return append(out, byte(m))
-		case c.lenWidth == 2 && c.little:
-			return binary.LittleEndian.AppendUint16(out, uint16(m))
-		case c.lenWidth == 2:
-			return binary.BigEndian.AppendUint16(out, uint16(m))
-		case c.little:
-			return binary.LittleEndian.AppendUint32(out, uint32(m))
-		}
-		return binary.BigEndian.AppendUint32(out, uint32(m))
+		// The record's tag and length as they were, the length then
+		// lowered: it only ever shrinks, so it fits.
+		at := len(out) - n.start
+		out = append(out, t.s[n.start:n.body]...)
+		c.field(n.start).Put(out, at, uint64(m))
+		return out
 	}
 	tagEnd := n.body - 1 - n.width
 	out = append(out, t.s[n.start:tagEnd]...)

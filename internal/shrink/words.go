@@ -161,15 +161,3 @@ func wordCandidates(w *word, vocab []string) []wordCandidate {
 	}
 	return cs
 }
-
-// replaceAt returns s with each of the ranges at (sorted, disjoint)
-// replaced by with.
-func replaceAt[S byteString](s S, at []rng, with string) S {
-	c := make([]byte, 0, len(s))
-	prev := 0
-	for _, r := range at {
-		c = append(append(c, s[prev:r.start]...), with...)
-		prev = r.end
-	}
-	return S(append(c, s[prev:]...))
-}
