@@ -93,8 +93,10 @@ func literals(src []byte) []string {
 			}
 		case token.CHAR:
 			if s, err := strconv.Unquote(lit); err == nil {
+				// A character is compared with integers and with a
+				// byte or rune of a text: it is both.
 				for _, r := range s {
-					out = append(out, fmt.Sprint("int ", r))
+					out = append(out, fmt.Sprint("int ", r), "string "+strconv.Quote(string(r)))
 				}
 			}
 		case token.FLOAT:

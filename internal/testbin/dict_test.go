@@ -15,7 +15,7 @@ func TestLiterals(t *testing.T) {
 		"\tif n == 31337 || n > 1_023 || s == \"FUZZME\" || s[0] == 'é' || x.Equal(nil, nil) {\n" +
 		"\t\tfmt.Println(strings.Repeat(`raw`, 0), 1, 2.5e3, \"\", 18446744073709551615)\n\t}\n}\n"
 	got := literals([]byte(src))
-	want := []string{"int 31337", "int 31337", "int 1023", `string "FUZZME"`, "int 233", `string "raw"`, "float 2500", "int 18446744073709551615"}
+	want := []string{"int 31337", "int 31337", "int 1023", `string "FUZZME"`, "int 233", `string "é"`, `string "raw"`, "float 2500", "int 18446744073709551615"}
 	if !slices.Equal(got, want) {
 		t.Errorf("literals =\n%q\nwant\n%q", got, want)
 	}

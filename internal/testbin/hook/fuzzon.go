@@ -40,8 +40,8 @@ const maxKeys = 64
 // position of the stack outside the runtime and the testing package) the
 // worker keeps the smallest input seen (by the size of its values), in
 // dir/<kind>-<pid>.input as a go test fuzz v1 file, how many inputs
-// failed so, in .count, written when the count reaches a power of two,
-// and when the first did, in .first (Unix nanoseconds).
+// failed so, in .count, written when the count reaches a power of two
+// and when the worker ends, and when the first did, in .first (Unix nanoseconds).
 func fuzzOn(f *testing.F, name, dir string) error {
 	return replaceDeps(f, name, onDeps{}, func(own testDeps, fv reflect.Value) (testDeps, error) {
 		failed := fv.FieldByName("failed") // of the embedded common
@@ -71,6 +71,9 @@ type onDeps struct {
 // before it: the input's own run comes last, so that the coverage the
 // worker reports is the input's.
 func (d onDeps) RunFuzzWorker(run func(corpusEntry) error) error {
+	// The counts written on the way are powers of two; the worker's
+	// last are written when its coordinator ends it.
+	defer d.rec.flush()
 	return d.testDeps.RunFuzzWorker(func(e corpusEntry) error {
 		if vals := d.dict.vary(e.Values); vals != nil {
 			// A variant that ends the process (an exit, a hang) ends it
@@ -138,6 +141,20 @@ func (r *recorder) record(vals []interface{}, out string) {
 	}
 	if rec.count&(rec.count-1) == 0 {
 		writeAtomic(rec.path+".count", []byte(strconv.Itoa(rec.count)))
+	}
+}
+
+// flush writes each count that changed since it was last written.
+func (r *recorder) flush() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.more&(r.more-1) != 0 {
+		writeAtomic(filepath.Join(r.dir, fmt.Sprintf("more-%d.count", os.Getpid())), []byte(strconv.Itoa(r.more)))
+	}
+	for _, rec := range r.seen {
+		if rec.count&(rec.count-1) != 0 {
+			writeAtomic(rec.path+".count", []byte(strconv.Itoa(rec.count)))
+		}
 	}
 }
 
