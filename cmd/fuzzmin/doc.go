@@ -362,10 +362,14 @@ A turn fuzzes past the failures it meets: fuzzmin adds to the binary a
 fuzz test of its own for each target (go test -overlay; nothing is written
 into the module) that runs the target in go test -fuzz's workers and
 records an input that fails (a panic, t.Fatal, t.Error) instead of ending
-the turn, with no coverage, so that the fuzzer keeps none of them. The
-smallest input of each kind of failure a turn met is minimized when the
-turn ends; the others of its kind, and every input of a kind an earlier
-turn met, count as repeats. An input that ends
+the turn, with no coverage, so that the fuzzer keeps none of them. A
+worker tells kinds of failure apart by where they happen and the text of
+their first line, numbers and quoted values aside (eight texts at most at
+one place; the rest there are one kind). When the turn ends, the smallest
+input of each kind it met is screened, all of them in one run, and only
+those of failures not found before are minimized: the smallest of each
+failure. The others, and every input of a kind an earlier turn met,
+count as repeats. An input that ends
 its worker process (an exit, a fatal error of the runtime, a hang) still
 stops the turn, as go test -fuzz stops, and is minimized so too. Inputs
 with new coverage are minimized by the fuzzer, as go test -fuzz does, for

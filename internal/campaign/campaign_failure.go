@@ -31,28 +31,31 @@ func (c *campaign) leaveOutSeed(t *campaignTarget, out testbin.FuzzOutcome) {
 	c.Rep.Verbosef("%s: its seed entry %s fails; fuzzing without it (fuzzmin check reports it)", t.name(), out.Seed)
 }
 
-// campaignFailure minimizes the input a slice of t met (met says how:
-// metStop, metPast), with what else minimizing it finds, and counts each
-// failure: listed as known,
-// found before in this run or failing a seed entry already (a repeat), or
-// new. The input is held outside the seed corpus until it is minimized: only
-// its verified result goes in, or, if it could not be minimized (an
-// interrupt, an error), the input itself, named in the report. Nothing of
-// a known failure or a repeat stays. The seed entries left out of t's
-// slices are minimized with it, as the command minimizes a corpus: one of
-// them that fails the same way keeps the failure, and the new input goes
-// as the same. An input in doubt (a variant of the hook's, or an input
-// named while a variant ran) that passes leaves nothing, and a variant
-// that could not be minimized is not kept either: it may not fail.
-func (c *campaign) campaignFailure(ctx context.Context, t *campaignTarget, data []byte, met string, at time.Time, doubt doubt, found map[failure.Signature]*campaignFinding) (fresh bool) {
+// A metInput is an input a turn met: a failure to minimize.
+type metInput struct {
+	data  []byte
+	at    time.Time // when a worker met it (first failure times)
+	doubt doubt
+}
+
+// campaignFailures minimizes the inputs a slice of t met (met says how:
+// metStop, metPast), with what else minimizing them finds, and counts each
+// failure: listed as known, found before in this run or failing a seed
+// entry already (a repeat), or new. The inputs are minimized as the
+// command minimizes a corpus: screened first, so that one that fails as
+// a failure counted already costs a replay, not a search, and of those
+// that fail alike only the smallest is minimized. An input is held
+// outside the seed corpus until it is minimized: only its verified result
+// goes in, or, if it could not be minimized (an interrupt, an error), the
+// input itself, named in the report. Nothing of a known failure or a
+// repeat stays. The seed entries left out of t's slices are minimized
+// with them: one of them that fails the same way keeps the failure, and
+// the new input goes as the same. An input in doubt (a variant of the
+// hook's, or an input named while a variant ran) that passes leaves
+// nothing, and a variant that could not be minimized is not kept either:
+// it may not fail. It returns how many failures were new.
+func (c *campaign) campaignFailures(ctx context.Context, t *campaignTarget, inputs []metInput, met string, found map[failure.Signature]*campaignFinding) (fresh int) {
 	dir := corpus.SeedCorpus(t.pkg.Dir, t.target.Name)
-	name := corpus.Name(data)
-	// An input the seed corpus holds already (a failure found before,
-	// found again as it was) is counted as any other, and stays.
-	existing := filepath.Join(dir, name)
-	if _, err := os.Stat(existing); err != nil {
-		existing = ""
-	}
 	// The directories writing its entries makes, removed again if
 	// nothing stays (forget).
 	var made []string
@@ -69,23 +72,67 @@ func (c *campaign) campaignFailure(ctx context.Context, t *campaignTarget, data 
 	if err != nil {
 		c.Rep.Errorf("%s: %v", t.name(), err)
 		c.Fail(pipeline.ExitFailure)
-		if doubt != variant {
-			c.placeRaw(t, dir, data, "")
+		for _, in := range inputs {
+			if in.doubt != variant {
+				c.placeRaw(t, dir, in.data, "")
+			}
 		}
-		return false
+		return 0
 	}
-	results := c.minimizeFound(ctx, t, name, data, existing == "")
-	mine := slices.IndexFunc(results, func(res pipeline.Result) bool { return !res.Found && res.Test == t.target.Name+"/"+name })
-	for i, res := range results {
-		pending := i == mine && existing == "" && res.Path == ""
-		fresh = c.countFailure(t, res, known, found, existing, pending, data, met, at, doubt) || fresh
+	// An input the seed corpus holds already (a failure found before,
+	// found again as it was) is counted as any other, and stays.
+	byName := map[string]metInput{}
+	existing := map[string]string{}
+	pending := map[string][]byte{}
+	var names []string
+	for _, in := range inputs {
+		name := corpus.Name(in.data)
+		if _, ok := byName[name]; ok {
+			continue // the same input twice
+		}
+		byName[name] = in
+		names = append(names, name)
+		if path := filepath.Join(dir, name); fileExists(path) {
+			existing[name] = path
+		} else {
+			pending[name] = in.data
+		}
 	}
-	if mine < 0 && existing == "" && doubt != variant {
-		// Not minimized at all (an interrupt, a build that failed): the
-		// input goes in as it was, named.
-		c.placeRaw(t, dir, data, "")
+	counted := func(sig failure.Signature) bool { return known.Has(sig) || found[sig] != nil }
+	results := c.minimizeFound(ctx, t, names, pending, counted)
+	first := inputs[0] // the input the others met minimizing are put to
+	for _, in := range inputs[1:] {
+		if in.at.Before(first.at) {
+			first = in
+		}
+	}
+	done := map[string]bool{}
+	for _, res := range results {
+		name, in := "", first
+		if !res.Found {
+			name = strings.TrimPrefix(res.Test, t.target.Name+"/")
+			in, done[name] = byName[name], true
+		}
+		_, isPending := pending[name]
+		isPending = isPending && res.Path == ""
+		if c.countFailure(t, res, known, found, existing[name], isPending, in.data, met, in.at, in.doubt) {
+			fresh++
+		}
+	}
+	for _, name := range names {
+		if in := byName[name]; !done[name] && existing[name] == "" && in.doubt != variant {
+			// Not minimized at all (an interrupt, a build that failed): the
+			// input goes in as it was, named.
+			c.placeRaw(t, dir, in.data, "")
+		}
 	}
 	return fresh
+}
+
+// fileExists reports whether path names a file.
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // doubt is how sure the campaign is that an input it minimizes failed.
@@ -113,38 +160,49 @@ func (c *campaign) placeRaw(t *campaignTarget, dir string, data []byte, why stri
 	return path
 }
 
-// minimizeFound minimizes the input data a slice of t stopped on, whose
-// corpus name is name, and t's failing seed entries, and returns what
-// became of each. If pending, the input is not in the seed corpus: it is
-// minimized from memory, and only its result is written there.
-func (c *campaign) minimizeFound(ctx context.Context, t *campaignTarget, name string, data []byte, pending bool) []pipeline.Result {
-	var names []string
-	if !pending {
-		names = append(names, name)
-	}
-	for _, n := range t.left {
-		names = append(names, n)
+// minimizeFound minimizes the inputs a slice of t met, by their corpus
+// names, and t's failing seed entries, and returns what became of the
+// inputs. The inputs in pending (name → data) are not in the seed
+// corpus: they are minimized from memory, and only their results are
+// written there. An input that fails as counted says was counted already
+// is not minimized (pipeline.StatusCounted).
+func (c *campaign) minimizeFound(ctx context.Context, t *campaignTarget, names []string, pending map[string][]byte, counted func(failure.Signature) bool) []pipeline.Result {
+	var onDisk []string
+	for _, n := range names {
+		if pending[n] == nil {
+			onDisk = append(onDisk, n)
+		}
 	}
 	var jobs []*pipeline.TargetJob
-	if len(names) > 0 {
-		m := pipeline.MatchNames([]string{t.target.Name}, names)
+	if len(onDisk)+len(t.left) > 0 {
+		m := pipeline.MatchNames([]string{t.target.Name}, slices.Concat(onDisk, t.left))
 		jobs = c.SelectEntries(ctx, t.pkg, pipeline.Selecting{Purpose: pipeline.ForMinimize}, m)
 	}
-	if pending {
-		e, err := pendingEntry(corpus.SeedCorpus(t.pkg.Dir, t.target.Name), name, data)
-		if err != nil {
-			c.Rep.Errorf("%s: %v", t.name(), err)
-			c.Fail(pipeline.ExitFailure)
-			return nil
-		}
+	if len(pending) > 0 {
 		if len(jobs) == 0 {
 			jobs = append(jobs, pipeline.NewTargetJob(t.pkg, t.target))
 		}
-		jobs[0].Entries = append(jobs[0].Entries, e)
-		jobs[0].Pending = name
+		jobs[0].Pending = map[string]bool{}
+		for _, n := range names {
+			data := pending[n]
+			if data == nil {
+				continue
+			}
+			e, err := pendingEntry(corpus.SeedCorpus(t.pkg.Dir, t.target.Name), n, data)
+			if err != nil {
+				c.Rep.Errorf("%s: %v", t.name(), err)
+				c.Fail(pipeline.ExitFailure)
+				continue
+			}
+			jobs[0].Entries = append(jobs[0].Entries, e)
+			jobs[0].Pending[n] = true
+		}
 	}
 	if len(jobs) == 0 {
 		return nil
+	}
+	for _, j := range jobs {
+		j.Counted = counted
 	}
 	tmp, err := os.MkdirTemp(c.Disk.Path, "found")
 	if err != nil {
@@ -159,7 +217,7 @@ func (c *campaign) minimizeFound(ctx context.Context, t *campaignTarget, name st
 	}
 	var results []pipeline.Result
 	c.MinimizeJobs(ctx, t.pkg, b, jobs, c.minimizing(), func(res pipeline.Result) {
-		if e := strings.TrimPrefix(res.Test, t.target.Name+"/"); e != name && !res.Found {
+		if e := strings.TrimPrefix(res.Test, t.target.Name+"/"); !slices.Contains(names, e) && !res.Found {
 			// A failing seed entry's: reported if it changed, as the
 			// command reports it.
 			if res.Path != "" || res.Status.Failure() {
@@ -225,14 +283,16 @@ func (c *campaign) countFailure(t *campaignTarget, res pipeline.Result, known *p
 		if t.once(sig) {
 			c.Rep.Infof("%s: %s a known failure (%s): %v", t.name(), met, c.Rel(known.Path), sig)
 		}
-	case res.Status == pipeline.StatusSame:
+	case res.Status == pipeline.StatusSame && f == nil:
 		t.repeats++
 		if t.once(sig) {
 			c.Rep.Infof("%s: %s %v, which seed entry %s fails with too", t.name(), met, sig, c.Rel(res.Path))
 		}
 	case f != nil:
+		// Found before, or by an input met with this one: screened as
+		// the same (StatusSame) or as counted, nothing was written.
 		t.repeats++
-		if kept != "" && kept != existing && kept != f.path {
+		if res.Status != pipeline.StatusSame && kept != "" && kept != existing && kept != f.path {
 			c.forget(t, kept)
 		}
 		if t.once(sig) {

@@ -122,10 +122,10 @@ func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Durat
 	}()
 	var variants [][]byte // running when their workers ended
 	if t.fuzzOn != "" {
-		var freshTook, repeatTook time.Duration
-		freshPast, variants, freshTook, repeatTook = c.fuzzedPast(ctx, t, found)
-		t.lost += freshTook + repeatTook
-		cost += freshTook + repeatTook
+		var took time.Duration
+		freshPast, variants, took = c.fuzzedPast(ctx, t, found)
+		t.lost += took
+		cost += took
 	}
 	switch {
 	case errors.Is(d.err, testbin.ErrFuzzOnRefused):
@@ -152,16 +152,16 @@ func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Durat
 		// by it, not by the input the fuzzer names: the variant is
 		// minimized first, and the named input, then, counts only if it
 		// fails.
-		fresh, named := false, sure
+		fresh, named := 0, sure
 		for _, v := range variants {
-			fresh = c.campaignFailure(ctx, t, v, metStop, start, variant, found) || fresh
+			fresh += c.campaignFailures(ctx, t, []metInput{{v, start, variant}}, metStop, found)
 			named = mayPass
 		}
-		fresh = c.campaignFailure(ctx, t, out.Crasher, metStop, start, named, found) || fresh
+		fresh += c.campaignFailures(ctx, t, []metInput{{out.Crasher, start, named}}, metStop, found)
 		took := time.Since(start)
 		t.lost += took
 		cost += took
-		if t.stuck++; fresh || out.New > 0 {
+		if t.stuck++; fresh > 0 || out.New > 0 {
 			t.stuck = 0
 		}
 		if t.stuck == maxStuck {
@@ -173,18 +173,21 @@ func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Durat
 
 // fuzzedPast takes the failures a turn of t fuzzed past: the smallest
 // input of each kind no earlier turn met is minimized, written and counted
-// as a stop's input is, and the other inputs of its kind are repeats, as
-// are the inputs of a kind met before: a counter, not a replay. It returns
-// how many new failures there were, the variants of the hook's that were
-// running when their workers ended (for a turn that stopped on a crash),
-// and the time taking the new failures and the others took.
-func (c *campaign) fuzzedPast(ctx context.Context, t *campaignTarget, found map[failure.Signature]*campaignFinding) (fresh int, variants [][]byte, freshTook, repeatTook time.Duration) {
+// as a stop's input is, all of them in one go (campaignFailures), and the
+// other inputs of its kind are repeats, as are the inputs of a kind met
+// before: a counter, not a replay. It returns how many new failures there
+// were, the variants of the hook's that were running when their workers
+// ended (for a turn that stopped on a crash), and the time taking the
+// failures took.
+func (c *campaign) fuzzedPast(ctx context.Context, t *campaignTarget, found map[failure.Signature]*campaignFinding) (fresh int, variants [][]byte, took time.Duration) {
 	past, more, err := testbin.ReadFound(t.fuzzOn)
 	if err != nil {
 		c.Rep.Errorf("%s: reading the failures its fuzzer went past: %v", t.name(), err)
 		c.Fail(pipeline.ExitFailure)
-		return 0, nil, 0, 0
+		return 0, nil, 0
 	}
+	start := time.Now()
+	var inputs []metInput
 	for _, f := range past {
 		if f.Variant {
 			variants = append(variants, f.Input)
@@ -192,7 +195,7 @@ func (c *campaign) fuzzedPast(ctx context.Context, t *campaignTarget, found map[
 		}
 		if ctx.Err() != nil && !t.kinds[f.Kind] {
 			// Interrupted: the input goes in as it was, named, as a
-			// stop's input does (campaignFailure).
+			// stop's input does (campaignFailures).
 			c.placeRaw(t, corpus.SeedCorpus(t.pkg.Dir, t.target.Name), f.Input, "")
 			continue
 		}
@@ -207,23 +210,20 @@ func (c *campaign) fuzzedPast(ctx context.Context, t *campaignTarget, found map[
 			t.kinds = map[string]bool{}
 		}
 		t.kinds[f.Kind] = true
-		start := time.Now()
 		at := f.At
 		if at.IsZero() || at.Before(c.start) {
 			at = start // no worker said: when the turn ended, at the latest
 		}
-		if c.campaignFailure(ctx, t, f.Input, metPast, at, sure, found) {
-			fresh++
-			freshTook += time.Since(start)
-		} else {
-			repeatTook += time.Since(start)
-		}
+		inputs = append(inputs, metInput{f.Input, at, sure})
+	}
+	if len(inputs) > 0 {
+		fresh = c.campaignFailures(ctx, t, inputs, metPast, found)
 	}
 	if more > 0 {
 		t.past += more
 		c.Rep.Verbosef("%s: %s of more kinds than its workers record were fuzzed past, not kept", t.name(), pipeline.Plural(more, "input", "inputs"))
 	}
-	return fresh, variants, freshTook, repeatTook
+	return fresh, variants, time.Since(start)
 }
 
 // fuzzOnRefused turns fuzzing past failures off for every target: the test

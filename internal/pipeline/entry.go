@@ -208,8 +208,8 @@ func (j *entryJob) isFound() bool { return j.found.Failed() }
 
 // onDisk reports whether the entry is a file of the seed corpus: a
 // campaign's new input is held outside it until it is minimized
-// (targetJob.pending).
-func (j *entryJob) onDisk() bool { return j.entry.Name != j.tj.Pending }
+// (TargetJob.Pending).
+func (j *entryJob) onDisk() bool { return !j.tj.Pending[j.entry.Name] }
 
 // judge judges runs of the entry itself (judgeOf).
 func (j *entryJob) judge() testbin.Judge { return j.judgeOf(j.entry.Values) }

@@ -24,9 +24,13 @@ type TargetJob struct {
 	root    string // the module's root: what is written stays inside it
 	Entries []corpus.Entry
 	listed  bool // the entries were read from dir (not given by import)
-	// Pending names the entry not yet in dir, if any: a campaign's new
-	// input, held in memory until its result is written there.
-	Pending string
+	// Pending names the entries not yet in dir: a campaign's new inputs,
+	// held in memory until their results are written there.
+	Pending map[string]bool
+	// Counted, if set, tells the failures the caller has counted already
+	// (a campaign's, found before or known): an entry the screening
+	// shows failing so is not minimized (StatusCounted).
+	Counted func(failure.Signature) bool
 	tracked tracking // entries git tracks: regression tests somebody kept
 	// writeErr says why dir cannot be written, found before any search.
 	writeErr error
@@ -187,9 +191,12 @@ func (c *Run) minimizeTarget(ctx context.Context, p *Package, tj *TargetJob) (sa
 			if shownPasses++; shownPasses > quietAfter {
 				res.quiet, quietPasses = true, quietPasses+1
 			}
+		case settled && sig.Failed() && tj.Counted != nil && tj.Counted(sig):
+			res = newResult(j)
+			res.Status, res.Signature = StatusCounted, sig
 		case settled && kept[sig] != "" && (tj.search.Tracked || !tj.tracked.has(e.Name)):
 			res = c.sameFailure(j, sig, kept[sig])
-			if res.Status == StatusSame {
+			if res.Status == StatusSame && j.onDisk() { // a campaign's pending input: its repeat, counted there
 				if shownSame[res.Path]++; shownSame[res.Path] > quietAfter {
 					res.quiet, quietSame[res.Path] = true, quietSame[res.Path]+1
 				}
@@ -252,7 +259,7 @@ func (c *Run) relist(tj *TargetJob) []corpus.Entry {
 	var kept []corpus.Entry
 	for _, e := range tj.Entries {
 		i := slices.IndexFunc(now, func(n corpus.Entry) bool { return n.Name == e.Name })
-		if e.Name == tj.Pending {
+		if tj.Pending[e.Name] {
 			kept = append(kept, e) // not a file yet
 			continue
 		}

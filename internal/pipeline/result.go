@@ -18,6 +18,7 @@ const (
 	StatusStopped    status = "stopped"    // a budget ran out before anything smaller was found
 	statusDuplicate  status = "duplicate"  // minimized to an input the corpus already holds
 	StatusSame       status = "same"       // fails as an entry the run kept does: removed
+	StatusCounted    status = "counted"    // fails as a failure the caller counted already (TargetJob.Counted): not minimized
 	statusFound      status = "found"      // another failure met on the way, written as an entry of its own
 	statusSeen       status = "seen"       // another failure met on the way is one an entry has: nothing to do
 	StatusPasses     status = "passes"     // the entry does not fail

@@ -30,6 +30,9 @@ import (
 //     minimal already), the rest of the group are the same bug: each is
 //     removed, as the result of a search would have replaced it, without a
 //     search of its own;
+//   - an entry of a failure its caller counted already (a campaign's
+//     failure found before, or known: TargetJob.Counted) has no search;
+//     a campaign screens even one entry for this;
 //   - an entry whose two runs disagree, or that the toolchain refused,
 //     goes the way of any entry, which says what is wrong with it.
 //
@@ -47,7 +50,7 @@ const quietAfter = 3
 // way.
 func (c *Run) screen(ctx context.Context, tj *TargetJob) map[string]failure.Signature {
 	valid := validEntries(tj.Entries)
-	if len(valid) < 2 {
+	if len(valid) == 0 || len(valid) == 1 && tj.Counted == nil {
 		return nil // nothing to gain
 	}
 	first := c.replayAll(ctx, tj.runners[0], valid, &tj.shaper)

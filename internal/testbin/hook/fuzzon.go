@@ -27,6 +27,12 @@ const FuzzOnEnv = "FUZZMIN_FUZZ_ON"
 // new kind is counted in the file "more" alone.
 const maxKeys = 64
 
+// maxTextsAt bounds the kinds of one position: past it, a new text there
+// is most likely a value the masking missed (a word of the input), and
+// the kinds of that position that are not yet recorded are one kind, so
+// that they do not take the places of failures elsewhere.
+const maxTextsAt = 8
+
 // fuzzOn makes f, run by go test -fuzz (as its coordinator or one of its
 // workers), fuzz target, the fuzz test of that name, past its failures:
 // the coordinator and its output name the target, its corpora are the
@@ -52,7 +58,7 @@ func fuzzOn(f *testing.F, name, dir string) error {
 		if err != nil {
 			return nil, err
 		}
-		return onDeps{own, &recorder{dir: dir, seen: map[string]*record{}}, settable(failed), d, &running{dir: dir}}, nil
+		return onDeps{own, &recorder{dir: dir, seen: map[string]*record{}, texts: map[string]int{}}, settable(failed), d, &running{dir: dir}}, nil
 	})
 }
 
@@ -101,10 +107,11 @@ func (d onDeps) RunFuzzWorker(run func(corpusEntry) error) error {
 }
 
 type recorder struct {
-	dir  string
-	mu   sync.Mutex
-	seen map[string]*record
-	more int
+	dir   string
+	mu    sync.Mutex
+	seen  map[string]*record
+	texts map[string]int // the kinds recorded at each position
+	more  int
 }
 
 type record struct {
@@ -113,10 +120,15 @@ type record struct {
 }
 
 func (r *recorder) record(vals []interface{}, out string) {
-	key, size := failureKey(out), rawSize(vals)
+	pos, text := failureKey(out)
+	key, size := pos+"\n"+text, rawSize(vals)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rec := r.seen[key]
+	if rec == nil && r.texts[pos] >= maxTextsAt {
+		key = pos + "\n…"
+		rec = r.seen[key]
+	}
 	if rec == nil {
 		if len(r.seen) >= maxKeys {
 			r.more++
@@ -128,6 +140,7 @@ func (r *recorder) record(vals []interface{}, out string) {
 		sum := sha256.Sum256([]byte(key))
 		rec = &record{path: filepath.Join(r.dir, fmt.Sprintf("%x-%d", sum[:8], os.Getpid()))}
 		r.seen[key] = rec
+		r.texts[pos]++
 		writeAtomic(rec.path+".first", []byte(strconv.FormatInt(time.Now().UnixNano(), 10)))
 	}
 	rec.count++
@@ -175,11 +188,12 @@ func rawSize(vals []interface{}) int {
 	return n
 }
 
-// failureKey is the kind of a failure's output: its first line (past
-// the testing package's "--- FAIL:" lines), its numbers and quoted values
-// aside but for the position it starts with, and the first position of its stack outside
-// the runtime and the testing package.
-func failureKey(out string) string {
+// failureKey is the kind of a failure's output: where it happened, the
+// first position of its stack outside the runtime and the testing package
+// or else the position its first line starts with, and its text, the
+// first line (past the testing package's "--- FAIL:" lines) with its
+// numbers and quoted values aside.
+func failureKey(out string) (pos, text string) {
 	var lines []string
 	for _, l := range strings.Split(out, "\n") {
 		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "--- FAIL:") && !strings.HasPrefix(t, "=== ") {
@@ -187,16 +201,15 @@ func failureKey(out string) string {
 		}
 	}
 	if len(lines) == 0 {
-		return ""
+		return "", ""
 	}
-	first, at := strings.TrimSpace(lines[0]), ""
+	first := strings.TrimSpace(lines[0])
 	if i := strings.Index(first, ".go:"); i >= 0 && !strings.Contains(first[:i], " ") {
 		if j := strings.Index(first[i:], ": "); j >= 0 {
-			at, first = first[:i+j+2], first[i+j+2:]
+			pos, first = first[:i+j], first[i+j+2:]
 		}
 	}
 	var b strings.Builder
-	b.WriteString(at)
 	for i := 0; i < len(first); i++ {
 		switch c := first[i]; {
 		case c == '"':
@@ -213,7 +226,6 @@ func failureKey(out string) string {
 			b.WriteByte('#') // a number, whatever its digits
 		}
 	}
-	key := b.String()
 	for _, l := range lines[1:] {
 		// A panic's stack, as t.Errorf indents it: "        \t/…/x.go:12 +0x1d".
 		l = strings.TrimLeft(l, " ")
@@ -221,10 +233,10 @@ func failureKey(out string) string {
 			if i := strings.LastIndex(l, " +0x"); i > 0 {
 				l = l[:i]
 			}
-			return key + "\n" + strings.TrimSpace(l)
+			return strings.TrimSpace(l), b.String()
 		}
 	}
-	return key
+	return pos, b.String()
 }
 
 // stdFrame reports whether a stack frame's file is the runtime's or the

@@ -4,7 +4,12 @@ package hook
 
 import (
 	"bytes"
+	"maps"
 	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/fuzzmin/fuzzmin/internal/encoding"
@@ -74,9 +79,13 @@ func TestFailureKey(t *testing.T) {
 		{"    x_test.go:12: value 5 too big\n", "    x_test.go:12: value 70 too big\n"},
 		{"    x_test.go:18: key \"A\": got \"\", want \"1\"\n", "    x_test.go:18: key \"\\x80\\\"\": got \"\", want \"a b\\x00\"\n"},
 	}
+	key := func(out string) string {
+		pos, text := failureKey(out)
+		return pos + "\n" + text
+	}
 	for _, p := range same {
-		if failureKey(p[0]) != failureKey(p[1]) {
-			t.Errorf("keys differ:\n%q\n%q", failureKey(p[0]), failureKey(p[1]))
+		if key(p[0]) != key(p[1]) {
+			t.Errorf("keys differ:\n%q\n%q", key(p[0]), key(p[1]))
 		}
 	}
 	other := [][2]string{
@@ -88,7 +97,7 @@ func TestFailureKey(t *testing.T) {
 		{"    x_test.go:12: got \"a\", want \"b\"\n", "    x_test.go:12: got \"a\", missing \"b\"\n"},
 	}
 	for _, p := range other {
-		if failureKey(p[0]) == failureKey(p[1]) {
+		if key(p[0]) == key(p[1]) {
 			t.Errorf("one key for\n%s\nand\n%s", p[0], p[1])
 		}
 	}
@@ -100,5 +109,45 @@ func TestFuzzOnRefuses(t *testing.T) {
 	f := new(testing.F)
 	if err := fuzzOn(f, "FuzzX", t.TempDir()); err == nil {
 		t.Error("fuzzOn of an F with no fuzz state: no error")
+	}
+}
+
+// TestRecordTextsAt: the texts of one position that the masking cannot
+// tell apart as values take maxTextsAt kinds and one more, not the
+// places of failures elsewhere, and each count is written when the
+// worker ends.
+func TestRecordTextsAt(t *testing.T) {
+	dir := t.TempDir()
+	r := &recorder{dir: dir, seen: map[string]*record{}, texts: map[string]int{}}
+	for i := range 3 * maxKeys {
+		word := strings.Repeat(string(rune('a'+i%26)), 1+i/26)
+		r.record([]interface{}{word}, "    x_test.go:12: bad token "+word+"\n")
+	}
+	r.record([]interface{}{"x"}, "    x_test.go:20: deep\n")
+	r.record([]interface{}{"y"}, "    x_test.go:20: deep\n")
+	r.record([]interface{}{"zz"}, "    x_test.go:20: deep\n")
+	r.flush()
+	counts := map[int]int{} // count → kinds
+	files, err := filepath.Glob(filepath.Join(dir, "*.count"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := strconv.Atoi(string(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts[n]++
+	}
+	want := map[int]int{1: maxTextsAt, 3*maxKeys - maxTextsAt: 1, 3: 1}
+	if !maps.Equal(counts, want) {
+		t.Errorf("kinds by count = %v, want %v", counts, want)
+	}
+	if r.more != 0 {
+		t.Errorf("%d failures not recorded", r.more)
 	}
 }
