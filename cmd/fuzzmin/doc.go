@@ -371,7 +371,10 @@ those of failures not found before are minimized: the smallest of each
 failure. The others, and every input of a kind an earlier turn met,
 count as repeats. An input that ends
 its worker process (an exit, a fatal error of the runtime, a hang) still
-stops the turn, as go test -fuzz stops, and is minimized so too. Inputs
+stops the turn, as go test -fuzz stops, and is minimized so too. A worker
+counts an input as hanging as fuzzmin judges its own runs (past 20 times
+the slowest input that passed, a second at least, -exec-timeout at most),
+where the toolchain's workers wait ten seconds, as long as a short turn. Inputs
 with new coverage are minimized by the fuzzer, as go test -fuzz does, for
 two seconds at most each. Beside the toolchain's mutations, the workers run
 one input in 16 a second time with one of its values replaced: by an

@@ -75,6 +75,15 @@ func (t *campaignTarget) once(sig failure.Signature) bool {
 // name is the target as the report names it.
 func (t *campaignTarget) name() string { return t.pkg.ImportPath + " " + t.target.Name }
 
+// slowest is the slowest passing run t's fuzz workers have seen (0 if
+// none said): the hang limit of fuzzmin's own first runs of t.
+func (t *campaignTarget) slowest() time.Duration {
+	if t.fuzzOn == "" {
+		return 0
+	}
+	return testbin.ReadSlowest(t.fuzzOn)
+}
+
 // A sliceDone is a slice that ended.
 type sliceDone struct {
 	t    *campaignTarget
@@ -306,7 +315,7 @@ func (c *campaign) campaignCoverage(ctx context.Context, targets []*campaignTarg
 		if cov == nil {
 			continue
 		}
-		run, err := c.TargetCoverage(ctx, t.pkg, t.target, cov, filepath.Join(tmp, "work"))
+		run, err := c.TargetCoverage(ctx, t.pkg, t.target, cov, filepath.Join(tmp, "work"), t.slowest())
 		if err != nil {
 			if ctx.Err() == nil {
 				c.Rep.Errorf("%s: measuring coverage: %v", t.name(), err)

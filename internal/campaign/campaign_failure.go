@@ -98,7 +98,12 @@ func (c *campaign) campaignFailures(ctx context.Context, t *campaignTarget, inpu
 			pending[name] = in.data
 		}
 	}
-	counted := func(sig failure.Signature) bool { return known.Has(sig) || found[sig] != nil }
+	var counted func(failure.Signature) bool
+	if len(found) > 0 || !known.Empty() {
+		// Screening a lone input costs a replay (a hang's limit): only if
+		// it may be a failure counted already.
+		counted = func(sig failure.Signature) bool { return known.Has(sig) || found[sig] != nil }
+	}
 	results := c.minimizeFound(ctx, t, names, pending, counted)
 	first := inputs[0] // the input the others met minimizing are put to
 	for _, in := range inputs[1:] {
@@ -202,7 +207,7 @@ func (c *campaign) minimizeFound(ctx context.Context, t *campaignTarget, names [
 		return nil
 	}
 	for _, j := range jobs {
-		j.Counted = counted
+		j.Counted, j.Slowest = counted, t.slowest()
 	}
 	tmp, err := os.MkdirTemp(c.Disk.Path, "found")
 	if err != nil {

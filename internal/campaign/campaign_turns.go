@@ -49,7 +49,7 @@ func (c *campaign) fuzzTargets(ctx context.Context, targets []*campaignTarget) m
 			t.running = true
 			running++
 			s := testbin.FuzzSlice{Target: t.target.Name, Dir: t.work, CacheDir: c.cacheCorpusRoot(t.pkg),
-				Time: min(slice, left).Round(time.Second), Workers: workers, FuzzOn: t.fuzzOn}
+				Time: min(slice, left).Round(time.Second), Workers: workers, FuzzOn: t.fuzzOn, Hang: c.ExecTimeout}
 			go func() {
 				start := time.Now()
 				out, err := t.bin.Fuzz(ctx, s)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/fuzzmin/fuzzmin/corpus"
 	"github.com/fuzzmin/fuzzmin/internal/failure"
@@ -116,10 +117,14 @@ type corpusRun struct {
 
 // TargetCoverage runs each entry of t's corpora, the seed corpus and the
 // generated one, alone with the binary built for coverage, on -p runners
-// at once, and returns what the runs measured.
-func (c *Run) TargetCoverage(ctx context.Context, p *Package, t *Target, cov *CoverBuild, work string) (corpusRun, error) {
+// at once, and returns what the runs measured. slowest, if not 0, is the
+// slowest passing run of t the caller has seen (TargetJob.Slowest).
+func (c *Run) TargetCoverage(ctx context.Context, p *Package, t *Target, cov *CoverBuild, work string, slowest time.Duration) (corpusRun, error) {
 	var entries []corpus.Entry
-	for _, dir := range []string{corpus.SeedCorpus(p.Dir, t.Name), c.CacheCorpus(p, t.Name)} {
+	// The generated corpus first: its entries pass, and teach the runners
+	// the hang limit before a seed entry that hangs (a failure just
+	// found) runs.
+	for _, dir := range []string{c.CacheCorpus(p, t.Name), corpus.SeedCorpus(p.Dir, t.Name)} {
 		es, err := corpus.Read(dir)
 		if err != nil {
 			return corpusRun{}, err
@@ -137,6 +142,7 @@ func (c *Run) TargetCoverage(ctx context.Context, p *Package, t *Target, cov *Co
 		if err != nil {
 			return corpusRun{}, err
 		}
+		r.LearnSlowest(slowest)
 		wg.Go(func() {
 			defer r.Close()
 			for i := k; i < len(entries) && errs[k] == nil && ctx.Err() == nil; i += w {
@@ -211,7 +217,7 @@ func (c *Run) Cover(ctx context.Context, patterns []string, m *Matcher, out stri
 				continue
 			}
 			for k, t := range targets {
-				run, err := c.TargetCoverage(ctx, p, t, cov, filepath.Join(tmp, fmt.Sprint("work", k)))
+				run, err := c.TargetCoverage(ctx, p, t, cov, filepath.Join(tmp, fmt.Sprint("work", k)), 0)
 				pr, entries, crashed := run.Profile, run.entries, run.crashed
 				if err != nil {
 					if ctx.Err() == nil {

@@ -98,6 +98,9 @@ func (k *KnownFailures) Has(sig failure.Signature) bool {
 	return k.sigs[s] || slices.ContainsFunc(k.masked, func(re *regexp.Regexp) bool { return re.MatchString(s) })
 }
 
+// Empty reports whether the file lists no failure (or there is none).
+func (k *KnownFailures) Empty() bool { return k == nil || len(k.sigs) == 0 }
+
 // maskedLine returns the pattern of a line with masked values.
 func maskedLine(line string) *regexp.Regexp {
 	parts := strings.Split(line, "…")

@@ -31,6 +31,10 @@ type TargetJob struct {
 	// (a campaign's, found before or known): an entry the screening
 	// shows failing so is not minimized (StatusCounted).
 	Counted func(failure.Signature) bool
+	// Slowest, if not 0, is the slowest passing run of the target that
+	// the caller has seen (a campaign's fuzz workers): the hang limit of
+	// the first runs, before any input has passed here.
+	Slowest time.Duration
 	tracked tracking // entries git tracks: regression tests somebody kept
 	// writeErr says why dir cannot be written, found before any search.
 	writeErr error
@@ -141,6 +145,9 @@ func (c *Run) MinimizeJobs(ctx context.Context, p *Package, b *built, jobs []*Ta
 			c.Rep.Errorf("%s: %v", p.ImportPath, err)
 			c.Fail(ExitFailure)
 			break
+		}
+		for _, r := range runners {
+			r.LearnSlowest(tj.Slowest)
 		}
 		tj.runners, tj.probe, tj.build, tj.report = runners[:c.Procs], runners[c.Procs], b.s, report
 		tj.search, tj.write = mz.Search, mz.Write

@@ -31,8 +31,9 @@ import (
 //     removed, as the result of a search would have replaced it, without a
 //     search of its own;
 //   - an entry of a failure its caller counted already (a campaign's
-//     failure found before, or known: TargetJob.Counted) has no search;
-//     a campaign screens even one entry for this;
+//     failure found before, or known: TargetJob.Counted) has no search,
+//     and needs one run to tell; a campaign's lone entry is screened
+//     for this alone;
 //   - an entry whose two runs disagree, or that the toolchain refused,
 //     goes the way of any entry, which says what is wrong with it.
 //
@@ -50,7 +51,9 @@ const quietAfter = 3
 // way.
 func (c *Run) screen(ctx context.Context, tj *TargetJob) map[string]failure.Signature {
 	valid := validEntries(tj.Entries)
-	if len(valid) == 0 || len(valid) == 1 && tj.Counted == nil {
+	counted := func(sig failure.Signature) bool { return sig.Failed() && tj.Counted != nil && tj.Counted(sig) }
+	lone := len(valid) == 1 // screened only to be found counted: one run
+	if len(valid) == 0 || lone && tj.Counted == nil {
 		return nil // nothing to gain
 	}
 	first := c.replayAll(ctx, tj.runners[0], valid, &tj.shaper)
@@ -59,7 +62,7 @@ func (c *Run) screen(ctx context.Context, tj *TargetJob) map[string]failure.Sign
 	}
 	var failed []corpus.Entry
 	for _, e := range valid {
-		if sig, ok := first.sigs[e.Name]; ok && sig.Failed() {
+		if sig, ok := first.sigs[e.Name]; ok && sig.Failed() && !counted(sig) && !lone {
 			failed = append(failed, e)
 		}
 	}
@@ -73,11 +76,17 @@ func (c *Run) screen(ctx context.Context, tj *TargetJob) map[string]failure.Sign
 	settled := map[string]failure.Signature{}
 	for _, e := range valid {
 		sig, ok := first.sigs[e.Name]
-		if !ok {
+		switch {
+		case !ok:
 			continue // refused: stale
-		}
-		if sig2, ok := again.sigs[e.Name]; sig.Failed() && (!ok || sig2 != sig) {
-			continue // flaky, or did not run: its own replay tells
+		case counted(sig):
+			// Once is enough: it is not searched either way.
+		case lone:
+			continue // its own replay tells
+		default:
+			if sig2, ok := again.sigs[e.Name]; sig.Failed() && (!ok || sig2 != sig) {
+				continue // flaky, or did not run: its own replay tells
+			}
 		}
 		settled[e.Name] = sig
 	}

@@ -88,6 +88,9 @@ var fuzzOnSource []byte
 //go:embed hook/dict.go
 var dictSource []byte
 
+//go:embed hook/hang.go
+var hangSource []byte
+
 // fuzzOnEnv is the hook's FuzzOnEnv: the directory where a fuzz test
 // fuzzed past its failures records them (FuzzOutcome.Found).
 const fuzzOnEnv = "FUZZMIN_FUZZ_ON"
@@ -95,6 +98,14 @@ const fuzzOnEnv = "FUZZMIN_FUZZ_ON"
 // variantPrefix is the hook's VariantPrefix: the file of the variant a
 // worker runs.
 const variantPrefix = "variant-"
+
+// hangEnv is the hook's HangEnv: the most an input may run in a worker
+// that fuzzes past failures (FuzzSlice.Hang).
+const hangEnv = "FUZZMIN_FUZZ_HANG"
+
+// slowestFile is the hook's file of the slowest passing run its workers
+// have seen, which stays in the recording directory from turn to turn.
+const slowestFile = "slowest.ns"
 
 // HookName is the name of the hook's fuzz test for target.
 func HookName(target string) string { return "Fuzz_fuzzmin_" + target }
@@ -126,6 +137,7 @@ func WriteHooks(dir, modDir, modPath, pkgDir string, targets []HookTarget) (stri
 		filepath.Join(modDir, hookName, "hook.go"):   hookSource,
 		filepath.Join(modDir, hookName, "fuzzon.go"): fuzzOnSource,
 		filepath.Join(modDir, hookName, "dict.go"):   dictSource,
+		filepath.Join(modDir, hookName, "hang.go"):   hangSource,
 	}
 	for _, t := range targets {
 		path := filepath.Join(pkgDir, hookFile)

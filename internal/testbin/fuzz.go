@@ -51,6 +51,10 @@ type FuzzSlice struct {
 	// then minimized as go test -fuzz minimizes them, for at most
 	// fuzzOnMinimize each.
 	FuzzOn string
+	// Hang is the most an input may run in a worker that fuzzes past
+	// failures (-exec-timeout): the worker ends itself past it, or past
+	// the hang limit Runner.Limit would judge by (hook.HangEnv).
+	Hang time.Duration
 }
 
 // fuzzOnMinimize bounds the toolchain's minimization of an input that
@@ -133,7 +137,7 @@ func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice) (FuzzOutcome, error) {
 	target, minimize, env := s.Target, time.Duration(0), b.Env
 	if s.FuzzOn != "" {
 		target, minimize = HookName(s.Target), fuzzOnMinimize
-		env = append(slices.Clip(env), fuzzOnEnv+"="+s.FuzzOn)
+		env = append(slices.Clip(env), fuzzOnEnv+"="+s.FuzzOn, hangEnv+"="+s.Hang.String())
 		if b.Dict != "" {
 			env = append(env, dictEnv+"="+b.Dict)
 		}
@@ -285,6 +289,9 @@ func ReadFound(dir string) ([]Found, int, error) {
 		name := de.Name()
 		path := filepath.Join(dir, name)
 		kind, _, _ := strings.Cut(name, "-")
+		if name == slowestFile {
+			continue // it stays, for the next turn's workers
+		}
 		data, err := os.ReadFile(path)
 		os.Remove(path)
 		if err != nil || strings.HasSuffix(name, ".tmp") {
@@ -328,6 +335,20 @@ func ReadFound(dir string) ([]Found, int, error) {
 		}
 	}
 	return append(found, variants...), more, nil
+}
+
+// ReadSlowest returns the slowest passing run the workers of the runs of
+// the fuzzer that recorded into dir (FuzzSlice.FuzzOn) have seen, or 0.
+func ReadSlowest(dir string) time.Duration {
+	data, err := os.ReadFile(filepath.Join(dir, slowestFile))
+	if err != nil {
+		return 0
+	}
+	ns, err := strconv.ParseInt(string(data), 10, 64)
+	if err != nil || ns < 0 {
+		return 0
+	}
+	return time.Duration(ns)
 }
 
 // parseFuzzStats reads a match of fuzzStatsRE.

@@ -2,6 +2,7 @@ package testbin
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -113,5 +114,20 @@ func TestHookStrings(t *testing.T) {
 	}
 	if !bytes.Contains(dictSource, []byte(`const DictEnv = "`+dictEnv+`"`)) {
 		t.Errorf("dict.go does not name its file %s", dictEnv)
+	}
+	if !bytes.Contains(hangSource, []byte(`const HangEnv = "`+hangEnv+`"`)) {
+		t.Errorf("hang.go does not name its limit %s", hangEnv)
+	}
+	if !bytes.Contains(hangSource, []byte(`const slowestFile = "`+slowestFile+`"`)) {
+		t.Errorf("hang.go does not name its file %s", slowestFile)
+	}
+	// The hook judges hangs as Runner.Limit does.
+	for _, c := range []string{fmt.Sprintf("hangFactor = %d", hangFactor), "hangFloor  = time.Second"} {
+		if !bytes.Contains(hangSource, []byte(c)) {
+			t.Errorf("hang.go does not say %q, as runner.go does", c)
+		}
+	}
+	if hangFloor != time.Second {
+		t.Errorf("hangFloor = %v: change hang.go's with it", hangFloor)
 	}
 }

@@ -92,7 +92,7 @@ func FuzzWords(f *testing.F) {
 				case "go-test-fuzz-minimizetime=0":
 					st = goTestFuzz(b, path, work, b.TempDir(), "-test.fuzzminimizetime=0")
 				default:
-					s := testbin.FuzzSlice{Target: "FuzzWords", Dir: work, CacheDir: b.TempDir(), Time: 10 * time.Second, Workers: 2, FuzzOn: b.TempDir()}
+					s := testbin.FuzzSlice{Target: "FuzzWords", Dir: work, CacheDir: b.TempDir(), Time: 10 * time.Second, Workers: 2, FuzzOn: b.TempDir(), Hang: 10 * time.Second}
 					out, err := bin.Fuzz(context.Background(), s)
 					if err != nil || out.Crasher != nil {
 						b.Fatalf("the fuzzer: %v, stopped on %q", err, out.Crasher)

@@ -164,7 +164,11 @@ func (r *Runner) Cuts() int { return r.cuts }
 func (r *Runner) Cost() (passed int, spent time.Duration) { return r.passed, r.spent }
 
 // Learn takes what o's passing inputs taught about how long one runs.
-func (r *Runner) Learn(o *Runner) { r.slowest = max(r.slowest, o.slowest) }
+func (r *Runner) Learn(o *Runner) { r.LearnSlowest(o.slowest) }
+
+// LearnSlowest takes d as the time a passing input ran, for the hang
+// limit: what the runs of another process of the binary taught.
+func (r *Runner) LearnSlowest(d time.Duration) { r.slowest = max(r.slowest, d) }
 
 // ran records that a passing input ran for d.
 func (r *Runner) ran(d time.Duration) {

@@ -58,7 +58,12 @@ func fuzzOn(f *testing.F, name, dir string) error {
 		if err != nil {
 			return nil, err
 		}
-		return onDeps{own, &recorder{dir: dir, seen: map[string]*record{}, texts: map[string]int{}}, settable(failed), d, &running{dir: dir}}, nil
+		hang, err := time.ParseDuration(os.Getenv(HangEnv))
+		if err != nil || hang <= 0 {
+			return nil, fmt.Errorf("%s=%q: want a positive duration", HangEnv, os.Getenv(HangEnv))
+		}
+		rec := &recorder{dir: dir, seen: map[string]*record{}, texts: map[string]int{}}
+		return onDeps{own, rec, settable(failed), d, &running{dir: dir}, &watchdog{dir: dir, max: hang}}, nil
 	})
 }
 
@@ -70,6 +75,7 @@ type onDeps struct {
 	failed reflect.Value // the F's failed mark, which a failed run sets
 	dict   *dict
 	varied *running
+	hang   *watchdog
 }
 
 // RunFuzzWorker runs the worker of the testing package, whose runs fuzz
@@ -80,20 +86,21 @@ func (d onDeps) RunFuzzWorker(run func(corpusEntry) error) error {
 	// The counts written on the way are powers of two; the worker's
 	// last are written when its coordinator ends it.
 	defer d.rec.flush()
+	d.hang.start()
 	return d.testDeps.RunFuzzWorker(func(e corpusEntry) error {
 		if vals := d.dict.vary(e.Values); vals != nil {
 			// A variant that ends the process (an exit, a hang) ends it
 			// while the toolchain names e: the file says it was the
 			// variant.
 			d.varied.start(vals)
-			err := run(corpusEntry{Values: vals})
+			err := d.hang.run(run, corpusEntry{Values: vals})
 			d.varied.done()
 			if err != nil {
 				d.rec.record(vals, err.Error())
 				d.failed.SetBool(false)
 			}
 		}
-		err := run(e)
+		err := d.hang.run(run, e)
 		if err == nil {
 			return nil
 		}

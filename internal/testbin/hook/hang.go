@@ -1,0 +1,101 @@
+//go:build darwin || freebsd || linux || openbsd
+
+package hook
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync/atomic"
+	"time"
+)
+
+// HangEnv is the most an input may run in a worker that fuzzes past
+// failures (a duration: fuzzmin's -exec-timeout). Once inputs have passed,
+// an input hangs after hangFactor times the slowest of them, and hangFloor
+// at least, as fuzzmin judges its own runs (testbin.Runner.Limit). The
+// worker then ends itself, and its coordinator reports the input as a
+// crash. The toolchain's own limit is ten seconds, as long as a short
+// turn: such a turn ended before it could see a hang.
+const HangEnv = "FUZZMIN_FUZZ_HANG"
+
+// As testbin's (checked by its tests).
+const (
+	hangFactor = 20
+	hangFloor  = time.Second
+)
+
+// hangExit is the exit status of a worker the watchdog ends.
+const hangExit = 2
+
+// slowestFile, in the recording directory, holds the slowest passing run a
+// worker of the turn has seen (nanoseconds), so that a worker the
+// coordinator starts again (to minimize a crash) starts with it.
+const slowestFile = "slowest.ns"
+
+// A watchdog ends its worker when an input runs past the hang limit.
+type watchdog struct {
+	dir     string
+	max     time.Duration
+	started atomic.Int64 // when the running input started, Unix ns; 0 while none runs
+	slowest atomic.Int64 // ns: the slowest input that passed
+	written int64        // the slowest written to slowestFile
+}
+
+// watchTick is how often the watchdog looks.
+const watchTick = 50 * time.Millisecond
+
+// start starts the watchdog, with the slowest run the turn's workers have
+// written.
+func (w *watchdog) start() {
+	if data, err := os.ReadFile(filepath.Join(w.dir, slowestFile)); err == nil {
+		if ns, err := strconv.ParseInt(string(data), 10, 64); err == nil && ns > 0 {
+			w.slowest.Store(ns)
+			w.written = ns
+		}
+	}
+	go func() {
+		for range time.Tick(watchTick) {
+			w.check()
+		}
+	}()
+}
+
+// limit is the time an input may run.
+func (w *watchdog) limit() time.Duration {
+	s := time.Duration(w.slowest.Load())
+	if s == 0 {
+		return w.max
+	}
+	return min(w.max, max(hangFloor, hangFactor*s))
+}
+
+// check ends the process if the input running has run past the limit.
+func (w *watchdog) check() {
+	start := w.started.Load()
+	if start == 0 {
+		return
+	}
+	if ran, limit := time.Since(time.Unix(0, start)), w.limit(); ran > limit {
+		fmt.Fprintf(os.Stderr, "fuzzmin: an input ran %v, past the hang limit of %v: its worker ends\n", ran.Round(time.Millisecond), limit)
+		os.Exit(hangExit)
+	}
+}
+
+// run runs e, watched, and learns from it if it passes.
+func (w *watchdog) run(run func(corpusEntry) error, e corpusEntry) error {
+	start := time.Now()
+	w.started.Store(start.UnixNano())
+	err := run(e)
+	w.started.Store(0)
+	if d := int64(time.Since(start)); err == nil && d > w.slowest.Load() {
+		w.slowest.Store(d)
+		if d > 2*w.written {
+			// Written when it doubles: a few times in a worker's life.
+			w.written = d
+			writeAtomic(filepath.Join(w.dir, slowestFile), []byte(strconv.FormatInt(d, 10)))
+		}
+	}
+	return err
+}
