@@ -369,13 +369,20 @@ one place; the rest there are one kind). When the turn ends, the smallest
 input of each kind it met is screened, all of them in one run, and only
 those of failures not found before are minimized: the smallest of each
 failure. The others, and every input of a kind an earlier turn met,
-count as repeats. An input that ends
-its worker process (an exit, a fatal error of the runtime, a hang) still
-stops the turn, as go test -fuzz stops, and is minimized so too. A worker
-counts an input as hanging as fuzzmin judges its own runs (past 20 times
-the slowest input that passed, a second at least, -exec-timeout at most),
-where the toolchain's workers wait ten seconds, as long as a short turn. Inputs
-with new coverage are minimized by the fuzzer, as go test -fuzz does, for
+count as repeats.
+
+An input that ends its worker process (an exit, a fatal error of the
+runtime, a hang) stops the toolchain's coordinator, which writes it into
+the seed corpus; the hook's coordinator takes it out, records it, and
+starts the toolchain's again for the time left, from the same corpora
+(with less than two seconds left, the turn stops on it). Of the inputs
+that ended a worker with the same exit status, the smallest is kept; when
+the turn ends, each kept one is screened and minimized with the others.
+Each such input costs a start of the workers and a replay of the corpus,
+and a hang its limit: a worker counts an input as hanging as fuzzmin
+judges its own runs (past 20 times the slowest input that passed, a
+second at least, -exec-timeout at most), where the toolchain's workers
+wait ten seconds, as long as a short turn. Inputs with new coverage are minimized by the fuzzer, as go test -fuzz does, for
 two seconds at most each. Beside the toolchain's mutations, the workers run
 one input in 16 a second time with one of its values replaced: by an
 integer, character, float or string literal of the package's Go files
@@ -386,7 +393,8 @@ mutator, moving an integer by at most 100 at a time, does not. Only the
 failures of such a run are kept, not its coverage: the generated corpus
 stays the toolchain's. A variant that ends its worker (an exit, a hang)
 ends it while the toolchain names the input it replaced: the campaign
-minimizes the variant, and the named input only if it fails too. A package whose test binary does not build with
+minimizes the variant, and the named input only if it fails too; a seed
+entry so named is not taken for a failing seed. A package whose test binary does not build with
 that test, or whose testing package the test does not know, has its turns
 stop at each failure, and the report says so.
 

@@ -136,6 +136,17 @@ func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Durat
 			c.Rep.Errorf("%s: %v", t.name(), d.err)
 			c.Fail(pipeline.ExitFailure)
 		}
+	case out.Seed != "" && len(variants) > 0:
+		// A worker ended while it ran a variant of the hook's in the
+		// place of the seed entry: most likely the variant failed, not
+		// the seed. The variant is minimized, and the seed stays; if it
+		// does fail, the next turn stops on it again.
+		start := time.Now()
+		for _, v := range variants {
+			freshPast += c.campaignFailures(ctx, t, []metInput{{v, start, variant}}, metStop, found)
+		}
+		t.lost += time.Since(start)
+		cost += time.Since(start)
 	case out.Seed != "":
 		c.leaveOutSeed(t, out)
 	case out.Crasher == nil:
@@ -201,6 +212,22 @@ func (c *campaign) fuzzedPast(ctx context.Context, t *campaignTarget, found map[
 		}
 		t.past += f.Count
 		t.repeats += f.Count - 1
+		if f.Crash {
+			// An input that ended its worker, which the coordinator went
+			// on past: its kind is the worker's exit status, which tells
+			// too little to be a repeat without a replay. As a stop's
+			// input, it is taken after the variants that were running.
+			at, named := f.At, sure
+			if at.IsZero() {
+				at = start
+			}
+			for _, v := range f.Variants {
+				inputs = append(inputs, metInput{v, at, variant})
+				named = mayPass
+			}
+			inputs = append(inputs, metInput{f.Input, at, named})
+			continue
+		}
 		if t.kinds[f.Kind] {
 			// A kind an earlier turn met, and took: a repeat, counted.
 			t.repeats++

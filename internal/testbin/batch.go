@@ -91,6 +91,9 @@ var dictSource []byte
 //go:embed hook/hang.go
 var hangSource []byte
 
+//go:embed hook/crash.go
+var crashSource []byte
+
 // fuzzOnEnv is the hook's FuzzOnEnv: the directory where a fuzz test
 // fuzzed past its failures records them (FuzzOutcome.Found).
 const fuzzOnEnv = "FUZZMIN_FUZZ_ON"
@@ -102,6 +105,10 @@ const variantPrefix = "variant-"
 // hangEnv is the hook's HangEnv: the most an input may run in a worker
 // that fuzzes past failures (FuzzSlice.Hang).
 const hangEnv = "FUZZMIN_FUZZ_HANG"
+
+// crashPrefix is the hook's CrashPrefix: the files of an input that ended
+// its worker, which the hook's coordinator went on past.
+const crashPrefix = "crash"
 
 // slowestFile is the hook's file of the slowest passing run its workers
 // have seen, which stays in the recording directory from turn to turn.
@@ -138,6 +145,7 @@ func WriteHooks(dir, modDir, modPath, pkgDir string, targets []HookTarget) (stri
 		filepath.Join(modDir, hookName, "fuzzon.go"): fuzzOnSource,
 		filepath.Join(modDir, hookName, "dict.go"):   dictSource,
 		filepath.Join(modDir, hookName, "hang.go"):   hangSource,
+		filepath.Join(modDir, hookName, "crash.go"):  crashSource,
 	}
 	for _, t := range targets {
 		path := filepath.Join(pkgDir, hookFile)

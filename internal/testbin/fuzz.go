@@ -122,6 +122,7 @@ var fuzzStatsRE = regexp.MustCompile(`^fuzz: elapsed: (\S+), execs: (\d+) \(\d+/
 const (
 	seedFailure    = "failure while testing seed corpus entry: " // internal/fuzz/fuzz.go
 	failingWritten = "Failing input written to "                 // testing/fuzz.go
+	fuzzingOnPast  = "fuzzmin: fuzzing on past "                 // the hook's coordinator, crash.go
 )
 
 // turnGrace is how long a fuzzer may take to stop after its time is up:
@@ -185,6 +186,7 @@ func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice) (FuzzOutcome, error) {
 	var out FuzzOutcome
 	var tail []string
 	written := ""
+	var past FuzzStats // of the coordinators before the last, when the hook's ran the toolchain's again
 	sc := bufio.NewScanner(pr)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
@@ -195,6 +197,13 @@ func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice) (FuzzOutcome, error) {
 		trimmed := strings.TrimSpace(line)
 		if m := fuzzStatsRE.FindStringSubmatch(trimmed); m != nil {
 			out.FuzzStats = parseFuzzStats(m)
+		} else if strings.HasPrefix(trimmed, fuzzingOnPast) {
+			// The hook's coordinator starts the toolchain's again, whose
+			// statistics start again from 0: those so far are added.
+			past.Elapsed += out.Elapsed
+			past.Execs += out.Execs
+			past.New += out.New
+			out.FuzzStats = FuzzStats{Corpus: out.Corpus}
 		} else if rest, ok := strings.CutPrefix(trimmed, seedFailure); ok {
 			_, out.Seed, _ = strings.Cut(rest, "/")
 		} else if rest, ok := strings.CutPrefix(trimmed, failingWritten); ok {
@@ -202,6 +211,9 @@ func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice) (FuzzOutcome, error) {
 		}
 	}
 	io.Copy(io.Discard, pr)
+	out.Elapsed += past.Elapsed
+	out.Execs += past.Execs
+	out.New += past.New
 	err := <-exited
 	if written != "" {
 		path := written
@@ -269,6 +281,13 @@ type Found struct {
 	// run stopped on a crash, the crash may be the variant's, not that of
 	// the input the fuzzer names. Kind is "".
 	Variant bool
+	// Crash says that Input ended its worker (an exit, a fatal error, a
+	// hang): the smallest of those of one message of the coordinator's,
+	// which the hook's coordinator went on past. Variants are the
+	// variants of the hook's that were running when its worker ended, as
+	// Variant has them.
+	Crash    bool
+	Variants [][]byte
 }
 
 // ReadFound returns the failures recorded in dir by a run of the fuzzer
@@ -312,10 +331,12 @@ func ReadFound(dir string) ([]Found, int, error) {
 		}
 		f := byKind[kind]
 		if f == nil {
-			f = &Found{}
+			f = &Found{Crash: strings.HasPrefix(kind, crashPrefix)}
 			byKind[kind], kinds = f, append(kinds, kind)
 		}
 		switch {
+		case f.Crash && strings.Contains(name, ".variant"):
+			f.Variants = append(f.Variants, data)
 		case strings.HasSuffix(name, ".count"):
 			n, _ := strconv.Atoi(string(data))
 			f.Count += n
@@ -331,7 +352,7 @@ func ReadFound(dir string) ([]Found, int, error) {
 	var found []Found
 	for _, k := range kinds {
 		if f := byKind[k]; f.Input != nil {
-			found = append(found, Found{Kind: k, Input: f.Input, Count: max(1, f.Count), At: f.At})
+			found = append(found, Found{Kind: k, Input: f.Input, Count: max(1, f.Count), At: f.At, Crash: f.Crash, Variants: f.Variants})
 		}
 	}
 	return append(found, variants...), more, nil

@@ -68,6 +68,11 @@ func TestReadFound(t *testing.T) {
 		"more-10.count":     "16",
 		"variant-10":        "\x00\x00\x00\x00\x00\x00\x00\x00go test fuzz v1\nint(1)\n", // none running
 		"variant-11":        "\x18\x00\x00\x00\x00\x00\x00\x00go test fuzz v1\nint(99)\n",
+		"crash0-12.input":    "go test fuzz v1\nint(3)\n",
+		"crash0-12.count":    "5",
+		"crash0-12.first":    "3000000000",
+		"crash0-12.variant0": "go test fuzz v1\nint(31337)\n",
+		"slowest.ns":         "1500",
 	}
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o666); err != nil {
@@ -79,12 +84,16 @@ func TestReadFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Found{{Kind: "aaaa", Input: []byte("go test fuzz v1\nstring(\"a\")\n"), Count: 6, At: time.Unix(1, 0)}, {Kind: "bbbb", Input: []byte("go test fuzz v1\nint(7)\n"), Count: 1},
+		{Kind: "crash0", Input: []byte("go test fuzz v1\nint(3)\n"), Count: 5, At: time.Unix(3, 0), Crash: true, Variants: [][]byte{[]byte("go test fuzz v1\nint(31337)\n")}},
 		{Input: []byte("go test fuzz v1\nint(99)\n"), Count: 1, Variant: true}}
 	if !reflect.DeepEqual(found, want) || more != 16 {
 		t.Errorf("ReadFound = %v, %d; want %v, 16", found, more, want)
 	}
-	if des, _ := os.ReadDir(dir); len(des) != 0 {
-		t.Errorf("left in the directory: %v", des)
+	if des, _ := os.ReadDir(dir); len(des) != 1 || des[0].Name() != slowestFile {
+		t.Errorf("left in the directory: %v, want %s alone", des, slowestFile)
+	}
+	if got := ReadSlowest(dir); got != 1500 {
+		t.Errorf("ReadSlowest = %v, want 1.5µs", got)
 	}
 }
 
@@ -117,6 +126,12 @@ func TestHookStrings(t *testing.T) {
 	}
 	if !bytes.Contains(hangSource, []byte(`const HangEnv = "`+hangEnv+`"`)) {
 		t.Errorf("hang.go does not name its limit %s", hangEnv)
+	}
+	if !bytes.Contains(crashSource, []byte(`"`+fuzzingOnPast+`%v (%s)\n"`)) {
+		t.Errorf("crash.go does not print %q when it goes on", fuzzingOnPast)
+	}
+	if !bytes.Contains(crashSource, []byte(`const CrashPrefix = "`+crashPrefix+`"`)) {
+		t.Errorf("crash.go does not name its files %s…", crashPrefix)
 	}
 	if !bytes.Contains(hangSource, []byte(`const slowestFile = "`+slowestFile+`"`)) {
 		t.Errorf("hang.go does not name its file %s", slowestFile)

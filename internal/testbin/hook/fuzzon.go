@@ -63,7 +63,7 @@ func fuzzOn(f *testing.F, name, dir string) error {
 			return nil, fmt.Errorf("%s=%q: want a positive duration", HangEnv, os.Getenv(HangEnv))
 		}
 		rec := &recorder{dir: dir, seen: map[string]*record{}, texts: map[string]int{}}
-		return onDeps{own, rec, settable(failed), d, &running{dir: dir}, &watchdog{dir: dir, max: hang}}, nil
+		return onDeps{own, rec, settable(failed), d, &running{dir: dir}, &watchdog{dir: dir, max: hang}, &crashes{dir: dir, seen: map[string]*crashRecord{}}}, nil
 	})
 }
 
@@ -71,11 +71,12 @@ func fuzzOn(f *testing.F, name, dir string) error {
 // fuzz past failures.
 type onDeps struct {
 	testDeps
-	rec    *recorder
-	failed reflect.Value // the F's failed mark, which a failed run sets
-	dict   *dict
-	varied *running
-	hang   *watchdog
+	rec     *recorder
+	failed  reflect.Value // the F's failed mark, which a failed run sets
+	dict    *dict
+	varied  *running
+	hang    *watchdog
+	crashes *crashes // the coordinator's
 }
 
 // RunFuzzWorker runs the worker of the testing package, whose runs fuzz

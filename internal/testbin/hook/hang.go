@@ -26,8 +26,10 @@ const (
 	hangFloor  = time.Second
 )
 
-// hangExit is the exit status of a worker the watchdog ends.
-const hangExit = 2
+// hangExit is the exit status of a worker the watchdog ends: one of its
+// own, so that the coordinator's message ("exit status 86") tells a hang
+// from a panic or a fatal error (2).
+const hangExit = 86
 
 // slowestFile, in the recording directory, holds the slowest passing run a
 // worker of the turn has seen (nanoseconds), so that a worker the

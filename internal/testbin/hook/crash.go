@@ -1,0 +1,127 @@
+//go:build darwin || freebsd || linux || openbsd
+
+package hook
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The coordinator of a turn that fuzzes past failures goes on past the
+// inputs that end their workers too (an exit, a fatal error of the
+// runtime, a hang): the toolchain's coordinator stops on such an input
+// and writes it into the seed corpus directory; the hook's takes it out,
+// records it, and runs the toolchain's coordinator again, from the same
+// corpora, for the time left. Of each message the coordinator gives (the
+// worker's exit status), the smallest input is kept, in
+// dir/crash<N>-<pid>.input, with the variants that were running when its
+// worker ended (.variant<K>, go test fuzz v1 files), the count of
+// inputs that ended a worker so (.count), and when the first did (.first,
+// Unix nanoseconds: when the coordinator stopped on it).
+
+// CrashPrefix starts the names of the files of a crash.
+const CrashPrefix = "crash"
+
+// minRestart is the least time left for which the coordinator is run
+// again: with less, the turn stops on the crash, as go test -fuzz does.
+const minRestart = 2 * time.Second
+
+type crashes struct {
+	dir  string
+	seen map[string]*crashRecord // by the coordinator's message
+}
+
+type crashRecord struct {
+	path        string // without its suffix
+	size, count int
+}
+
+// CoordinateFuzzing runs the testing package's coordinator, and again
+// after each input that ended a worker while the time lasts.
+func (d onDeps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTimeout time.Duration, minimizeLimit int64, parallel int, seed []corpusEntry, types []reflect.Type, corpusDir, cacheDir string) error {
+	end := time.Now().Add(timeout)
+	for {
+		err := d.testDeps.CoordinateFuzzing(timeout, limit, minimizeTimeout, minimizeLimit, parallel, seed, types, corpusDir, cacheDir)
+		var crash interface{ CrashPath() string }
+		if err == nil || timeout <= 0 || limit > 0 || !errors.As(err, &crash) {
+			return err
+		}
+		if timeout = time.Until(end); timeout < minRestart {
+			return err
+		}
+		if d.crashes.record(crash.CrashPath(), err.Error()) != nil {
+			return err // not kept: the turn stops on it
+		}
+		fmt.Fprintf(os.Stderr, "fuzzmin: fuzzing on past %v (%s)\n", err, filepath.Base(crash.CrashPath()))
+	}
+}
+
+// record takes the crasher the coordinator wrote to path out of the seed
+// corpus, and keeps it if it is the smallest of those of its message,
+// with the variants the ended workers were running.
+func (c *crashes) record(path, msg string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	variants := c.endedVariants()
+	if err := os.Remove(path); err != nil {
+		return err
+	}
+	rec := c.seen[msg]
+	if rec == nil {
+		rec = &crashRecord{path: filepath.Join(c.dir, fmt.Sprintf("%s%d-%d", CrashPrefix, len(c.seen), os.Getpid()))}
+		c.seen[msg] = rec
+		writeAtomic(rec.path+".first", []byte(strconv.FormatInt(time.Now().UnixNano(), 10)))
+	}
+	rec.count++
+	if err := writeAtomic(rec.path+".count", []byte(strconv.Itoa(rec.count))); err != nil {
+		return err
+	}
+	if rec.size != 0 && len(data) >= rec.size {
+		return nil
+	}
+	old, _ := filepath.Glob(rec.path + ".variant*")
+	for _, f := range old {
+		os.Remove(f)
+	}
+	for i, v := range variants {
+		if err := writeAtomic(fmt.Sprintf("%s.variant%d", rec.path, i), v); err != nil {
+			return err
+		}
+	}
+	if err := writeAtomic(rec.path+".input", data); err != nil {
+		return err
+	}
+	rec.size = len(data)
+	return nil
+}
+
+// endedVariants returns the variants that were running when their workers
+// ended, and removes their files: the coordinator has stopped every
+// worker, and the others set theirs to none running (running.done).
+func (c *crashes) endedVariants() [][]byte {
+	files, _ := filepath.Glob(filepath.Join(c.dir, VariantPrefix+"*"))
+	var out [][]byte
+	for _, f := range files {
+		if strings.HasSuffix(f, ".tmp") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil || len(data) < 8 {
+			continue
+		}
+		if n := binary.LittleEndian.Uint64(data); n > 0 && n <= uint64(len(data)-8) {
+			out = append(out, data[8:8+n])
+		}
+		os.Remove(f)
+	}
+	return out
+}

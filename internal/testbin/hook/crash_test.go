@@ -1,0 +1,72 @@
+//go:build darwin || freebsd || linux || openbsd
+
+package hook
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestCrashRecord: of the crashers of one message the smallest is kept,
+// with the variants running when its worker ended, every one is counted,
+// and each leaves the seed corpus directory.
+func TestCrashRecord(t *testing.T) {
+	dir, corpus := t.TempDir(), t.TempDir()
+	c := &crashes{dir: dir, seen: map[string]*crashRecord{}}
+	write := func(name, data string) string {
+		path := filepath.Join(corpus, name)
+		if err := os.WriteFile(path, []byte(data), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	variant := func(pid, data string) {
+		n := string([]byte{byte(len(data)), 0, 0, 0, 0, 0, 0, 0})
+		if err := os.WriteFile(filepath.Join(dir, VariantPrefix+pid), []byte(n+data), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const exit3, exit86 = "fuzzing process hung or terminated unexpectedly: exit status 3", "fuzzing process hung or terminated unexpectedly: exit status 86"
+	variant("7", "go test fuzz v1\nint(1)\n")
+	variant("8", "") // ended with no variant running
+	for _, r := range []struct{ name, data, msg string }{
+		{"a", "go test fuzz v1\nstring(\"long\")\n", exit3},
+		{"b", "go test fuzz v1\nstring(\"x\")\n", exit3},
+		{"c", "go test fuzz v1\nstring(\"xyz\")\n", exit3},
+		{"d", "go test fuzz v1\nstring(\"h\")\n", exit86},
+	} {
+		if err := c.record(write(r.name, r.data), r.msg); err != nil {
+			t.Fatal(err)
+		}
+		if r.name == "a" {
+			variant("9", "go test fuzz v1\nint(2)\n") // running when b's worker ended
+		}
+	}
+	if des, _ := os.ReadDir(corpus); len(des) != 0 {
+		t.Errorf("left in the seed corpus: %v", des)
+	}
+	read := func(pattern string) []string {
+		files, _ := filepath.Glob(filepath.Join(dir, pattern))
+		var out []string
+		for _, f := range files {
+			data, _ := os.ReadFile(f)
+			out = append(out, filepath.Base(f)[len(CrashPrefix):len(CrashPrefix)+1]+" "+string(data))
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got, want := read("crash*.input"), []string{"0 go test fuzz v1\nstring(\"x\")\n", "1 go test fuzz v1\nstring(\"h\")\n"}; !slices.Equal(got, want) {
+		t.Errorf("inputs kept: %q, want %q", got, want)
+	}
+	if got, want := read("crash*.count"), []string{"0 3", "1 1"}; !slices.Equal(got, want) {
+		t.Errorf("counts: %q, want %q", got, want)
+	}
+	if got, want := read("crash*.variant*"), []string{"0 go test fuzz v1\nint(2)\n"}; !slices.Equal(got, want) {
+		t.Errorf("variants: %q, want %q (b's, not a's, which it replaced)", got, want)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, VariantPrefix+"*")); len(files) != 0 {
+		t.Errorf("variant files left: %v", files)
+	}
+}
