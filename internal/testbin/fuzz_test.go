@@ -55,19 +55,19 @@ func TestDeadlineRace(t *testing.T) {
 func TestReadFound(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"aaaa-10.input":     "go test fuzz v1\nstring(\"long input\")\n",
-		"aaaa-10.count":     "4",
-		"aaaa-10.first":     "2000000000",
-		"aaaa-11.first":     "1000000000",
-		"aaaa-11.input":     "go test fuzz v1\nstring(\"a\")\n",
-		"aaaa-11.count":     "2",
-		"bbbb-10.input":     "go test fuzz v1\nint(7)\n",
-		"bbbb-10.count":     "1",
-		"cccc-10.count":     "8", // its input not written yet: nothing to minimize
-		"dddd-10.input.tmp": "partial",
-		"more-10.count":     "16",
-		"variant-10":        "\x00\x00\x00\x00\x00\x00\x00\x00go test fuzz v1\nint(1)\n", // none running
-		"variant-11":        "\x18\x00\x00\x00\x00\x00\x00\x00go test fuzz v1\nint(99)\n",
+		"aaaa-10.input":      "go test fuzz v1\nstring(\"long input\")\n",
+		"aaaa-10.count":      "4",
+		"aaaa-10.first":      "2000000000",
+		"aaaa-11.first":      "1000000000",
+		"aaaa-11.input":      "go test fuzz v1\nstring(\"a\")\n",
+		"aaaa-11.count":      "2",
+		"bbbb-10.input":      "go test fuzz v1\nint(7)\n",
+		"bbbb-10.count":      "1",
+		"cccc-10.count":      "8", // its input not written yet: nothing to minimize
+		"dddd-10.input.tmp":  "partial",
+		"more-10.count":      "16",
+		"variant-10":         "\x00\x00\x00\x00\x00\x00\x00\x00go test fuzz v1\nint(1)\n", // none running
+		"variant-11":         "\x18\x00\x00\x00\x00\x00\x00\x00go test fuzz v1\nint(99)\n",
 		"crash0-12.input":    "go test fuzz v1\nint(3)\n",
 		"crash0-12.count":    "5",
 		"crash0-12.first":    "3000000000",

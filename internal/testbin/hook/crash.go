@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -47,10 +48,16 @@ type crashRecord struct {
 // after each input that ended a worker while the time lasts.
 func (d onDeps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTimeout time.Duration, minimizeLimit int64, parallel int, seed []corpusEntry, types []reflect.Type, corpusDir, cacheDir string) error {
 	end := time.Now().Add(timeout)
+	// The testing package's coordinator takes interrupts while it runs;
+	// between two of its runs, this one does, so that an interrupt then
+	// is neither lost nor fatal.
+	interrupt := make(chan os.Signal, 1)
+	signal.Notify(interrupt, os.Interrupt)
+	defer signal.Stop(interrupt)
 	for {
 		err := d.testDeps.CoordinateFuzzing(timeout, limit, minimizeTimeout, minimizeLimit, parallel, seed, types, corpusDir, cacheDir)
 		var crash interface{ CrashPath() string }
-		if err == nil || timeout <= 0 || limit > 0 || !errors.As(err, &crash) {
+		if err == nil || timeout <= 0 || limit > 0 || !errors.As(err, &crash) || len(interrupt) > 0 {
 			return err
 		}
 		if timeout = time.Until(end); timeout < minRestart {
