@@ -375,7 +375,7 @@ An input that ends its worker process (an exit, a fatal error of the
 runtime, a hang) stops the toolchain's coordinator, which writes it into
 the seed corpus; the hook's coordinator takes it out, records it, and
 starts the toolchain's again for the time left, from the same corpora
-(with less than two seconds left, the turn stops on it). Of the inputs
+(with less than a second left, the turn stops on it). Of the inputs
 that ended a worker with the same exit status, the smallest is kept; when
 the turn ends, each kept one is screened and minimized with the others.
 Each such input costs a start of the workers and a replay of the corpus,

@@ -172,7 +172,10 @@ func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Durat
 		took := time.Since(start)
 		t.lost += took
 		cost += took
-		if t.stuck++; fresh > 0 || out.New > 0 {
+		// A turn fuzzed past failures stops on one only in its last
+		// second (the hook's coordinator goes on before): it had its
+		// time, it is not stuck.
+		if t.stuck++; fresh > 0 || out.New > 0 || t.fuzzOn != "" {
 			t.stuck = 0
 		}
 		if t.stuck == maxStuck {
@@ -206,8 +209,11 @@ func (c *campaign) fuzzedPast(ctx context.Context, t *campaignTarget, found map[
 		}
 		if ctx.Err() != nil && !t.kinds[f.Kind] {
 			// Interrupted: the input goes in as it was, named, as a
-			// stop's input does (campaignFailures).
-			c.placeRaw(t, corpus.SeedCorpus(t.pkg.Dir, t.target.Name), f.Input, "")
+			// stop's input does (campaignFailures); a variant, which
+			// may not fail, does not.
+			if f.Input != nil {
+				c.placeRaw(t, corpus.SeedCorpus(t.pkg.Dir, t.target.Name), f.Input, "")
+			}
 			continue
 		}
 		t.past += f.Count
@@ -225,7 +231,9 @@ func (c *campaign) fuzzedPast(ctx context.Context, t *campaignTarget, found map[
 				inputs = append(inputs, metInput{v, at, variant})
 				named = mayPass
 			}
-			inputs = append(inputs, metInput{f.Input, at, named})
+			if f.Input != nil {
+				inputs = append(inputs, metInput{f.Input, at, named})
+			}
 			continue
 		}
 		if t.kinds[f.Kind] {

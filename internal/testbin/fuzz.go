@@ -204,6 +204,7 @@ func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice) (FuzzOutcome, error) {
 			past.Execs += out.Execs
 			past.New += out.New
 			out.FuzzStats = FuzzStats{Corpus: out.Corpus}
+			out.Seed = "" // the failure it named was a variant's
 		} else if rest, ok := strings.CutPrefix(trimmed, seedFailure); ok {
 			_, out.Seed, _ = strings.Cut(rest, "/")
 		} else if rest, ok := strings.CutPrefix(trimmed, failingWritten); ok {
@@ -285,7 +286,8 @@ type Found struct {
 	// hang): the smallest of those of one message of the coordinator's,
 	// which the hook's coordinator went on past. Variants are the
 	// variants of the hook's that were running when its worker ended, as
-	// Variant has them.
+	// Variant has them; Input is nil where the worker ran a seed entry,
+	// which the coordinator names no file of.
 	Crash    bool
 	Variants [][]byte
 }
@@ -351,7 +353,7 @@ func ReadFound(dir string) ([]Found, int, error) {
 	slices.Sort(kinds)
 	var found []Found
 	for _, k := range kinds {
-		if f := byKind[k]; f.Input != nil {
+		if f := byKind[k]; f.Input != nil || len(f.Variants) > 0 {
 			found = append(found, Found{Kind: k, Input: f.Input, Count: max(1, f.Count), At: f.At, Crash: f.Crash, Variants: f.Variants})
 		}
 	}

@@ -31,8 +31,9 @@ import (
 const CrashPrefix = "crash"
 
 // minRestart is the least time left for which the coordinator is run
-// again: with less, the turn stops on the crash, as go test -fuzz does.
-const minRestart = 2 * time.Second
+// again (a start of its workers and a replay of the corpus): with less,
+// the turn stops on the crash, as go test -fuzz does.
+const minRestart = time.Second
 
 type crashes struct {
 	dir  string
@@ -56,17 +57,27 @@ func (d onDeps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTi
 	defer signal.Stop(interrupt)
 	for {
 		err := d.testDeps.CoordinateFuzzing(timeout, limit, minimizeTimeout, minimizeLimit, parallel, seed, types, corpusDir, cacheDir)
-		var crash interface{ CrashPath() string }
-		if err == nil || timeout <= 0 || limit > 0 || !errors.As(err, &crash) || len(interrupt) > 0 {
+		if err == nil || timeout <= 0 || limit > 0 || len(interrupt) > 0 {
 			return err
 		}
 		if timeout = time.Until(end); timeout < minRestart {
 			return err
 		}
-		if d.crashes.record(crash.CrashPath(), err.Error()) != nil {
-			return err // not kept: the turn stops on it
+		var crash interface{ CrashPath() string }
+		if errors.As(err, &crash) {
+			if d.crashes.record(crash.CrashPath(), err.Error()) != nil {
+				return err // not kept: the turn stops on it
+			}
+			fmt.Fprintf(os.Stderr, "fuzzmin: fuzzing on past %v (%s)\n", err, filepath.Base(crash.CrashPath()))
+			continue
 		}
-		fmt.Fprintf(os.Stderr, "fuzzmin: fuzzing on past %v (%s)\n", err, filepath.Base(crash.CrashPath()))
+		// A seed entry whose worker ended (the coordinator names no file
+		// then): if a variant of the hook's was running in its place,
+		// most likely the variant failed, not the seed.
+		if !d.crashes.recordVariants(err.Error()) {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "fuzzmin: fuzzing on past %v (a variant of a seed entry)\n", err)
 	}
 }
 
@@ -109,6 +120,30 @@ func (c *crashes) record(path, msg string) error {
 	}
 	rec.size = len(data)
 	return nil
+}
+
+// recordVariants records the variants that were running when their
+// workers ended, as a crash of the message msg with no input of its own,
+// and reports whether there were any.
+func (c *crashes) recordVariants(msg string) bool {
+	variants := c.endedVariants()
+	if len(variants) == 0 {
+		return false
+	}
+	key := "variant " + msg
+	rec := c.seen[key]
+	if rec == nil {
+		rec = &crashRecord{path: filepath.Join(c.dir, fmt.Sprintf("%s%d-%d", CrashPrefix, len(c.seen), os.Getpid()))}
+		c.seen[key] = rec
+		writeAtomic(rec.path+".first", []byte(strconv.FormatInt(time.Now().UnixNano(), 10)))
+		for i, v := range variants {
+			if writeAtomic(fmt.Sprintf("%s.variant%d", rec.path, i), v) != nil {
+				return false
+			}
+		}
+	}
+	rec.count++
+	return writeAtomic(rec.path+".count", []byte(strconv.Itoa(rec.count))) == nil
 }
 
 // endedVariants returns the variants that were running when their workers

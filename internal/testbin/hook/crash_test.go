@@ -69,4 +69,21 @@ func TestCrashRecord(t *testing.T) {
 	if files, _ := filepath.Glob(filepath.Join(dir, VariantPrefix+"*")); len(files) != 0 {
 		t.Errorf("variant files left: %v", files)
 	}
+
+	// A seed entry's worker ended: the coordinator names no file. With a
+	// variant running, it is recorded, with no input of its own.
+	const seedFailed = "fuzzing process hung or terminated unexpectedly: exit status 3"
+	if c.recordVariants(seedFailed) {
+		t.Errorf("recordVariants with no variant running reports one")
+	}
+	variant("10", "go test fuzz v1\nstring(\"e\")\n")
+	if !c.recordVariants(seedFailed) {
+		t.Errorf("recordVariants did not record the variant running")
+	}
+	if got, want := read("crash2*.variant*"), []string{"2 go test fuzz v1\nstring(\"e\")\n"}; !slices.Equal(got, want) {
+		t.Errorf("the seed's variants: %q, want %q", got, want)
+	}
+	if got := read("crash2*.input"); len(got) != 0 {
+		t.Errorf("the seed's crash has an input: %q", got)
+	}
 }

@@ -64,13 +64,19 @@ func (w *watchdog) start() {
 	}()
 }
 
-// limit is the time an input may run.
+// limit is the time an input may run. (The hook is compiled with the
+// module's language version, which may predate min and max.)
 func (w *watchdog) limit() time.Duration {
 	s := time.Duration(w.slowest.Load())
-	if s == 0 {
+	switch {
+	case s == 0 || hangFactor*s >= w.max:
 		return w.max
+	case hangFactor*s > hangFloor:
+		return hangFactor * s
+	case hangFloor < w.max:
+		return hangFloor
 	}
-	return min(w.max, max(hangFloor, hangFactor*s))
+	return w.max
 }
 
 // check ends the process if the input running has run past the limit.
