@@ -55,6 +55,9 @@ type metInput struct {
 // nothing, and a variant that could not be minimized is not kept either:
 // it may not fail. It returns how many failures were new.
 func (c *campaign) campaignFailures(ctx context.Context, t *campaignTarget, inputs []metInput, met string, found map[failure.Signature]*campaignFinding) (fresh int) {
+	if len(inputs) == 0 {
+		return 0
+	}
 	dir := corpus.SeedCorpus(t.pkg.Dir, t.target.Name)
 	// The directories writing its entries makes, removed again if
 	// nothing stays (forget).
