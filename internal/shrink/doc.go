@@ -150,7 +150,10 @@
 //     anything, at most as many candidates in a search as the other passes
 //     ran (and at least every range of 128 bytes), and makes every result
 //     within that budget a fixed point of the toolchain's minimizer's
-//     removals.
+//     removals; once half a search's budget (MaxRuns, or its time) is
+//     spent with the other passes still accepting, it runs once, to its
+//     first accepted candidate, so that a search the budget ends is not
+//     behind the toolchain either.
 //
 // Choice sequences, the argument of a target of generators, have passes of
 // their own, listed in choicepasses.go and regroup.go: they delete spans

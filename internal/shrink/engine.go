@@ -274,14 +274,27 @@ const idleRounds = 2
 
 func (e *engine) run() {
 	idle := make([]int, len(e.passes))
+	last := slices.IndexFunc(e.passes, func(p pass) bool { return p.budgeted }) // the toolchain's moves
 	for {
 		e.stats.Rounds++
 		progress := false
 		for i := 0; i < len(e.passes); i++ {
+			if last >= 0 && i != last && e.stats.Passes[last].Runs == 0 && e.halfSpent() {
+				// Half the budget is gone and the other passes still
+				// make progress, value by value, so that the toolchain's
+				// moves, a stuck pass, have not run: they run now, until
+				// they accept a candidate, so that the search is not
+				// behind them when the budget ends it.
+				accepted, stop := e.runPass(last, true)
+				progress = progress || accepted
+				if stop {
+					return
+				}
+			}
 			if (e.passes[i].stuck || idle[i] >= idleRounds) && progress {
 				continue
 			}
-			accepted, stop := e.runPass(i)
+			accepted, stop := e.runPass(i, false)
 			progress = progress || accepted
 			if stop {
 				return
@@ -302,9 +315,20 @@ func (e *engine) run() {
 	}
 }
 
+// halfSpent reports whether the search has spent half its budget: of its
+// runs, or of its time.
+func (e *engine) halfSpent() bool {
+	if e.cfg.maxRuns > 0 && 2*e.stats.Runs >= e.cfg.maxRuns {
+		return true
+	}
+	end := e.cfg.stopAt(e.start)
+	return !end.IsZero() && 2*time.Since(e.start) >= end.Sub(e.start)
+}
+
 // runPass runs pass i from its zero cursor to its end, resuming after every
-// accepted candidate at that candidate's cursor on the new best.
-func (e *engine) runPass(i int) (accepted, stop bool) {
+// accepted candidate at that candidate's cursor on the new best; if once,
+// only to its first accepted candidate.
+func (e *engine) runPass(i int, once bool) (accepted, stop bool) {
 	ps := &e.stats.Passes[i]
 	e.started = false // PassStart is emitted at the pass's first candidate
 	start := time.Now()
@@ -321,7 +345,7 @@ func (e *engine) runPass(i int) (accepted, stop bool) {
 			accepted = true
 			from = next
 		}
-		if stop || !ok {
+		if stop || !ok || once {
 			return accepted, stop
 		}
 	}
