@@ -93,27 +93,12 @@ func (c *crashes) record(path, msg string) error {
 	if err := os.Remove(path); err != nil {
 		return err
 	}
-	rec := c.seen[msg]
-	if rec == nil {
-		rec = &crashRecord{path: filepath.Join(c.dir, fmt.Sprintf("%s%d-%d", CrashPrefix, len(c.seen), os.Getpid()))}
-		c.seen[msg] = rec
-		writeAtomic(rec.path+".first", []byte(strconv.FormatInt(time.Now().UnixNano(), 10)))
-	}
-	rec.count++
-	if err := writeAtomic(rec.path+".count", []byte(strconv.Itoa(rec.count))); err != nil {
+	rec, err := c.count(msg)
+	if err != nil || rec.size != 0 && len(data) >= rec.size {
 		return err
 	}
-	if rec.size != 0 && len(data) >= rec.size {
-		return nil
-	}
-	old, _ := filepath.Glob(rec.path + ".variant*")
-	for _, f := range old {
-		os.Remove(f)
-	}
-	for i, v := range variants {
-		if err := writeAtomic(fmt.Sprintf("%s.variant%d", rec.path, i), v); err != nil {
-			return err
-		}
+	if err := rec.keep(variants); err != nil {
+		return err
 	}
 	if err := writeAtomic(rec.path+".input", data); err != nil {
 		return err
@@ -130,20 +115,34 @@ func (c *crashes) recordVariants(msg string) bool {
 	if len(variants) == 0 {
 		return false
 	}
-	key := "variant " + msg
+	rec, err := c.count("variant " + msg)
+	return err == nil && (rec.count > 1 || rec.keep(variants) == nil)
+}
+
+// count counts a crash of the record of key, which the first makes.
+func (c *crashes) count(key string) (*crashRecord, error) {
 	rec := c.seen[key]
 	if rec == nil {
 		rec = &crashRecord{path: filepath.Join(c.dir, fmt.Sprintf("%s%d-%d", CrashPrefix, len(c.seen), os.Getpid()))}
 		c.seen[key] = rec
 		writeAtomic(rec.path+".first", []byte(strconv.FormatInt(time.Now().UnixNano(), 10)))
-		for i, v := range variants {
-			if writeAtomic(fmt.Sprintf("%s.variant%d", rec.path, i), v) != nil {
-				return false
-			}
-		}
 	}
 	rec.count++
-	return writeAtomic(rec.path+".count", []byte(strconv.Itoa(rec.count))) == nil
+	return rec, writeAtomic(rec.path+".count", []byte(strconv.Itoa(rec.count)))
+}
+
+// keep writes variants as the record's, in place of those it had.
+func (rec *crashRecord) keep(variants [][]byte) error {
+	old, _ := filepath.Glob(rec.path + ".variant*")
+	for _, f := range old {
+		os.Remove(f)
+	}
+	for i, v := range variants {
+		if err := writeAtomic(fmt.Sprintf("%s.variant%d", rec.path, i), v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // endedVariants returns the variants that were running when their workers
