@@ -376,8 +376,11 @@ runtime, a hang) stops the toolchain's coordinator, which writes it into
 the seed corpus; the hook's coordinator takes it out, records it, and
 starts the toolchain's again for the time left, from the same corpora
 (with less than a second left, the turn stops on it). Of the inputs
-that ended a worker with the same exit status, the smallest is kept; when
-the turn ends, each kept one is screened and minimized with the others.
+that ended a worker the same way (the exit status, and the first line and
+place of the report the worker's runtime wrote, as for an unrecovered
+panic in another goroutine or a stack overflow), the smallest is kept;
+when the turn ends, each kept one is screened and minimized with the
+others.
 Each such input costs a start of the workers and a replay of the corpus,
 and a hang its limit: a worker counts an input as hanging as fuzzmin
 judges its own runs (past 20 times the slowest input that passed, a

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -20,8 +21,11 @@ import (
 // runtime, a hang): the toolchain's coordinator stops on such an input
 // and writes it into the seed corpus directory; the hook's takes it out,
 // records it, and runs the toolchain's coordinator again, from the same
-// corpora, for the time left. Of each message the coordinator gives (the
-// worker's exit status), the smallest input is kept, in
+// corpora, for the time left. Of each kind of crash (the coordinator's
+// message, the worker's exit status, and the first line and position of
+// the report the worker's runtime wrote: an unrecovered panic of another
+// goroutine, a fatal error such as a stack overflow), the smallest input
+// is kept, in
 // dir/crash<N>-<pid>.input, with the variants that were running when its
 // worker ended (.variant<K>, go test fuzz v1 files), the count of
 // inputs that ended a worker so (.count), and when the first did (.first,
@@ -35,9 +39,58 @@ const CrashPrefix = "crash"
 // the turn stops on the crash, as go test -fuzz does.
 const minRestart = time.Second
 
+// fatalPrefix starts the name of the file where a worker's runtime writes
+// the report of the crash that ends it (runtime/debug.SetCrashOutput),
+// dir/fatal-<pid>. The toolchain's coordinator gives its workers no
+// standard error (os/exec's null device): this is where the report stays.
+const fatalPrefix = "fatal-"
+
+// maxReports bounds the kinds of crash of one message that are told apart
+// by their reports: past it, the rest are one kind, so that a report that
+// differs from crash to crash (a deep recursion's stack overflow, which
+// may stop in any function of the cycle) does not make a kind of each.
+const maxReports = 4
+
 type crashes struct {
-	dir  string
-	seen map[string]*crashRecord // by the coordinator's message
+	dir     string
+	seen    map[string]*crashRecord // by kind: message, report's first line, position
+	reports map[string]int          // the kinds of each message
+}
+
+// reportCrashes makes the runtime of this worker write the report of a
+// crash that ends it to a file in dir, as well as to its standard error.
+func reportCrashes(dir string) {
+	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s%d", fatalPrefix, os.Getpid())))
+	if err != nil {
+		return // its crashes are told apart by their messages alone
+	}
+	debug.SetCrashOutput(f, debug.CrashOptions{}) // which has its own copy of f
+	f.Close()
+}
+
+// kind returns the kind of a crash of message msg: the message and, of the
+// crash report a worker that ended wrote, the first line, digits and
+// quoted values masked, and the first position outside the runtime and
+// the testing package, as fuzzOn tells failures apart. It removes the
+// workers' report files: the coordinator has stopped every worker.
+func (c *crashes) kind(msg string) string {
+	files, _ := filepath.Glob(filepath.Join(c.dir, fatalPrefix+"*"))
+	report := ""
+	for _, f := range files {
+		if data, err := os.ReadFile(f); err == nil && len(data) > 0 && report == "" {
+			pos, text := failureKey(string(data))
+			report = "\n" + pos + "\n" + text
+		}
+		os.Remove(f)
+	}
+	key := msg + report
+	if c.seen[key] == nil && report != "" {
+		if c.reports[msg] >= maxReports {
+			return msg + "\n…"
+		}
+		c.reports[msg]++
+	}
+	return key
 }
 
 type crashRecord struct {
@@ -57,6 +110,7 @@ func (d onDeps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTi
 	defer signal.Stop(interrupt)
 	for {
 		err := d.testDeps.CoordinateFuzzing(timeout, limit, minimizeTimeout, minimizeLimit, parallel, seed, types, corpusDir, cacheDir)
+		kind := d.crashes.kind(fmt.Sprint(err))
 		if err == nil || timeout <= 0 || limit > 0 || len(interrupt) > 0 {
 			return err
 		}
@@ -65,7 +119,7 @@ func (d onDeps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTi
 		}
 		var crash interface{ CrashPath() string }
 		if errors.As(err, &crash) {
-			if d.crashes.record(crash.CrashPath(), err.Error()) != nil {
+			if d.crashes.record(crash.CrashPath(), kind) != nil {
 				return err // not kept: the turn stops on it
 			}
 			fmt.Fprintf(os.Stderr, "fuzzmin: fuzzing on past %v (%s)\n", err, filepath.Base(crash.CrashPath()))
@@ -74,7 +128,7 @@ func (d onDeps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTi
 		// A seed entry whose worker ended (the coordinator names no file
 		// then): if a variant of the hook's was running in its place,
 		// most likely the variant failed, not the seed.
-		if !d.crashes.recordVariants(err.Error()) {
+		if !d.crashes.recordVariants(kind) {
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "fuzzmin: fuzzing on past %v (a variant of a seed entry)\n", err)
@@ -82,9 +136,9 @@ func (d onDeps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTi
 }
 
 // record takes the crasher the coordinator wrote to path out of the seed
-// corpus, and keeps it if it is the smallest of those of its message,
-// with the variants the ended workers were running.
-func (c *crashes) record(path, msg string) error {
+// corpus, and keeps it if it is the smallest of those of its kind, with
+// the variants the ended workers were running.
+func (c *crashes) record(path, kind string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -93,7 +147,7 @@ func (c *crashes) record(path, msg string) error {
 	if err := os.Remove(path); err != nil {
 		return err
 	}
-	rec, err := c.count(msg)
+	rec, err := c.count(kind)
 	if err != nil || rec.size != 0 && len(data) >= rec.size {
 		return err
 	}
@@ -108,14 +162,14 @@ func (c *crashes) record(path, msg string) error {
 }
 
 // recordVariants records the variants that were running when their
-// workers ended, as a crash of the message msg with no input of its own,
-// and reports whether there were any.
-func (c *crashes) recordVariants(msg string) bool {
+// workers ended, as a crash of its kind with no input of its own, and
+// reports whether there were any.
+func (c *crashes) recordVariants(kind string) bool {
 	variants := c.endedVariants()
 	if len(variants) == 0 {
 		return false
 	}
-	rec, err := c.count("variant " + msg)
+	rec, err := c.count("variant " + kind)
 	return err == nil && (rec.count > 1 || rec.keep(variants) == nil)
 }
 

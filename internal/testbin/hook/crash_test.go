@@ -3,6 +3,7 @@
 package hook
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,7 +15,7 @@ import (
 // and each leaves the seed corpus directory.
 func TestCrashRecord(t *testing.T) {
 	dir, corpus := t.TempDir(), t.TempDir()
-	c := &crashes{dir: dir, seen: map[string]*crashRecord{}}
+	c := &crashes{dir: dir, seen: map[string]*crashRecord{}, reports: map[string]int{}}
 	write := func(name, data string) string {
 		path := filepath.Join(corpus, name)
 		if err := os.WriteFile(path, []byte(data), 0o666); err != nil {
@@ -85,5 +86,55 @@ func TestCrashRecord(t *testing.T) {
 	}
 	if got := read("crash2*.input"); len(got) != 0 {
 		t.Errorf("the seed's crash has an input: %q", got)
+	}
+}
+
+// TestCrashKind: crashes of one message are told apart by the report the
+// ended worker's runtime wrote, its values masked, up to maxReports kinds,
+// and every report file is removed.
+func TestCrashKind(t *testing.T) {
+	dir := t.TempDir()
+	c := &crashes{dir: dir, seen: map[string]*crashRecord{}, reports: map[string]int{}}
+	const exit2 = "fuzzing process hung or terminated unexpectedly: exit status 2"
+	report := func(text string) {
+		for pid, data := range map[string]string{"1": "", "2": text} { // 1 did not crash
+			if err := os.WriteFile(filepath.Join(dir, fatalPrefix+pid), []byte(data), 0o666); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	goroutine := func(msg, file string) string {
+		return msg + "\n\ngoroutine 7 [running]:\nexample.com/x.parse.func1()\n\t/src/x/" + file + " +0x25\ncreated by example.com/x.parse in goroutine 6\n\t/src/x/x.go:9 +0x1d\nexit status 2\n"
+	}
+	var kinds []string
+	for _, text := range []string{
+		goroutine("panic: bad length 12", "x.go:12"),
+		goroutine("panic: bad length 7", "x.go:12"),  // the same: a value apart
+		goroutine("panic: bad length 12", "y.go:40"), // another place
+		"runtime: goroutine stack exceeds 1000000000-byte limit\nfatal error: stack overflow\n\nruntime stack:\nruntime.throw({0x5, 0x1})\n\t/go/src/runtime/panic.go:1101 +0x48\n\ngoroutine 6 [running]:\nexample.com/x.nest()\n\t/src/x/x.go:30 +0x1\n",
+		"", // an exit: no report
+	} {
+		report(text)
+		kinds = append(kinds, c.kind(exit2))
+		c.count(kinds[len(kinds)-1])
+		if files, _ := filepath.Glob(filepath.Join(dir, fatalPrefix+"*")); len(files) != 0 {
+			t.Fatalf("report files left: %v", files)
+		}
+	}
+	if kinds[0] != kinds[1] {
+		t.Errorf("two reports a value apart are two kinds: %q, %q", kinds[0], kinds[1])
+	}
+	if got := len(slices.Compact(slices.Sorted(slices.Values(kinds)))); got != 4 {
+		t.Errorf("%d kinds of %q, want 4", got, kinds)
+	}
+	if kinds[4] != exit2 {
+		t.Errorf("with no report, the kind is %q, want the message alone", kinds[4])
+	}
+	for i := range maxReports {
+		report(goroutine("panic: other", fmt.Sprintf("z.go:%d", i+1)))
+		c.count(c.kind(exit2))
+	}
+	if n := len(c.seen); n != 2+maxReports {
+		t.Errorf("%d kinds recorded, want %d: those of %d reports and the message alone, then one for the rest", n, 2+maxReports, maxReports)
 	}
 }

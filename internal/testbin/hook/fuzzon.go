@@ -39,8 +39,8 @@ const maxTextsAt = 8
 // target's; and in a worker, an input whose run fails (a panic, t.Fatal,
 // t.Error) is recorded in dir and counts as passing, with no coverage, so
 // that the coordinator neither stops nor keeps it. What ends the worker
-// process (an exit, a fatal error of the runtime, a hang) still stops the
-// coordinator, as it does without fuzzOn.
+// process (an exit, a fatal error of the runtime, a hang) stops the
+// toolchain's coordinator, which onDeps.CoordinateFuzzing runs again.
 //
 // For each kind of failure (its first line, digits aside, and the first
 // position of the stack outside the runtime and the testing package) the
@@ -63,7 +63,7 @@ func fuzzOn(f *testing.F, name, dir string) error {
 			return nil, fmt.Errorf("%s=%q: want a positive duration", HangEnv, os.Getenv(HangEnv))
 		}
 		rec := &recorder{dir: dir, seen: map[string]*record{}, texts: map[string]int{}}
-		return onDeps{own, rec, settable(failed), d, &running{dir: dir}, &watchdog{dir: dir, max: hang}, &crashes{dir: dir, seen: map[string]*crashRecord{}}}, nil
+		return onDeps{own, rec, settable(failed), d, &running{dir: dir}, &watchdog{dir: dir, max: hang}, &crashes{dir: dir, seen: map[string]*crashRecord{}, reports: map[string]int{}}}, nil
 	})
 }
 
@@ -87,6 +87,7 @@ func (d onDeps) RunFuzzWorker(run func(corpusEntry) error) error {
 	// The counts written on the way are powers of two; the worker's
 	// last are written when its coordinator ends it.
 	defer d.rec.flush()
+	reportCrashes(d.rec.dir)
 	d.hang.start()
 	return d.testDeps.RunFuzzWorker(func(e corpusEntry) error {
 		if vals := d.dict.vary(e.Values); vals != nil {
