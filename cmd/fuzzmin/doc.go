@@ -426,8 +426,9 @@ failures and the time from the first turn's start to the first of them
 repeats it met, and the time those cost; a target that fuzzed nothing says why (the budget ran out
 before its turn, or the replay of its corpus took each turn whole). While
 it works, each turn that ends is a line on a terminal and with -v (the
-target, the turn's time, executions and their rate, new inputs and the
-size of its corpora, the failure it stopped on, and the target's failures
+target, the turn's time, executions and their rate, new inputs, the
+size of its corpora and what they cover, in bits of the fuzzer's coverage
+mask, the failure it stopped on, and the target's failures
 so far: new, known and met again), and a "fuzz-turn" event with -json. With -json
 each target is a "fuzz-target" event at the end. The last line says
 where the time went: building, the turns (minimizing what stopped them

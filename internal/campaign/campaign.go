@@ -40,6 +40,7 @@ type campaignTarget struct {
 	lost    time.Duration // minimizing what stopped it
 	execs   int64
 	found   int     // inputs with new coverage
+	bits    int     // what its corpus covered at its last turn's end (testbin.FuzzStats.Coverage)
 	last    float64 // of its last slice: inputs with new coverage a second
 	stops   int     // slices that stopped on a failure
 	stuck   int     // slices in a row that stopped on a failure found before, finding nothing new

@@ -160,6 +160,7 @@ type fuzzTargetEvent struct {
 	Execs    int64
 	New      int      // inputs that found new coverage
 	Coverage string   `json:",omitempty"` // what its corpora cover: a percentage of the statements
+	Bits     int      `json:",omitempty"` // what its corpus covered at its last turn's end, in bits of the fuzzer's coverage mask
 	Failures []string `json:",omitempty"` // the entries written for new failures
 	First    float64  `json:",omitempty"` // seconds from the first turn's start to its first new failure
 	Known    int      `json:",omitempty"` // stops on failures the known file lists
@@ -181,6 +182,7 @@ type fuzzTurnEvent struct {
 	Execs   int64
 	New     int    // inputs that found new coverage
 	Corpus  int    // the inputs of the target's corpora, at the turn's end
+	Bits    int    `json:",omitempty"` // what they cover, in bits of the fuzzer's coverage mask
 	Stopped string `json:",omitempty"` // "failure" or "seed" if the fuzzer stopped on one; else its time was up
 	// The target's failures so far: new, known, and met again.
 	Failures, Known, Repeats int
@@ -201,7 +203,7 @@ func fuzzTurn(r *pipeline.Reporter, t *campaignTarget, d sliceDone) {
 	}
 	if r.JSON != nil {
 		r.Emit(fuzzTurnEvent{Time: time.Now(), Action: pipeline.ActionFuzzTurn, Package: t.pkg.ImportPath, Test: t.target.Name,
-			Turn: t.slices, Elapsed: pipeline.Seconds(d.took), Execs: out.Execs, New: out.New, Corpus: out.Corpus, Stopped: stopped,
+			Turn: t.slices, Elapsed: pipeline.Seconds(d.took), Execs: out.Execs, New: out.New, Corpus: out.Corpus, Bits: t.bits, Stopped: stopped,
 			Failures: len(t.fresh), Known: t.known, Repeats: t.repeats})
 		return
 	}
@@ -212,8 +214,12 @@ func fuzzTurn(r *pipeline.Reporter, t *campaignTarget, d sliceDone) {
 	if d.took > 0 {
 		rate = float64(out.Execs) / d.took.Seconds()
 	}
-	line := fmt.Sprintf("%s: turn %d, %v, %d execs (%.0f/s), %s (corpus %d)", t.name(), t.slices, d.took.Round(100*time.Millisecond), out.Execs, rate,
+	line := fmt.Sprintf("%s: turn %d, %v, %d execs (%.0f/s), %s (corpus %d", t.name(), t.slices, d.took.Round(100*time.Millisecond), out.Execs, rate,
 		pipeline.Plural(out.New, "new input", "new inputs"), out.Corpus)
+	if t.bits > 0 {
+		line += fmt.Sprintf(", coverage %d bits", t.bits)
+	}
+	line += ")"
 	switch stopped {
 	case "failure":
 		line += ", stopped on a failure"
@@ -230,6 +236,6 @@ func fuzzTarget(r *pipeline.Reporter, t *campaignTarget) {
 		return
 	}
 	r.Emit(fuzzTargetEvent{Time: time.Now(), Action: pipeline.ActionFuzzTarget, Package: t.pkg.ImportPath, Test: t.target.Name,
-		Elapsed: pipeline.Seconds(t.spent), Slices: t.slices, Execs: t.execs, New: t.found, Coverage: t.cover, Failures: t.fresh, First: pipeline.Seconds(t.first), Known: t.known,
+		Elapsed: pipeline.Seconds(t.spent), Slices: t.slices, Execs: t.execs, New: t.found, Coverage: t.cover, Bits: t.bits, Failures: t.fresh, First: pipeline.Seconds(t.first), Known: t.known,
 		Repeats: t.repeats, Past: t.past, Stopped: pipeline.Seconds(t.lost), Left: t.left, Done: t.done})
 }

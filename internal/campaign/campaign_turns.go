@@ -109,6 +109,9 @@ func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Durat
 	t.spent += d.took
 	t.execs += out.Execs
 	t.found += out.New
+	if out.Coverage > 0 {
+		t.bits = out.Coverage
+	}
 	defer fuzzTurn(c.Rep, t, d) // with what the turn found counted
 	cost := d.took
 	freshPast := 0 // new failures fuzzed past

@@ -63,5 +63,5 @@ func ParseFuzzStatsLine(l string) (FuzzStats, bool) {
 	if m == nil {
 		return FuzzStats{}, false
 	}
-	return parseFuzzStats(m), true
+	return parseFuzzStats(m, 0), true
 }

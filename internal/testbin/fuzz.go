@@ -78,6 +78,11 @@ type FuzzStats struct {
 	Execs   int64
 	New     int // inputs that found new coverage, which the generated corpus gained
 	Corpus  int // the inputs of its corpora, seeds included
+	// Coverage is what the coordinator's corpus covers: the bits of its
+	// coverage mask (one for each bucket of hit counts that an edge of the
+	// instrumented code reached), as GODEBUG=fuzzdebug=1 has it say; 0
+	// before the corpus's baseline is known.
+	Coverage int
 }
 
 // A FuzzOutcome is how a run of the fuzzer ended.
@@ -136,6 +141,10 @@ const turnGrace = 10 * time.Second
 // ends as if its time were up.
 func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice) (FuzzOutcome, error) {
 	target, minimize, env := s.Target, time.Duration(0), b.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	env = withGODEBUG(env, "fuzzdebug=1") // for the coverage (FuzzStats.Coverage)
 	if s.FuzzOn != "" {
 		target, minimize = HookName(s.Target), fuzzOnMinimize
 		env = append(slices.Clip(env), fuzzOnEnv+"="+s.FuzzOn, hangEnv+"="+s.Hang.String())
@@ -191,19 +200,26 @@ func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice) (FuzzOutcome, error) {
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
+		if _, debug, ok := strings.Cut(line, fuzzDebug); ok {
+			// Not the target's: it stays out of the output's tail.
+			if m := coverageBitsRE.FindStringSubmatch(debug); m != nil {
+				out.Coverage, _ = strconv.Atoi(m[1])
+			}
+			continue
+		}
 		if tail = append(tail, line); len(tail) > 40 {
 			tail = tail[1:]
 		}
 		trimmed := strings.TrimSpace(line)
 		if m := fuzzStatsRE.FindStringSubmatch(trimmed); m != nil {
-			out.FuzzStats = parseFuzzStats(m)
+			out.FuzzStats = parseFuzzStats(m, out.Coverage)
 		} else if strings.HasPrefix(trimmed, fuzzingOnPast) {
 			// The hook's coordinator starts the toolchain's again, whose
 			// statistics start again from 0: those so far are added.
 			past.Elapsed += out.Elapsed
 			past.Execs += out.Execs
 			past.New += out.New
-			out.FuzzStats = FuzzStats{Corpus: out.Corpus}
+			out.FuzzStats = FuzzStats{Corpus: out.Corpus, Coverage: out.Coverage}
 			out.Seed = "" // the failure it named was a variant's
 		} else if rest, ok := strings.CutPrefix(trimmed, seedFailure); ok {
 			_, out.Seed, _ = strings.Cut(rest, "/")
@@ -374,9 +390,32 @@ func ReadSlowest(dir string) time.Duration {
 	return time.Duration(ns)
 }
 
-// parseFuzzStats reads a match of fuzzStatsRE.
-func parseFuzzStats(m []string) FuzzStats {
-	var st FuzzStats
+// fuzzDebug marks the lines the coordinator writes with
+// GODEBUG=fuzzdebug=1 (internal/fuzz's debugLogf: a time, then this);
+// coverageBitsRE matches those that say what its corpus covers, when the
+// baseline is gathered and at each new input.
+const fuzzDebug = " DEBUG "
+
+var coverageBitsRE = regexp.MustCompile(`(?:initial coverage bits|total bits): (\d+)`)
+
+// withGODEBUG returns env with setting added to its GODEBUG.
+func withGODEBUG(env []string, setting string) []string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], "GODEBUG="); ok {
+			if v != "" {
+				setting = v + "," + setting
+			}
+			env = slices.Delete(slices.Clone(env), i, i+1)
+			break
+		}
+	}
+	return append(slices.Clip(env), "GODEBUG="+setting)
+}
+
+// parseFuzzStats reads a match of fuzzStatsRE; the line does not say the
+// coverage.
+func parseFuzzStats(m []string, coverage int) FuzzStats {
+	st := FuzzStats{Coverage: coverage}
 	st.Elapsed, _ = time.ParseDuration(m[1])
 	st.Execs, _ = strconv.ParseInt(m[2], 10, 64)
 	st.New, _ = strconv.Atoi(m[3])

@@ -6,6 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -16,8 +19,8 @@ func TestFuzzStatsLine(t *testing.T) {
 		want FuzzStats
 		ok   bool
 	}{
-		{"fuzz: elapsed: 3s, execs: 77360 (25785/sec), new interesting: 1 (total: 2)", FuzzStats{3 * time.Second, 77360, 1, 2}, true},
-		{"fuzz: elapsed: 1m3s, execs: 12 (0/sec)", FuzzStats{63 * time.Second, 12, 0, 0}, true},
+		{"fuzz: elapsed: 3s, execs: 77360 (25785/sec), new interesting: 1 (total: 2)", FuzzStats{Elapsed: 3 * time.Second, Execs: 77360, New: 1, Corpus: 2}, true},
+		{"fuzz: elapsed: 1m3s, execs: 12 (0/sec)", FuzzStats{Elapsed: 63 * time.Second, Execs: 12}, true},
 		{"fuzz: elapsed: 0s, gathering baseline coverage: 0/3 completed", FuzzStats{}, false},
 		{"fuzz: elapsed: 0s, execs: 1 (1/sec), new interesting: x (total: 2)", FuzzStats{}, false},
 	} {
@@ -26,8 +29,41 @@ func TestFuzzStatsLine(t *testing.T) {
 			t.Errorf("%q: matched %v, want %v", tt.line, m != nil, tt.ok)
 			continue
 		}
-		if m != nil && parseFuzzStats(m) != tt.want {
-			t.Errorf("%q: %+v, want %+v", tt.line, parseFuzzStats(m), tt.want)
+		if m != nil && parseFuzzStats(m, 0) != tt.want {
+			t.Errorf("%q: %+v, want %+v", tt.line, parseFuzzStats(m, 0), tt.want)
+		}
+	}
+}
+
+// TestCoverageBits checks the lines of GODEBUG=fuzzdebug=1 that say the
+// coverage, and the setting added to the user's GODEBUG.
+func TestCoverageBits(t *testing.T) {
+	for line, want := range map[string]int{
+		"2026-12-06 19:10:34.123456789 DEBUG finished processing input corpus, entries: 3, initial coverage bits: 41":                                41,
+		"2026-12-06 19:10:35.5 DEBUG new interesting input, id: 5d3e, parent: 9a1b, gen: 2, new bits: 3, total bits: 44, size: 12, exec time: 1.2µs": 44,
+		"2026-12-06 19:10:34.1 DEBUG processed an initial input, id: 9a1b, new bits: 7, size: 3, exec time: 4µs":                                     0,
+		"2026-12-06 19:10:36.1 DEBUG worker reported interesting input that doesn't expand coverage, id: 77aa, parent: 5d3e, canMinimize: true":      0,
+	} {
+		_, debug, ok := strings.Cut(line, fuzzDebug)
+		got := 0
+		if m := coverageBitsRE.FindStringSubmatch(debug); ok && m != nil {
+			got, _ = strconv.Atoi(m[1])
+		}
+		if got != want {
+			t.Errorf("%q: %d bits, want %d", line, got, want)
+		}
+	}
+	for _, tc := range []struct{ env, want []string }{
+		{[]string{"HOME=/h"}, []string{"HOME=/h", "GODEBUG=fuzzdebug=1"}},
+		{[]string{"GODEBUG=panicnil=1", "HOME=/h"}, []string{"HOME=/h", "GODEBUG=panicnil=1,fuzzdebug=1"}},
+		{[]string{"GODEBUG=", "HOME=/h"}, []string{"HOME=/h", "GODEBUG=fuzzdebug=1"}},
+	} {
+		orig := slices.Clone(tc.env)
+		if got := withGODEBUG(tc.env, "fuzzdebug=1"); !slices.Equal(got, tc.want) {
+			t.Errorf("withGODEBUG(%q) = %q, want %q", tc.env, got, tc.want)
+		}
+		if !slices.Equal(tc.env, orig) {
+			t.Errorf("withGODEBUG changed its argument: %q", tc.env)
 		}
 	}
 }

@@ -111,7 +111,11 @@ func FuzzX(f *testing.F) {
 	}
 	// Without FuzzOn, the same binary fuzzes as go test -fuzz does.
 	s.FuzzOn, s.Time = "", time.Second
-	if out, err := bin.Fuzz(context.Background(), s); err != nil || out.Crasher != nil {
+	out, err := bin.Fuzz(context.Background(), s)
+	if err != nil || out.Crasher != nil {
 		t.Errorf("the turn that does not fuzz past failures: %v, stopped on %q", err, out.Crasher)
+	}
+	if out.Execs == 0 || out.Coverage == 0 {
+		t.Errorf("the turn that does not fuzz past failures: %d execs, coverage %d bits", out.Execs, out.Coverage)
 	}
 }
