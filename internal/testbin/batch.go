@@ -110,6 +110,10 @@ const hangEnv = "FUZZMIN_FUZZ_HANG"
 // its worker, which the hook's coordinator went on past.
 const crashPrefix = "crash"
 
+// fatalPrefix is the hook's fatalPrefix: the file a worker's runtime
+// writes its crash report to, which the hook's coordinator reads.
+const fatalPrefix = "fatal-"
+
 // slowestFile is the hook's file of the slowest passing run its workers
 // have seen, which stays in the recording directory from turn to turn.
 const slowestFile = "slowest.ns"

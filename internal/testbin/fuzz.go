@@ -331,8 +331,8 @@ func ReadFound(dir string) ([]Found, int, error) {
 		}
 		data, err := os.ReadFile(path)
 		os.Remove(path)
-		if err != nil || strings.HasSuffix(name, ".tmp") {
-			continue
+		if err != nil || strings.HasSuffix(name, ".tmp") || strings.HasPrefix(name, fatalPrefix) {
+			continue // a crash report left by a fuzzer that was killed: no failure
 		}
 		if strings.HasPrefix(name, variantPrefix) {
 			if len(data) >= 8 {

@@ -109,6 +109,7 @@ func TestReadFound(t *testing.T) {
 		"crash0-12.first":    "3000000000",
 		"crash0-12.variant0": "go test fuzz v1\nint(31337)\n",
 		"slowest.ns":         "1500",
+		"fatal-13":           "panic: a report left by a killed fuzzer",
 	}
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o666); err != nil {
@@ -168,6 +169,9 @@ func TestHookStrings(t *testing.T) {
 	}
 	if !bytes.Contains(crashSource, []byte(`const CrashPrefix = "`+crashPrefix+`"`)) {
 		t.Errorf("crash.go does not name its files %s…", crashPrefix)
+	}
+	if !bytes.Contains(crashSource, []byte(`const fatalPrefix = "`+fatalPrefix+`"`)) {
+		t.Errorf("crash.go does not name its report files %s…", fatalPrefix)
 	}
 	if !bytes.Contains(hangSource, []byte(`const slowestFile = "`+slowestFile+`"`)) {
 		t.Errorf("hang.go does not name its file %s", slowestFile)
