@@ -369,7 +369,9 @@ one place; the rest there are one kind). When the turn ends, the smallest
 input of each kind it met is screened, all of them in one run, and only
 those of failures not found before are minimized: the smallest of each
 failure. The others, and every input of a kind an earlier turn met,
-count as repeats.
+count as repeats. The first failure a target meets ends its turn at once,
+so that it is minimized, written and reported as soon as go test -fuzz
+would report it; the turn after goes on from the same corpora.
 
 An input that ends its worker process (an exit, a fatal error of the
 runtime, a hang) stops the toolchain's coordinator, which writes it into

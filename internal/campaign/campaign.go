@@ -58,6 +58,7 @@ type campaignTarget struct {
 	past    int                        // inputs that failed and were fuzzed past
 	kinds   map[string]bool            // the kinds of failure its turns fuzzed past and took (testbin.Found)
 	first   time.Duration              // from the first turn's start to its first new failure; 0 if none
+	met     bool                       // a turn met a failure: no turn of it ends early any more (sliceDone.early)
 }
 
 // once reports whether t's stops on sig are yet to be reported: the report
@@ -91,6 +92,10 @@ type sliceDone struct {
 	out  testbin.FuzzOutcome
 	err  error
 	took time.Duration // from its start to its end
+	// early says the turn was ended as its target met its first failure
+	// (watchFirst), so that what fuzzing finds is reported as soon as
+	// go test -fuzz reports it.
+	early bool
 }
 
 // A campaignConfig is what a campaign serves, from fuzzmin fuzz's flags.

@@ -198,7 +198,7 @@ func fuzzTurn(r *pipeline.Reporter, t *campaignTarget, d sliceDone) {
 	switch {
 	case out.Seed != "":
 		stopped = "seed"
-	case out.Crasher != nil:
+	case out.Crasher != nil || d.early:
 		stopped = "failure"
 	}
 	if r.JSON != nil {

@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -167,4 +168,42 @@ func TestNextTarget(t *testing.T) {
 	if got := nextTarget([]*campaignTarget{done}); got != nil {
 		t.Errorf("with every target done, nextTarget = %v", got)
 	}
+}
+
+// TestWatchFirst: a turn is ended once a worker has recorded its first
+// failure (a .first file), not before; and the watch ends with its turn.
+func TestWatchFirst(t *testing.T) {
+	dir := t.TempDir()
+	ended := make(chan bool)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go watchFirst(ctx, dir, func() { close(ended) })
+	write := func(name string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("1"), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("slowest.ns")
+	write("ab12-7.input")
+	select {
+	case <-ended:
+		t.Fatal("ended before a failure's .first file was written")
+	case <-time.After(3 * firstPoll):
+	}
+	write("ab12-7.first")
+	select {
+	case <-ended:
+	case <-time.After(time.Minute):
+		t.Fatal("not ended a minute after a failure's .first file was written")
+	}
+
+	// Its turn over, the watch stops and ends nothing.
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	stopped := make(chan bool)
+	go func() {
+		watchFirst(ctx2, t.TempDir(), func() { t.Error("ended with no failure") })
+		close(stopped)
+	}()
+	cancel2()
+	<-stopped
 }

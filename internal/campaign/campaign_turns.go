@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/corpus"
@@ -52,8 +55,14 @@ func (c *campaign) fuzzTargets(ctx context.Context, targets []*campaignTarget) m
 				Time: min(slice, left).Round(time.Second), Workers: workers, FuzzOn: t.fuzzOn, Hang: c.ExecTimeout}
 			go func() {
 				start := time.Now()
-				out, err := t.bin.Fuzz(ctx, s)
-				done <- sliceDone{t, out, err, time.Since(start)}
+				turn, end := context.WithCancel(ctx)
+				defer end()
+				var early atomic.Bool
+				if t.fuzzOn != "" && !t.met {
+					go watchFirst(turn, t.fuzzOn, func() { early.Store(true); end() })
+				}
+				out, err := t.bin.Fuzz(turn, s)
+				done <- sliceDone{t, out, err, time.Since(start), early.Load() && ctx.Err() == nil}
 			}()
 		}
 		if running == 0 {
@@ -65,6 +74,33 @@ func (c *campaign) fuzzTargets(ctx context.Context, targets []*campaignTarget) m
 		// Minimizing a failure, new or found before, is time of the
 		// budget (minimizeTime).
 		c.sliceEnded(ctx, d, slice, found)
+	}
+}
+
+// firstPoll is how often watchFirst looks.
+const firstPoll = 200 * time.Millisecond
+
+// watchFirst calls end once a worker of the turn has recorded a failure in
+// dir (the hook writes a kind's .first file as it meets it), unless ctx
+// ends first. A target's first failure ends its turn, so that it is
+// minimized, written and reported at once, as go test -fuzz stops on it;
+// the failures after it wait for the end of their turns.
+func watchFirst(ctx context.Context, dir string, end func()) {
+	tick := time.NewTicker(firstPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		des, _ := os.ReadDir(dir)
+		for _, de := range des {
+			if strings.HasSuffix(de.Name(), ".first") {
+				end()
+				return
+			}
+		}
 	}
 }
 
@@ -113,6 +149,7 @@ func (c *campaign) sliceEnded(ctx context.Context, d sliceDone, slice time.Durat
 		t.bits = out.Coverage
 	}
 	defer fuzzTurn(c.Rep, t, d) // with what the turn found counted
+	defer func() { t.met = t.met || d.early || t.past > 0 || t.stops > 0 }()
 	cost := d.took
 	freshPast := 0 // new failures fuzzed past
 	defer func() {
