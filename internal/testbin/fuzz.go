@@ -299,8 +299,9 @@ type Found struct {
 	// the input the fuzzer names. Kind is "".
 	Variant bool
 	// Crash says that Input ended its worker (an exit, a fatal error, a
-	// hang): the smallest of those of one message of the coordinator's,
-	// which the hook's coordinator went on past. Variants are the
+	// hang): the smallest of those of one kind (the coordinator's
+	// message, and the first line and place of the report the worker's
+	// runtime wrote), which the hook's coordinator went on past. Variants are the
 	// variants of the hook's that were running when its worker ended, as
 	// Variant has them; Input is nil where the worker ran a seed entry,
 	// which the coordinator names no file of.
