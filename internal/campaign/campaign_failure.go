@@ -258,9 +258,10 @@ func pendingEntry(dir, name string, data []byte) (corpus.Entry, error) {
 // of t met as met says (or of another failure met minimizing it), and
 // reports whether it is new. The entry existing, if not "", was there before the
 // stop: it is not removed. If pending, res is the result of the input
-// data, which is not in the seed corpus and whose result was not written:
-// it goes in as it is (the minimum, or unminimized and named) unless its
-// failure is counted elsewhere.
+// data, which is not in the seed corpus and whose result was not written
+// (the pipeline writes and checks a pending input that is its own minimum
+// as any result): it goes in unminimized and named, unless its failure is
+// counted elsewhere.
 func (c *campaign) countFailure(t *campaignTarget, res pipeline.Result, known *pipeline.KnownFailures, found map[failure.Signature]*campaignFinding, existing string, pending bool, data []byte, met string, at time.Time, doubt doubt) bool {
 	dir := corpus.SeedCorpus(t.pkg.Dir, t.target.Name)
 	minimal := res.Status == pipeline.StatusMinimal || res.Status == pipeline.StatusStopped
@@ -306,17 +307,12 @@ func (c *campaign) countFailure(t *campaignTarget, res pipeline.Result, known *p
 		if t.once(sig) {
 			c.Rep.Infof("%s: %s %v again, found before in %s: %s", t.name(), met, sig, f.t.target.Name, c.Rel(f.path))
 		}
-	case kept == "" && !(pending && minimal):
+	case kept == "":
 		if pending {
 			c.placeRaw(t, dir, data, "")
 		}
 		c.Report(res)
 	default:
-		if pending {
-			if kept = c.placeRaw(t, dir, data, "it is the minimum"); kept == "" {
-				return false
-			}
-		}
 		found[sig] = &campaignFinding{t: t, path: kept, after: at.Sub(c.start)}
 		t.fresh = append(t.fresh, kept)
 		if t.first == 0 || at.Sub(c.start) < t.first {

@@ -261,13 +261,20 @@ func (c *Run) finish(ctx context.Context, j *entryJob, out shrinkOutcome, res Re
 	if !j.isFound() {
 		res.Rerun = rerun(j, j.entry.Name)
 	}
+	var same status // of an input that is its own result
 	if !j.isFound() && (!out.accepted || bytes.Equal(out.data, j.entry.Data)) {
 		res.After = res.Before // the file stays as it is
-		res.Status = StatusMinimal
+		same = StatusMinimal
 		if out.stop != shrink.StopDone.String() {
-			res.Status = StatusStopped
+			same = StatusStopped
 		}
-		return res, nil
+		if j.onDisk() {
+			res.Status = same
+			return res, nil
+		}
+		// A campaign's input, not in the corpus: it is its own result,
+		// written and checked by go test as any result is.
+		out.data = j.entry.Data
 	}
 	if res.After > res.Before && !j.isFound() {
 		res.Note = join(res.Note, grown(j.entry.Data, out.data))
@@ -289,6 +296,9 @@ func (c *Run) finish(ctx context.Context, j *entryJob, out shrinkOutcome, res Re
 	// A first interrupt stops searches, not the check and the write of a
 	// result once begun.
 	res, err := c.writeBack(c.finishContext(), j, out.data, res)
+	if err == nil && same != "" {
+		res.Status = same
+	}
 	// What is on disk, for an interrupt before or during the write.
 	if ctx.Err() != nil && err == nil && res.Path != "" {
 		what := "the smallest value found before the interrupt, verified by go test"
