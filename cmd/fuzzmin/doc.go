@@ -387,7 +387,9 @@ Each such input costs a start of the workers and a replay of the corpus,
 and a hang its limit: a worker counts an input as hanging as fuzzmin
 judges its own runs (past 20 times the slowest input that passed, a
 second at least, -exec-timeout at most), where the toolchain's workers
-wait ten seconds, as long as a short turn. Inputs with new coverage are minimized by the fuzzer, as go test -fuzz does, for
+wait ten seconds, as long as a short turn. A worker that grows past
+-memory-limit while an input runs ends itself too (Linux), and the input
+is minimized as out of memory, as fuzzmin judges its own runs. Inputs with new coverage are minimized by the fuzzer, as go test -fuzz does, for
 two seconds at most each. Beside the toolchain's mutations, the workers run
 one input in 16 a second time with one of its values replaced: by an
 integer, character, float or string literal of the package's Go files

@@ -52,7 +52,7 @@ func (c *campaign) fuzzTargets(ctx context.Context, targets []*campaignTarget) m
 			t.running = true
 			running++
 			s := testbin.FuzzSlice{Target: t.target.Name, Dir: t.work, CacheDir: c.cacheCorpusRoot(t.pkg),
-				Time: min(slice, left).Round(time.Second), Workers: workers, FuzzOn: t.fuzzOn, Hang: c.ExecTimeout}
+				Time: min(slice, left).Round(time.Second), Workers: workers, FuzzOn: t.fuzzOn, Hang: c.ExecTimeout, MemLimit: int64(c.MemLimit)}
 			go func() {
 				start := time.Now()
 				turn, end := context.WithCancel(ctx)

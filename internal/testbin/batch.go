@@ -106,6 +106,10 @@ const variantPrefix = "variant-"
 // that fuzzes past failures (FuzzSlice.Hang).
 const hangEnv = "FUZZMIN_FUZZ_HANG"
 
+// memEnv is the hook's MemEnv: the most resident memory a worker that
+// fuzzes past failures may reach (FuzzSlice.MemLimit).
+const memEnv = "FUZZMIN_FUZZ_MEM"
+
 // crashPrefix is the hook's CrashPrefix: the files of an input that ended
 // its worker, which the hook's coordinator went on past.
 const crashPrefix = "crash"

@@ -55,6 +55,11 @@ type FuzzSlice struct {
 	// failures (-exec-timeout): the worker ends itself past it, or past
 	// the hang limit Runner.Limit would judge by (hook.HangEnv).
 	Hang time.Duration
+	// MemLimit, if not 0, is the most resident memory in bytes a worker
+	// that fuzzes past failures may reach while an input runs
+	// (-memory-limit): past it the worker ends itself, and the input is a
+	// crash of its own exit status (hook.MemEnv).
+	MemLimit int64
 }
 
 // fuzzOnMinimize bounds the toolchain's minimization of an input that
@@ -147,7 +152,7 @@ func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice) (FuzzOutcome, error) {
 	env = withGODEBUG(env, "fuzzdebug=1") // for the coverage (FuzzStats.Coverage)
 	if s.FuzzOn != "" {
 		target, minimize = HookName(s.Target), fuzzOnMinimize
-		env = append(slices.Clip(env), fuzzOnEnv+"="+s.FuzzOn, hangEnv+"="+s.Hang.String())
+		env = append(slices.Clip(env), fuzzOnEnv+"="+s.FuzzOn, hangEnv+"="+s.Hang.String(), memEnv+"="+strconv.FormatInt(s.MemLimit, 10))
 		if b.Dict != "" {
 			env = append(env, dictEnv+"="+b.Dict)
 		}

@@ -161,6 +161,9 @@ func TestHookStrings(t *testing.T) {
 	if !bytes.Contains(dictSource, []byte(`const DictEnv = "`+dictEnv+`"`)) {
 		t.Errorf("dict.go does not name its file %s", dictEnv)
 	}
+	if !bytes.Contains(hangSource, []byte(`const MemEnv = "`+memEnv+`"`)) {
+		t.Errorf("hang.go does not name its memory limit %s", memEnv)
+	}
 	if !bytes.Contains(hangSource, []byte(`const HangEnv = "`+hangEnv+`"`)) {
 		t.Errorf("hang.go does not name its limit %s", hangEnv)
 	}

@@ -62,8 +62,14 @@ func fuzzOn(f *testing.F, name, dir string) error {
 		if err != nil || hang <= 0 {
 			return nil, fmt.Errorf("%s=%q: want a positive duration", HangEnv, os.Getenv(HangEnv))
 		}
+		var mem int64
+		if v := os.Getenv(MemEnv); v != "" {
+			if mem, err = strconv.ParseInt(v, 10, 64); err != nil || mem < 0 {
+				return nil, fmt.Errorf("%s=%q: want a number of bytes", MemEnv, v)
+			}
+		}
 		rec := &recorder{dir: dir, seen: map[string]*record{}, texts: map[string]int{}}
-		return onDeps{own, rec, settable(failed), d, &running{dir: dir}, &watchdog{dir: dir, max: hang}, &crashes{dir: dir, seen: map[string]*crashRecord{}, reports: map[string]int{}}}, nil
+		return onDeps{own, rec, settable(failed), d, &running{dir: dir}, &watchdog{dir: dir, max: hang, mem: mem}, &crashes{dir: dir, seen: map[string]*crashRecord{}, reports: map[string]int{}}}, nil
 	})
 }
 

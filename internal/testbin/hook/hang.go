@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -19,6 +21,19 @@ import (
 // crash. The toolchain's own limit is ten seconds, as long as a short
 // turn: such a turn ended before it could see a hang.
 const HangEnv = "FUZZMIN_FUZZ_HANG"
+
+// MemEnv is the most resident memory a worker that fuzzes past failures
+// may reach, in bytes (fuzzmin's -memory-limit; unset or 0: no limit).
+// Past it, while an input runs, the worker ends itself with memExit and
+// its coordinator reports the input as a crash, which fuzzmin replays
+// under the same limit (testbin.Runner.MemLimit). Without it, such an
+// input grows the worker until the system's OOM killer ends it with
+// SIGKILL, which the toolchain's coordinator takes for no crash: the turn
+// ended with no failing input. Linux only (/proc/self/statm).
+const MemEnv = "FUZZMIN_FUZZ_MEM"
+
+// memExit is the exit status of a worker past the memory limit.
+const memExit = 87
 
 // As testbin's (checked by its tests).
 const (
@@ -40,6 +55,7 @@ const slowestFile = "slowest.ns"
 type watchdog struct {
 	dir     string
 	max     time.Duration
+	mem     int64        // the memory limit in bytes (MemEnv); 0: none
 	started atomic.Int64 // when the running input started, Unix ns; 0 while none runs
 	slowest atomic.Int64 // ns: the slowest input that passed
 	written int64        // the slowest written to slowestFile
@@ -79,7 +95,8 @@ func (w *watchdog) limit() time.Duration {
 	return w.max
 }
 
-// check ends the process if the input running has run past the limit.
+// check ends the process if the input running has run past the limit, or
+// holds more memory than the memory limit.
 func (w *watchdog) check() {
 	start := w.started.Load()
 	if start == 0 {
@@ -89,6 +106,32 @@ func (w *watchdog) check() {
 		fmt.Fprintf(os.Stderr, "fuzzmin: an input ran %v, past the hang limit of %v: its worker ends\n", ran.Round(time.Millisecond), limit)
 		os.Exit(hangExit)
 	}
+	if w.mem > 0 && residentMemory() > w.mem {
+		// What the collector can give back is not the input's.
+		debug.FreeOSMemory()
+		if rss := residentMemory(); rss > w.mem && w.started.Load() == start {
+			fmt.Fprintf(os.Stderr, "fuzzmin: an input grew its worker to %d bytes, past the memory limit of %d: its worker ends\n", rss, w.mem)
+			os.Exit(memExit)
+		}
+	}
+}
+
+// residentMemory returns the resident memory of this process in bytes, as
+// /proc/self/statm counts it in pages, or 0 if it cannot tell.
+func residentMemory() int64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return pages * int64(os.Getpagesize())
 }
 
 // run runs e, watched, and learns from it if it passes.

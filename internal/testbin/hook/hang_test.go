@@ -4,6 +4,7 @@ package hook
 
 import (
 	"errors"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -42,4 +43,24 @@ func TestWatchdogLimit(t *testing.T) {
 	if got := next.limit(); got != 10*time.Second || time.Duration(next.slowest.Load()) < 600*time.Millisecond {
 		t.Errorf("a new worker starts with slowest %v, want what the last one wrote", time.Duration(next.slowest.Load()))
 	}
+}
+
+// TestResidentMemory: the watchdog's measure of memory sees what an input
+// keeps, touched.
+func TestResidentMemory(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the memory limit is Linux only")
+	}
+	before := residentMemory()
+	if before <= 0 {
+		t.Fatalf("residentMemory = %d", before)
+	}
+	b := make([]byte, 64<<20)
+	for i := range b {
+		b[i] = 1
+	}
+	if after := residentMemory(); after < before+32<<20 {
+		t.Errorf("residentMemory went from %d to %d with 64 MiB kept", before, after)
+	}
+	runtime.KeepAlive(b)
 }
