@@ -262,8 +262,8 @@ func (c *campaign) fuzzedPast(ctx context.Context, t *campaignTarget, found map[
 			// An input that ended its worker, which the coordinator went
 			// on past: its kind (the worker's exit status, and the first
 			// line of its runtime's report) tells too little to be a
-			// repeat without a replay. As a stop's
-			// input, it is taken after the variants that were running.
+			// repeat without a replay. As a stop's input, it is taken
+			// after the variants that were running.
 			at, named := f.At, sure
 			if at.IsZero() {
 				at = start
