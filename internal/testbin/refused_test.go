@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
+	"github.com/fuzzmin/fuzzmin/internal/testbin/testbintest"
 )
 
 // TestFuzz_AnotherTesting forces the mismatch the hook checks for before
@@ -45,9 +46,7 @@ func TestFuzz_AnotherTesting(t *testing.T) {
 		t.Skipf("%s has no fstate: the hook refuses this toolchain's testing package as it is", fuzzGo)
 	}
 	dir, hooks := t.TempDir(), t.TempDir()
-	files := map[string]string{
-		"go.mod": "module example.com/other\n\ngo 1.26\n",
-		"x_test.go": `package other
+	testbintest.WriteModule(t, dir, "example.com/other", map[string]string{"x_test.go": `package other
 
 import "testing"
 
@@ -55,13 +54,7 @@ func FuzzX(f *testing.F) {
 	f.Add(0)
 	f.Fuzz(func(t *testing.T, n int) {})
 }
-`,
-	}
-	for name, data := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
+`})
 	flag, err := testbin.WriteHooks(hooks, dir, "example.com/other", dir, []testbin.HookTarget{{Name: "FuzzX", Package: "other"}})
 	if err != nil {
 		t.Fatal(err)

@@ -117,7 +117,8 @@ func (w *watchdog) check() {
 }
 
 // residentMemory returns the resident memory of this process in bytes, as
-// /proc/self/statm counts it in pages, or 0 if it cannot tell.
+// /proc/self/statm counts it in pages, or 0 if it cannot tell: testbin's
+// rss, which the hook cannot import (it imports nothing of fuzzmin's).
 func residentMemory() int64 {
 	b, err := os.ReadFile("/proc/self/statm")
 	if err != nil {
