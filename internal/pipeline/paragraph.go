@@ -28,6 +28,10 @@ func paragraph(res Result) string {
 		}
 		fmt.Fprintf(&b, "%s: regression: %s: %v; left alone (-tracked minimizes it)\n", res.Test, what, res.Signature)
 	case StatusStopped:
+		if res.Path != "" {
+			writeResult(&b, res, elapsed) // a campaign's input, written as found
+			break
+		}
 		fmt.Fprintf(&b, "%s: nothing smaller found, %d runs, %v: %v; left alone\n", res.Test, res.Runs, elapsed, res.Signature)
 		fmt.Fprintf(&b, "\tsearch stopped early (%s): the result may not be minimal\n", res.Stop)
 	default:
@@ -144,6 +148,8 @@ func writeResult(b *strings.Builder, res Result, elapsed time.Duration) {
 	switch {
 	case res.Status == StatusMinimal:
 		verb = "already minimal"
+	case res.Status == StatusStopped:
+		verb = "nothing smaller found,"
 	case res.Status == statusWould:
 		verb = "would minimize"
 	case res.After > res.Before:
@@ -170,8 +176,12 @@ func writeResult(b *strings.Builder, res Result, elapsed time.Duration) {
 	}
 	writeOthers(b, res.Others)
 	switch res.Status {
-	case statusMinimized, statusFound:
-		fmt.Fprintf(b, "\twrote %s", res.Path)
+	case statusMinimized, statusFound, StatusMinimal, StatusStopped:
+		// Of the last two, only a campaign's input that was not in the
+		// corpus has a path: it is written as it was found.
+		if res.Path != "" {
+			fmt.Fprintf(b, "\twrote %s", res.Path)
+		}
 	case statusDuplicate:
 		fmt.Fprintf(b, "\tkept %s", res.Path)
 	case statusWould:
