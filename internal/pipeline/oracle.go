@@ -19,7 +19,7 @@ import (
 // result.
 func (c *Run) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker bool) (shrinkOutcome, error) {
 	if j.want.Kind != failure.Timeout {
-		out, explain, err := c.search(ctx, j, inWorker, 0)
+		out, explain, err := c.search(ctx, j, inWorker, 0, c.budget(j))
 		if explain != nil {
 			out.explanation = explain()
 		}
@@ -30,19 +30,28 @@ func (c *Run) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker bool
 	// slow, and the limits have grown with it), search again, and after
 	// shortSearches searches whose results did not hang, with the full
 	// limit. Only a confirmed result is explained, with the limit its
-	// search had.
+	// search had. The searches share the entry's budget: an input whose
+	// time grows with its size (a backtracking matcher) gives results that
+	// do not hang again and again, and each search its own budget took
+	// four of them.
+	end := time.Now().Add(c.budget(j))
 	var runs int
 	for k := 0; ; k++ {
+		left := time.Until(end)
+		if left <= 0 {
+			// Nothing confirmed smaller in the time: the entry stays.
+			return shrinkOutcome{runs: runs, stop: shrink.StopDeadline.String()}, nil
+		}
 		short := j.runner.ShortLimit(j.floor)
 		if k == shortSearches || short == j.runner.Limit(j.floor) {
-			out, explain, err := c.search(ctx, j, inWorker, 0)
+			out, explain, err := c.search(ctx, j, inWorker, 0, left)
 			if explain != nil {
 				out.explanation = explain()
 			}
 			out.runs += runs
 			return out, err
 		}
-		out, explain, err := c.search(ctx, j, inWorker, short)
+		out, explain, err := c.search(ctx, j, inWorker, short, left)
 		out.runs += runs
 		if err != nil || !out.accepted || ctx.Err() != nil {
 			return out, err // an interrupted search's result is checked as it is written
@@ -68,13 +77,14 @@ func (c *Run) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker bool
 // before one runs with the full limit.
 const shortSearches = 3
 
-// search shrinks the entry with candidates run through the test binary.
-// When the search finished, explain explains its result with candidates
-// judged as the search's were; it is nil otherwise.
-func (c *Run) search(ctx context.Context, j *entryJob, inWorker bool, limit time.Duration) (out shrinkOutcome, explain func() *explanation, err error) {
+// search shrinks the entry with candidates run through the test binary,
+// for budget at most. When the search finished, explain explains its
+// result with candidates judged as the search's were; it is nil
+// otherwise.
+func (c *Run) search(ctx context.Context, j *entryJob, inWorker bool, limit, budget time.Duration) (out shrinkOutcome, explain func() *explanation, err error) {
 	o := &oracle{runners: j.runners, inWorker: inWorker, limit: limit, floor: j.floor, parallelFrom: parallelFrom, want: j.want, shaper: &j.tj.shaper, runs: &j.runs, met: map[string]int{}, pool: &j.tj.others}
 	opts := []shrink.Option{
-		shrink.Timeout(c.budget(j)),
+		shrink.Timeout(budget),
 		shrink.BatchSize(batchSize(len(j.entry.Data))),
 		shrink.Observe(func(ev shrink.Event) {
 			if ev.Kind == shrink.Accepted {
@@ -107,7 +117,7 @@ func (c *Run) search(ctx context.Context, j *entryJob, inWorker bool, limit time
 	out.data, err = encoding.Marshal(shrunk.Args...)
 	// A flaky failure's alternatives may pass by chance: no evidence.
 	if err == nil && shrunk.Stats.Stop == shrink.StopDone && j.flaky == "" {
-		explain = func() *explanation { return c.explain(ctx, j, shrunk.Args, o, shrunk.Stats.Runs) }
+		explain = func() *explanation { return c.explain(ctx, j, shrunk.Args, o, shrunk.Stats.Runs, budget) }
 	}
 	return out, explain, err
 }
@@ -116,7 +126,7 @@ func (c *Run) search(ctx context.Context, j *entryJob, inWorker bool, limit time
 // candidates run as o runs them: with at most -explain runs, or runs if
 // -explain is -1. The other failures its candidates meet are not kept:
 // explaining changes nothing.
-func (c *Run) explain(ctx context.Context, j *entryJob, args []any, o *oracle, runs int) *explanation {
+func (c *Run) explain(ctx context.Context, j *entryJob, args []any, o *oracle, runs int, searchBudget time.Duration) *explanation {
 	budget := shrink.ExplainBudget(j.tj.search.Explain, runs)
 	if budget == 0 {
 		return nil
@@ -124,7 +134,7 @@ func (c *Run) explain(ctx context.Context, j *entryJob, args []any, o *oracle, r
 	j.progress.phase("explaining")
 	quiet := *o
 	quiet.met, quiet.pool = map[string]int{}, &shrink.Pool{}
-	ctx, cancel := context.WithTimeout(ctx, explainTime(c.budget(j)))
+	ctx, cancel := context.WithTimeout(ctx, explainTime(searchBudget))
 	defer cancel()
 	ex, err := shrink.Explain(ctx, args, &quiet, budget, 1)
 	if err != nil {
