@@ -409,10 +409,14 @@ A failing input is minimized as the command minimizes any entry (its
 failure, checked by go test, with the other failures it meets), its result
 is written to the target's seed corpus, and the target fuzzes on. Minimizing takes time of the budget: each failure
 gets -timeout, or what the budget has left if that is less, but at
-least 20 seconds, so that a failure found at the end is minimized too. The
-input itself is held outside testdata until then: if it cannot be
-minimized (an interrupt, an error), it is written as it was and the report
-names it. A turn runs in a copy of the package's seed corpus directory: a
+least 20 seconds, so that a failure found at the end is minimized too (a
+hang's searches with the short and the full limit share that time). The
+input itself is held outside testdata until then. If nothing smaller fails
+the same way in the time, or go test does not see its minimized input fail
+so (a hang that is only slow under go test's limit), the input is written
+as it was found, checked by go test as any result; if it cannot be
+minimized at all (an interrupt, an error), it is written as it was and the
+report names it. A turn runs in a copy of the package's seed corpus directory: a
 seed entry that fails is left out of the target's later turns (go test and
 fuzzmin check report it). A failure is one finding however often, and in
 however many targets, a turn meets it: nothing of a repeat stays in

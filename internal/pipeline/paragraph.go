@@ -29,7 +29,7 @@ func paragraph(res Result) string {
 		fmt.Fprintf(&b, "%s: regression: %s: %v; left alone (-tracked minimizes it)\n", res.Test, what, res.Signature)
 	case StatusStopped:
 		if res.Path != "" {
-			writeResult(&b, res, elapsed) // a campaign's input, written as found
+			writeResult(&b, res, elapsed) // a campaign's input
 			break
 		}
 		fmt.Fprintf(&b, "%s: nothing smaller found, %d runs, %v: %v; left alone\n", res.Test, res.Runs, elapsed, res.Signature)
@@ -149,7 +149,7 @@ func writeResult(b *strings.Builder, res Result, elapsed time.Duration) {
 	case res.Status == StatusMinimal:
 		verb = "already minimal"
 	case res.Status == StatusStopped:
-		verb = "nothing smaller found,"
+		verb = "written as found,"
 	case res.Status == statusWould:
 		verb = "would minimize"
 	case res.After > res.Before:
