@@ -393,7 +393,9 @@ is minimized as out of memory, as fuzzmin judges its own runs. Inputs with new c
 two seconds at most each. Beside the toolchain's mutations, the workers run
 one input in 16 a second time with one of its values replaced: by an
 integer, character, float or string literal of the package's Go files
-(one off, negated, or put inside a string), or by an edge of the value's
+and of the packages it and its tests import, nearest first, but for the
+standard library's and their test files (one off, negated, or put inside
+a string), or by an edge of the value's
 type (0, -1, the smallest and largest). That reaches comparisons with
 constants (n == 31337, a keyword, an overflow of int) which the toolchain's
 mutator, moving an integer by at most 100 at a time, does not. Only the

@@ -274,10 +274,15 @@ func (c *campaign) buildFuzz(ctx context.Context, p *pipeline.Package, dir strin
 	bin := &testbin.Binary{Path: path, ModDir: p.ModuleDir, PkgDir: p.Dir, Env: c.Env, Toolchain: c.Toolchain(path),
 		Timeout: c.ExecTimeout, MemLimit: int64(c.MemLimit), RAM: c.RAM.Path, Disk: c.Disk.Path, Note: c.VerboseNote, Hooked: hooked}
 	if hooked {
-		// The package's literals, which the hook tries in the inputs'
-		// places; without them it fuzzes all the same.
+		// The literals of the package and of those it imports, which
+		// the hook tries in the inputs' places; without them it fuzzes
+		// all the same.
 		dict := filepath.Join(dir, "dict")
-		if err := testbin.WriteDict(p.Dir, dict); err != nil {
+		dirs, err := c.LiteralDirs(ctx, p)
+		if err == nil {
+			err = testbin.WriteDict(dirs, dict)
+		}
+		if err != nil {
 			c.VerboseNote(fmt.Sprintf("fuzzmin: %s: fuzzing without the package's literals: %v", p.ImportPath, err))
 		} else {
 			bin.Dict = dict

@@ -268,21 +268,101 @@ func dedupe(sorted []string) []string {
 // sorted. A fuzz target in a harness package (one whose tests call another
 // package of the module) covers code there.
 func (c *Run) linkedPackages(ctx context.Context, p *Package) ([]string, error) {
-	args := []string{"list", "-deps", "-test", "-f", "{{if .Module}}{{if .Module.Main}}{{.Name}} {{.ImportPath}}{{end}}{{end}}"}
-	args = append(append(args, c.BuildFlags()...), p.Args...)
-	out, err := c.goOutput(ctx, args...)
+	deps, err := c.testDeps(ctx, p)
 	if err != nil {
 		return nil, err
 	}
 	var paths []string
-	for _, line := range strings.Split(out, "\n") {
-		name, path, ok := strings.Cut(line, " ")
-		if !ok || name == "main" && strings.HasSuffix(path, ".test") {
-			continue // the generated test main
+	for _, d := range deps {
+		if d.main && !d.testMain() {
+			paths = append(paths, d.path())
 		}
-		path, _, _ = strings.Cut(path, " [") // "x [x.test]": x with its test files
-		paths = append(paths, path)
 	}
 	slices.Sort(paths)
 	return dedupe(paths), nil
+}
+
+// LiteralDirs returns the directories whose literals a campaign's
+// workers try in p's inputs (testbin.WriteDict): p's own, then those of
+// the packages it and its tests import that are neither the standard
+// library's nor fuzzmin's, nearest first. A harness package's tests call
+// a parser of another module, whose keywords and markers its bugs sit
+// behind; the mutator does not write them by itself.
+func (c *Run) LiteralDirs(ctx context.Context, p *Package) ([]string, error) {
+	deps, err := c.testDeps(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	byPath := make(map[string]*testDep, len(deps))
+	var queue []string
+	for i := range deps {
+		d := &deps[i]
+		byPath[d.importPath] = d
+		if d.testMain() {
+			queue = append(queue, d.imports...) // p, its test variant and its external tests
+		}
+	}
+	dirs := []string{p.Dir}
+	seen := map[string]bool{p.Dir: true}
+	visited := map[string]bool{}
+	for len(queue) > 0 {
+		path := queue[0]
+		queue = queue[1:]
+		d := byPath[path]
+		if d == nil || visited[path] || d.standard || d.module == fuzzminModule {
+			continue
+		}
+		visited[path] = true
+		if !seen[d.dir] {
+			seen[d.dir] = true
+			dirs = append(dirs, d.dir)
+		}
+		queue = append(queue, d.imports...)
+	}
+	return dirs, nil
+}
+
+// fuzzminModule is this module's path: its packages' literals are not the
+// code under test's.
+const fuzzminModule = "github.com/fuzzmin/fuzzmin"
+
+// A testDep is a package the test binary of a package links, as go list
+// -deps -test lists it: "x [x.test]" for x compiled with its tests.
+type testDep struct {
+	importPath, name, dir, module string
+	standard, main                bool // of the standard library; of the main module
+	imports                       []string
+}
+
+// path is the package's import path, without the test binary it was
+// compiled for.
+func (d *testDep) path() string {
+	path, _, _ := strings.Cut(d.importPath, " [")
+	return path
+}
+
+// testMain reports whether d is the test binary's generated main package.
+func (d *testDep) testMain() bool {
+	return d.name == "main" && strings.HasSuffix(d.importPath, ".test")
+}
+
+// testDeps lists the packages the test binary of p links.
+func (c *Run) testDeps(ctx context.Context, p *Package) ([]testDep, error) {
+	const format = "{{.ImportPath}}\t{{.Name}}\t{{.Dir}}\t{{.Standard}}\t" +
+		"{{with .Module}}{{.Path}}\t{{.Main}}{{else}}\tfalse{{end}}\t{{join .Imports \",\"}}" // "x [x.test]" has a space
+	args := append(append([]string{"list", "-deps", "-test", "-f", format}, c.BuildFlags()...), p.Args...)
+	out, err := c.goOutput(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	var deps []testDep
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 7 {
+			continue
+		}
+		deps = append(deps, testDep{importPath: f[0], name: f[1], dir: f[2], standard: f[3] == "true",
+			module: f[4], main: f[5] == "true", imports: strings.FieldsFunc(f[6], func(r rune) bool { return r == ',' })})
+	}
+	return deps, nil
 }

@@ -14,39 +14,52 @@ import (
 // fuzzed past its failures tries in its inputs' places.
 const dictEnv = "FUZZMIN_FUZZ_DICT"
 
-// Bounds of a dictionary: the literals kept, and the length of a string
-// literal kept.
+// Bounds of a dictionary: the literals kept, those kept of each package
+// after the first, and the length of a string literal kept.
 const (
-	maxLiterals   = 1024
-	maxLiteralLen = 64
+	maxLiterals    = 1024
+	maxDepLiterals = 256
+	maxLiteralLen  = 64
 )
 
-// WriteDict writes to path the literals of the Go files in dir (its
-// tests' too), in the hook's format: the integers, characters, floats
-// and strings the package compares its inputs with, which the
-// toolchain's mutator rarely reaches by itself. Import paths, 0 and 1
-// and the empty string are left out, and each literal is written once,
-// in the order of the files' names and their text.
-func WriteDict(dir, path string) error {
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		return err
-	}
+// WriteDict writes to path the literals of the Go files in dirs, in the
+// hook's format: the integers, characters, floats and strings the code
+// compares its inputs with, which the toolchain's mutator rarely reaches
+// by itself. dirs[0] is the package under test, whose test files count
+// too; the others are packages it imports, nearest first, each of which
+// gives its non-test files' literals, maxDepLiterals at most. Import
+// paths, 0 and 1 and the empty string are left out, and each literal is
+// written once, in the order of the directories, the files' names and
+// their text.
+func WriteDict(dirs []string, path string) error {
 	var b strings.Builder
 	seen := map[string]bool{}
-	for _, file := range files {
-		src, err := os.ReadFile(file)
+	for i, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			return err
 		}
-		for _, l := range literals(src) {
-			if len(seen) == maxLiterals {
-				break
+		limit := maxLiterals
+		if i > 0 {
+			limit = min(maxLiterals, len(seen)+maxDepLiterals)
+		}
+		for _, file := range files {
+			if i > 0 && strings.HasSuffix(file, "_test.go") {
+				continue
 			}
-			if !seen[l] {
-				seen[l] = true
-				b.WriteString(l)
-				b.WriteByte('\n')
+			src, err := os.ReadFile(file)
+			if err != nil {
+				return err
+			}
+			for _, l := range literals(src) {
+				if len(seen) >= limit {
+					break
+				}
+				if !seen[l] {
+					seen[l] = true
+					b.WriteString(l)
+					b.WriteByte('\n')
+				}
 			}
 		}
 	}

@@ -1,6 +1,8 @@
 package testbin
 
 import (
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,26 +24,69 @@ func TestLiterals(t *testing.T) {
 }
 
 func TestWriteDict(t *testing.T) {
-	dir := t.TempDir()
-	for name, src := range map[string]string{
-		"a.go":      "package p\nconst a, b = 31337, \"FUZZME\"\n",
-		"a_test.go": "package p\nvar c = []string{\"FUZZME\", \"seed\"}\n",
-		"b.txt":     "package p\nconst d = 999\n",
+	pkg, dep := t.TempDir(), t.TempDir()
+	for path, src := range map[string]string{
+		filepath.Join(pkg, "a.go"):      "package p\nconst a, b = 31337, \"FUZZME\"\n",
+		filepath.Join(pkg, "a_test.go"): "package p\nvar c = []string{\"FUZZME\", \"seed\"}\n",
+		filepath.Join(pkg, "b.txt"):     "package p\nconst d = 999\n",
+		filepath.Join(dep, "d.go"):      "package d\nfunc f(s string) bool { return s == \"@valid\" || s == \"seed\" }\n",
+		filepath.Join(dep, "d_test.go"): "package d\nvar crasher = \"0.#[[{}]]\"\n",
 	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o666); err != nil {
+		if err := os.WriteFile(path, []byte(src), 0o666); err != nil {
 			t.Fatal(err)
 		}
 	}
 	path := filepath.Join(t.TempDir(), "dict")
-	if err := WriteDict(dir, path); err != nil {
+	if err := WriteDict([]string{pkg, dep}, path); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := string(data), strings.Join([]string{"int 31337", `string "FUZZME"`, `string "seed"`, ""}, "\n"); got != want {
+	// The package's tests count, an imported package's do not.
+	if got, want := string(data), strings.Join([]string{"int 31337", `string "FUZZME"`, `string "seed"`, `string "@valid"`, ""}, "\n"); got != want {
 		t.Errorf("dict =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestWriteDictBounds checks that an imported package gives
+// maxDepLiterals literals at most, and the whole maxLiterals.
+func TestWriteDictBounds(t *testing.T) {
+	var dirs []string
+	for i := range 6 {
+		dir := t.TempDir()
+		var src strings.Builder
+		src.WriteString("package d\nvar x = []int{")
+		for k := range 2 * maxDepLiterals {
+			fmt.Fprintf(&src, "%d, ", 1000*(i+1)*maxLiterals+k)
+		}
+		src.WriteString("}\n")
+		if err := os.WriteFile(filepath.Join(dir, "d.go"), []byte(src.String()), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, dir)
+	}
+	path := filepath.Join(t.TempDir(), "dict")
+	if err := WriteDict(dirs, path); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	perDir := map[int]int{}
+	for _, l := range lines {
+		n, err := strconv.Atoi(strings.TrimPrefix(l, "int "))
+		if err != nil {
+			t.Fatalf("line %q", l)
+		}
+		perDir[n/(1000*maxLiterals)-1]++
+	}
+	want := map[int]int{0: 2 * maxDepLiterals, 1: maxDepLiterals, 2: maxLiterals - 3*maxDepLiterals}
+	if len(lines) != maxLiterals || !maps.Equal(perDir, want) {
+		t.Errorf("%d literals, by directory %v; want %d, %v", len(lines), perDir, maxLiterals, want)
 	}
 }
 

@@ -72,7 +72,7 @@ func FuzzWords(f *testing.F) {
 		b.Fatal(err)
 	}
 	dict := filepath.Join(b.TempDir(), "dict")
-	if err := testbin.WriteDict(dir, dict); err != nil {
+	if err := testbin.WriteDict([]string{dir}, dict); err != nil {
 		b.Fatal(err)
 	}
 	bin := &testbin.Binary{Path: path, ModDir: dir, PkgDir: dir, Hooked: true, Dict: dict}
