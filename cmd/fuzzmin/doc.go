@@ -410,8 +410,8 @@ stop at each failure, and the report says so.
 A failing input is minimized as the command minimizes any entry (its
 failure, checked by go test, with the other failures it meets), its result
 is written to the target's seed corpus, and the target fuzzes on. Minimizing takes time of the budget: each failure
-gets -timeout, or what the budget has left if that is less, but at
-least 20 seconds, so that a failure found at the end is minimized too (a
+gets -timeout, or an eighth of the budget or what the budget has left if
+that is less, but at least 20 seconds, so that a failure found at the end is minimized too (a
 hang's searches with the short and the full limit share that time). The
 input itself is held outside testdata until then. If nothing smaller fails
 the same way in the time, or go test does not see its minimized input fail

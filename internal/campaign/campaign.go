@@ -124,11 +124,19 @@ type campaign struct {
 // unminimized.
 const minMinimize = 20 * time.Second
 
+// minimizeShare is the most of the budget one failure's minimization
+// takes, minMinimize aside. Most failures take a fraction of a second; a
+// hang takes its limit per candidate that hangs, and one found early took
+// -timeout whole (two minutes by default), most of a short budget, from
+// the fuzzing.
+const minimizeShare = 8
+
 // minimizing is how the campaign minimizes a failure found now: as
-// -timeout says, within the time the budget has left, or minMinimize.
+// -timeout says, within an eighth of the budget and the time the budget
+// has left, or minMinimize.
 func (c *campaign) minimizing() pipeline.Minimizing {
 	mz := c.Minimizing
-	mz.Search.Timeout = min(mz.Search.Timeout, max(time.Until(c.deadline), minMinimize))
+	mz.Search.Timeout = min(mz.Search.Timeout, max(min(time.Until(c.deadline), c.Fuzztime/minimizeShare), minMinimize))
 	return mz
 }
 

@@ -207,3 +207,27 @@ func TestWatchFirst(t *testing.T) {
 	cancel2()
 	<-stopped
 }
+
+// TestMinimizing checks the time one failure's minimization gets: -timeout,
+// within an eighth of the budget and what the budget has left, and 20s at
+// least.
+func TestMinimizing(t *testing.T) {
+	tests := []struct {
+		budget, left, timeout, want time.Duration
+	}{
+		{300 * time.Second, 290 * time.Second, 2 * time.Minute, 37500 * time.Millisecond},
+		{300 * time.Second, 30 * time.Second, 2 * time.Minute, 30 * time.Second},
+		{300 * time.Second, 5 * time.Second, 2 * time.Minute, minMinimize},
+		{60 * time.Second, 50 * time.Second, 2 * time.Minute, minMinimize},
+		{time.Hour, 50 * time.Minute, 2 * time.Minute, 2 * time.Minute},
+		{300 * time.Second, 290 * time.Second, 10 * time.Second, 10 * time.Second},
+	}
+	for _, tt := range tests {
+		c := &campaign{Config: Config{Fuzztime: tt.budget}, deadline: time.Now().Add(tt.left)}
+		c.Minimizing.Search.Timeout = tt.timeout
+		// The time left shrinks while the test runs: whole seconds.
+		if got := c.minimizing().Search.Timeout; got.Round(time.Second) != tt.want.Round(time.Second) {
+			t.Errorf("budget %v, %v left, -timeout %v: %v, want %v", tt.budget, tt.left, tt.timeout, got, tt.want)
+		}
+	}
+}
