@@ -42,7 +42,10 @@ type entryJob struct {
 	// floor is the least time its inputs may run before they count as
 	// hanging (testbin.Judge.Floor): -exec-timeout once the original was
 	// seen to be slow, or to fail as out of memory.
-	floor     time.Duration
+	floor time.Duration
+	// hang is, for an original that hangs, the limit it hung under: the
+	// limit of its inputs from then on (see limit).
+	hang      time.Duration
 	start     time.Time
 	runs      atomic.Int64 // candidates run so far, for the progress line
 	progress  *progressLine
@@ -215,11 +218,35 @@ func (j *entryJob) onDisk() bool { return !j.tj.Pending[j.entry.Name] }
 func (j *entryJob) judge() testbin.Judge { return j.judgeOf(j.entry.Values) }
 
 // judgeOf judges runs of an input of j's, of values vals: as the target's
-// inputs are judged, with j's floor.
+// inputs are judged, with j's floor, and a hang's limit.
 func (j *entryJob) judgeOf(vals []any) testbin.Judge {
 	jd := j.tj.judgeOf(vals)
 	jd.Floor = j.floor
+	if j.hang > 0 {
+		jd.Limit = j.limit()
+	}
 	return jd
+}
+
+// limit is the time an input of j's may run before it counts as hanging:
+// the runner's, which follows from the inputs that passed, but for a hang
+// no more than the limit the original hung under. A hang's search meets
+// candidates that are slow and pass (a matcher whose time doubles with
+// each character): the limit they give grows, up to -exec-timeout, and
+// the failure the search looks for moves with it, so that its results
+// stopped hanging as they were confirmed, and a hanging candidate cost
+// ten seconds.
+func (j *entryJob) limit() time.Duration {
+	if l := j.runner.Limit(j.floor); j.hang == 0 || l < j.hang {
+		return l
+	}
+	return j.hang
+}
+
+// shortLimit is the limit of a hang's search with the short limit (see
+// testbin.Runner.ShortLimit), no more than limit.
+func (j *entryJob) shortLimit() time.Duration {
+	return min(j.runner.ShortLimit(j.floor), j.limit())
 }
 
 // judgeOf judges runs of one input, of values vals: its failures take the

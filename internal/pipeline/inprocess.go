@@ -43,7 +43,7 @@ func (c *Run) shrinkInProcess(ctx context.Context, j *entryJob) (shrinkOutcome, 
 		return out
 	}
 	for {
-		end, err := sessionDir(dir).run(ctx, j.runner, j.runner.Limit(j.floor), cfg, best, func(ev session.Event) {
+		end, err := sessionDir(dir).run(ctx, j.runner, j.limit(), cfg, best, func(ev session.Event) {
 			if ev.Runs > 0 {
 				j.runs.Store(int64(ev.Runs))
 			}

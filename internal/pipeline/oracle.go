@@ -42,9 +42,9 @@ func (c *Run) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker bool
 			// Nothing confirmed smaller in the time: the entry stays.
 			return shrinkOutcome{runs: runs, stop: shrink.StopDeadline.String()}, nil
 		}
-		short := j.runner.ShortLimit(j.floor)
-		if k == shortSearches || short == j.runner.Limit(j.floor) {
-			out, explain, err := c.search(ctx, j, inWorker, 0, left)
+		short, full := j.shortLimit(), j.limit()
+		if k == shortSearches || short == full {
+			out, explain, err := c.search(ctx, j, inWorker, full, left)
 			if explain != nil {
 				out.explanation = explain()
 			}
@@ -69,7 +69,7 @@ func (c *Run) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker bool
 		}
 		runs = out.runs + 1
 		c.Rep.Verbosef("  the result of the search with a %v limit %s with the full %v limit: searched again",
-			short.Round(time.Millisecond), describe(sig), j.runner.Limit(j.floor).Round(time.Millisecond))
+			short.Round(time.Millisecond), describe(sig), full.Round(time.Millisecond))
 	}
 }
 

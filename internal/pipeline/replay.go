@@ -56,6 +56,9 @@ func (c *Run) replay(ctx context.Context, j *entryJob) (status, error) {
 		j.floor = j.runner.Timeout
 	}
 	j.want = sigs[0]
+	if j.want.Kind == failure.Timeout {
+		j.hang = j.runner.Limit(j.floor)
+	}
 	if c.Verbose && j.want.Failed() && msg != "" {
 		if text, ok := j.tj.shaper.Templates.Match(j.want.Pos, msg, nil); ok {
 			c.Rep.Verbosef("  identity: the template %q", text)

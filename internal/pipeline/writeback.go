@@ -121,7 +121,7 @@ func (c *Run) checkWritten(ctx context.Context, j *entryJob, name string, data [
 // otherwise.
 func (c *Run) checkTimeout(j *entryJob) time.Duration {
 	if j.want.Kind == failure.Timeout {
-		return j.runner.Limit(j.floor)
+		return j.limit()
 	}
 	return 2*c.ExecTimeout + 30*time.Second
 }
