@@ -352,7 +352,7 @@ own fuzzer under one budget (-fuzztime, for all the targets together), and
 minimizes what it finds. It builds each package's test binary for fuzzing
 once (go test -c -fuzz) and gives the targets turns of go test -fuzz's
 coordinator and workers, -p targets at once: the first turn of each target
-in order, each later one to a target that has fuzzed less than half its
+in order, five seconds at most, each later one to a target that has fuzzed less than half its
 even share so far, or else to the target that found inputs with new
 coverage, and new failures, fastest in its last turn. The generated corpus of each target is the one go
 test -fuzz keeps in $GOCACHE/fuzz, so each turn goes on from the last, and

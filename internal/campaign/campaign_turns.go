@@ -21,6 +21,13 @@ import (
 // not worth a start (the fuzzer first replays the corpus).
 const minSlice = 2 * time.Second
 
+// firstSlice bounds a target's first slice, so that every target has
+// fuzzed within seconds of the start: a shallow bug, met in the first
+// second, is then reported as soon wherever its target comes in the
+// order. With eight targets and slices of 19 s on two cores, the last
+// pair started 57 s in.
+const firstSlice = 5 * time.Second
+
 // sliceTime is the length of a slice: a quarter of a target's even share
 // of the budget, between 5 s and a minute, so that every target gets four
 // turns or more and the time follows what each keeps finding.
@@ -51,8 +58,12 @@ func (c *campaign) fuzzTargets(ctx context.Context, targets []*campaignTarget) m
 			}
 			t.running = true
 			running++
+			length := slice
+			if t.slices == 0 {
+				length = min(slice, firstSlice)
+			}
 			s := testbin.FuzzSlice{Target: t.target.Name, Dir: t.work, CacheDir: c.cacheCorpusRoot(t.pkg),
-				Time: min(slice, left).Round(time.Second), Workers: workers, FuzzOn: t.fuzzOn, Hang: c.ExecTimeout, MemLimit: int64(c.MemLimit)}
+				Time: min(length, left).Round(time.Second), Workers: workers, FuzzOn: t.fuzzOn, Hang: c.ExecTimeout, MemLimit: int64(c.MemLimit)}
 			go func() {
 				start := time.Now()
 				turn, end := context.WithCancel(ctx)
