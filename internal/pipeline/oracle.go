@@ -26,11 +26,11 @@ func (c *Run) shrinkOutOfProcess(ctx context.Context, j *entryJob, inWorker bool
 		return out, err
 	}
 	// A hang: search with the short limit, on every runner, then confirm
-	// the result with the full one. If it does not hang then (it was only
-	// slow, and the limits have grown with it), search again, and after
-	// shortSearches searches whose results did not hang, with the full
-	// limit. Only a confirmed result is explained, with the limit its
-	// search had. The searches share the entry's budget: an input whose
+	// the result with the full one (j.limit). If it does not hang then (it
+	// was only slow, and the short limit has grown with it), search again,
+	// and after shortSearches searches whose results did not hang, with
+	// the full limit. Only a confirmed result is explained, with the limit
+	// its search had. The searches share the entry's budget: an input whose
 	// time grows with its size (a backtracking matcher) gives results that
 	// do not hang again and again, and each search its own budget took
 	// four of them.
