@@ -231,3 +231,24 @@ func TestMinimizing(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnTime checks a slice's length: a target's first is 5s at most,
+// none runs past the budget, and all are whole seconds.
+func TestTurnTime(t *testing.T) {
+	tests := []struct {
+		slices      int
+		slice, left time.Duration
+		want        time.Duration
+	}{
+		{0, 19 * time.Second, 300 * time.Second, 5 * time.Second},
+		{1, 19 * time.Second, 300 * time.Second, 19 * time.Second},
+		{0, 5 * time.Second, 300 * time.Second, 5 * time.Second},
+		{0, 19 * time.Second, 3 * time.Second, 3 * time.Second},
+		{2, 19 * time.Second, 7400 * time.Millisecond, 7 * time.Second},
+	}
+	for _, tt := range tests {
+		if got := turnTime(&campaignTarget{slices: tt.slices}, tt.slice, tt.left); got != tt.want {
+			t.Errorf("turnTime(%d slices so far, slice %v, %v left) = %v, want %v", tt.slices, tt.slice, tt.left, got, tt.want)
+		}
+	}
+}

@@ -58,12 +58,8 @@ func (c *campaign) fuzzTargets(ctx context.Context, targets []*campaignTarget) m
 			}
 			t.running = true
 			running++
-			length := slice
-			if t.slices == 0 {
-				length = min(slice, firstSlice)
-			}
 			s := testbin.FuzzSlice{Target: t.target.Name, Dir: t.work, CacheDir: c.cacheCorpusRoot(t.pkg),
-				Time: min(length, left).Round(time.Second), Workers: workers, FuzzOn: t.fuzzOn, Hang: c.ExecTimeout, MemLimit: int64(c.MemLimit)}
+				Time: turnTime(t, slice, left), Workers: workers, FuzzOn: t.fuzzOn, Hang: c.ExecTimeout, MemLimit: int64(c.MemLimit)}
 			go func() {
 				start := time.Now()
 				turn, end := context.WithCancel(ctx)
@@ -86,6 +82,15 @@ func (c *campaign) fuzzTargets(ctx context.Context, targets []*campaignTarget) m
 		// budget (minimizeTime).
 		c.sliceEnded(ctx, d, slice, found)
 	}
+}
+
+// turnTime is the length of t's next slice, in whole seconds, with left
+// of the budget: firstSlice at most for its first.
+func turnTime(t *campaignTarget, slice, left time.Duration) time.Duration {
+	if t.slices == 0 {
+		slice = min(slice, firstSlice)
+	}
+	return min(slice, left).Round(time.Second)
 }
 
 // firstPoll is how often watchFirst looks.
