@@ -410,10 +410,14 @@ stop at each failure, and the report says so.
 A failing input is minimized as the command minimizes any entry (its
 failure, checked by go test, with the other failures it meets), its result
 is written to the target's seed corpus, and the target fuzzes on. Minimizing takes time of the budget: each failure
-gets -timeout, or an eighth of the budget or what the budget has left if
-that is less, but at least 20 seconds, so that a failure found at the end is minimized too (a
-hang's searches with the short and the full limit share that time). The
-input itself is held outside testdata until then. If nothing smaller fails
+gets -timeout, or an eighth of the budget if that is less but 20 seconds
+at least (a hang's searches with the short and the full limit share that
+time), and none runs past the budget's end: no turn fuzzes in the last
+eighth of the budget (20 seconds at most), which is for minimizing what
+the last turns found, and a minimization stops early enough for go
+test's check of its result to end with the budget. So the campaign ends
+with its budget, building and the coverage and kept corpus after it
+aside. The input itself is held outside testdata until then. If nothing smaller fails
 the same way in the time, or go test does not see its minimized input fail
 so (a hang that is only slow under go test's limit), the input is written
 as it was found, checked by go test as any result; if it cannot be
@@ -458,9 +462,11 @@ named. Its flags:
 		With -corpus, distill a target's kept corpus, as fuzzmin cmin
 		does, once it holds more than n entries. The default is 1000.
 	-fuzztime duration
-		How long to fuzz, all the targets together: the turns of the
-		targets that run at once overlap. Building, and minimizing what
-		a turn stops on, come on top. The default is 5m.
+		How long to fuzz and minimize what the fuzzing finds, all the
+		targets together: the turns of the targets that run at once
+		overlap, and the last eighth (20s at most) is for minimizing.
+		Building, and the coverage and kept corpus after it, come on
+		top. The default is 5m.
 	-known file
 		Read the known failures from file instead of fuzzmin-known.txt
 		at the root of each package's module.

@@ -116,12 +116,12 @@ type campaign struct {
 	targets     []*campaignTarget
 	refusedOnce bool      // fuzzing past failures was refused, and said so
 	start       time.Time // when the first turn started
-	deadline    time.Time // when the budget of the turns runs out
+	deadline    time.Time // when the budget runs out: the turns end reserve before it
 }
 
-// minMinimize is the time a failure found gets to be minimized when the
-// budget has less left: the end of the budget leaves no input
-// unminimized.
+// minMinimize is the time a failure found gets to be minimized when an
+// eighth of the budget is less (minimizeShare), the end of the budget
+// aside: no minimization runs past it.
 const minMinimize = 20 * time.Second
 
 // minimizeShare is the most of the budget one failure's minimization
@@ -132,12 +132,21 @@ const minMinimize = 20 * time.Second
 const minimizeShare = 8
 
 // minimizing is how the campaign minimizes a failure found now: as
-// -timeout says, within an eighth of the budget and the time the budget
-// has left, or minMinimize.
+// -timeout says, within an eighth of the budget or minMinimize, and never
+// past the budget's end, where what is left is written as it was found.
 func (c *campaign) minimizing() pipeline.Minimizing {
 	mz := c.Minimizing
-	mz.Search.Timeout = min(mz.Search.Timeout, max(min(time.Until(c.deadline), c.Fuzztime/minimizeShare), minMinimize))
+	mz.Search.Timeout = min(mz.Search.Timeout, max(c.Fuzztime/minimizeShare, minMinimize))
+	mz.Search.Deadline = c.deadline
 	return mz
+}
+
+// reserve is the end of a budget that no turn fuzzes in: it is for
+// minimizing what the last turns found, so that the campaign ends with
+// its budget (building and the report aside). An eighth of the budget,
+// minMinimize at most.
+func reserve(budget time.Duration) time.Duration {
+	return min(budget/minimizeShare, minMinimize)
 }
 
 // runCampaign is fuzzmin fuzz: a campaign over the packages patterns

@@ -208,26 +208,30 @@ func TestWatchFirst(t *testing.T) {
 	<-stopped
 }
 
-// TestMinimizing checks the time one failure's minimization gets: -timeout,
-// within an eighth of the budget and what the budget has left, and 20s at
-// least.
+// TestMinimizing checks the time one failure's minimization gets:
+// -timeout, within an eighth of the budget or 20s, and never past the
+// budget's end; and the end of the budget the turns leave to it.
 func TestMinimizing(t *testing.T) {
 	tests := []struct {
-		budget, left, timeout, want time.Duration
+		budget, timeout, want, reserve time.Duration
 	}{
-		{300 * time.Second, 290 * time.Second, 2 * time.Minute, 37500 * time.Millisecond},
-		{300 * time.Second, 30 * time.Second, 2 * time.Minute, 30 * time.Second},
-		{300 * time.Second, 5 * time.Second, 2 * time.Minute, minMinimize},
-		{60 * time.Second, 50 * time.Second, 2 * time.Minute, minMinimize},
-		{time.Hour, 50 * time.Minute, 2 * time.Minute, 2 * time.Minute},
-		{300 * time.Second, 290 * time.Second, 10 * time.Second, 10 * time.Second},
+		{300 * time.Second, 2 * time.Minute, 37500 * time.Millisecond, minMinimize},
+		{60 * time.Second, 2 * time.Minute, minMinimize, 7500 * time.Millisecond},
+		{8 * time.Second, 2 * time.Minute, minMinimize, time.Second},
+		{time.Hour, 2 * time.Minute, 2 * time.Minute, minMinimize},
+		{300 * time.Second, 10 * time.Second, 10 * time.Second, minMinimize},
 	}
 	for _, tt := range tests {
-		c := &campaign{Config: Config{Fuzztime: tt.budget}, deadline: time.Now().Add(tt.left)}
+		end := time.Now().Add(tt.budget / 2)
+		c := &campaign{Config: Config{Fuzztime: tt.budget}, deadline: end}
 		c.Minimizing.Search.Timeout = tt.timeout
-		// The time left shrinks while the test runs: whole seconds.
-		if got := c.minimizing().Search.Timeout; got.Round(time.Second) != tt.want.Round(time.Second) {
-			t.Errorf("budget %v, %v left, -timeout %v: %v, want %v", tt.budget, tt.left, tt.timeout, got, tt.want)
+		mz := c.minimizing()
+		if mz.Search.Timeout != tt.want || !mz.Search.Deadline.Equal(end) {
+			t.Errorf("budget %v, -timeout %v: %v until %v, want %v until the budget's end %v",
+				tt.budget, tt.timeout, mz.Search.Timeout, mz.Search.Deadline, tt.want, end)
+		}
+		if got := reserve(tt.budget); got != tt.reserve {
+			t.Errorf("reserve(%v) = %v, want %v", tt.budget, got, tt.reserve)
 		}
 	}
 }

@@ -39,9 +39,10 @@ func sliceTime(budget time.Duration, targets, p int) time.Duration {
 // fuzzTargets runs the slices until the budget is spent and returns the
 // findings, by failure.
 func (c *campaign) fuzzTargets(ctx context.Context, targets []*campaignTarget) map[failure.Signature]*campaignFinding {
-	budget := c.Fuzztime
 	c.start = time.Now()
-	c.deadline = c.start.Add(budget)
+	c.deadline = c.start.Add(c.Fuzztime)
+	budget := c.Fuzztime - reserve(c.Fuzztime) // of the turns
+	end := c.start.Add(budget)
 	slice := sliceTime(budget, len(targets), c.Procs)
 	workers := max(1, runtime.GOMAXPROCS(0)/c.Procs)
 	found := map[failure.Signature]*campaignFinding{}
@@ -51,7 +52,7 @@ func (c *campaign) fuzzTargets(ctx context.Context, targets []*campaignTarget) m
 		for running < c.Procs && ctx.Err() == nil {
 			// Turns are whole seconds: what the build took of the first
 			// second does not cost a budget of two its turn.
-			left := time.Until(c.deadline).Round(time.Second)
+			left := time.Until(end).Round(time.Second)
 			t := nextTarget(targets)
 			if t == nil || left < minSlice {
 				break

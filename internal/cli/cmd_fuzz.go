@@ -30,7 +30,7 @@ func (o *fuzzCmd) flags(fs *flag.FlagSet) {
 	addBuildFlags(fs, &o.BuildOptions)
 	fs.StringVar(&o.pattern, "run", o.pattern, "Fuzz only the targets matching `regexp`.")
 	fs.Var(&o.shard, "shard", "Fuzz only shard `i/n` of the targets: they are split into n shards by a hash of package and target, so that n jobs of a CI matrix, given 1/n to n/n, fuzz each target exactly once.")
-	fs.DurationVar(&o.budget, "fuzztime", o.budget, "How long to fuzz, all the targets together: the turns of the targets that run at once overlap. Building, and minimizing what a turn stops on, come on top.")
+	fs.DurationVar(&o.budget, "fuzztime", o.budget, "How long to fuzz and minimize what the fuzzing finds, all the targets together: the turns of the targets that run at once overlap, and the last eighth (20s at most) is for minimizing. Building, and the coverage and kept corpus after it, come on top.")
 	fs.StringVar(&o.known, "known", o.known, "Read the known failures from `file` instead of "+pipeline.KnownName+" at the root of each package's module.")
 	fs.StringVar(&o.corpus, "corpus", o.corpus, "Keep the generated corpora of the targets in `dir`, laid out as $GOCACHE/fuzz (<import path>/<Target>/): its entries are added to the fuzz cache before fuzzing, and the cache's copied back after, so that CI can keep the directory between runs with an ordinary cache. Nothing else in the fuzz cache is touched.")
 	fs.IntVar(&o.corpusMax, "corpus-max", o.corpusMax, "With -corpus, distill a target's kept corpus, as fuzzmin cmin does, once it holds more than `n` entries.")

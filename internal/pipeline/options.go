@@ -73,11 +73,15 @@ type WriteOptions struct {
 // SearchOptions are the flags of the search of an entry.
 type SearchOptions struct {
 	Timeout time.Duration // per entry
-	MaxRuns int
-	Explain int // runs to explain a result with; -1: as many as the search took
-	Flaky   bool
-	Tracked bool
-	Others  string // othersWrite or othersReport
+	// Deadline, if not zero, is when every search ends, whatever Timeout
+	// says (a campaign's budget): an entry met with no time left is
+	// written as it was found, checked by go test.
+	Deadline time.Time
+	MaxRuns  int
+	Explain  int // runs to explain a result with; -1: as many as the search took
+	Flaky    bool
+	Tracked  bool
+	Others   string // othersWrite or othersReport
 }
 
 // The values of -others.

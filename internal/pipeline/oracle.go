@@ -136,6 +136,10 @@ func (c *Run) explain(ctx context.Context, j *entryJob, args []any, o *oracle, r
 	quiet.met, quiet.pool = map[string]int{}, &shrink.Pool{}
 	ctx, cancel := context.WithTimeout(ctx, explainTime(searchBudget))
 	defer cancel()
+	if end := j.searchEnd(); !end.IsZero() {
+		ctx, cancel = context.WithDeadline(ctx, end)
+		defer cancel()
+	}
 	ex, err := shrink.Explain(ctx, args, &quiet, budget, 1)
 	if err != nil {
 		c.Rep.Verbosef("  the explanation stopped: %v", err)
@@ -144,12 +148,33 @@ func (c *Run) explain(ctx context.Context, j *entryJob, args []any, o *oracle, r
 	return newExplanation(ex)
 }
 
-// budget is the time j's search may take.
+// budget is the time j's search may take: until its end (searchEnd), and
+// a nanosecond at least, as a search's timeout of 0 is none.
 func (c *Run) budget(j *entryJob) time.Duration {
+	b := j.tj.search.Timeout
 	if j.budget > 0 {
-		return j.budget
+		b = j.budget
 	}
-	return j.tj.search.Timeout
+	if end := j.searchEnd(); !end.IsZero() {
+		b = max(min(b, time.Until(end)), time.Nanosecond)
+	}
+	return b
+}
+
+// searchEnd is when j's searches and their explanation end at the latest:
+// with a deadline, early enough that go test's check of the result ends
+// by it too, about a second for the go command's look at the build and
+// the run, and for a hang the limit it runs into. It is zero for none.
+func (j *entryJob) searchEnd() time.Time {
+	d := j.tj.search.Deadline
+	if d.IsZero() {
+		return d
+	}
+	check := time.Second
+	if j.want.Kind == failure.Timeout {
+		check += j.limit()
+	}
+	return d.Add(-check)
 }
 
 // explainTime bounds the time of an explanation: a quarter of the search's

@@ -85,3 +85,31 @@ func TestOracle_IndependentOfProcs(t *testing.T) {
 		}
 	}
 }
+
+// TestBudget checks the time an entry's search gets: -timeout, or the
+// budget its job was given, and never past the search's deadline (a
+// campaign's end) less the check's second, where it is a nanosecond: a
+// search's timeout of 0 would be none.
+func TestBudget(t *testing.T) {
+	now := time.Now()
+	tests := []struct {
+		name     string
+		budget   time.Duration // the job's own
+		deadline time.Time
+		want     time.Duration
+	}{
+		{"timeout", 0, time.Time{}, time.Minute},
+		{"job's budget", 10 * time.Second, time.Time{}, 10 * time.Second},
+		{"deadline after", 0, now.Add(time.Hour), time.Minute},
+		{"deadline first", 0, now.Add(5 * time.Second), 4 * time.Second},
+		{"deadline past", 10 * time.Second, now.Add(-time.Second), time.Nanosecond},
+	}
+	c := &Run{}
+	for _, tt := range tests {
+		j := &entryJob{tj: &TargetJob{search: SearchOptions{Timeout: time.Minute, Deadline: tt.deadline}}, budget: tt.budget}
+		// The time until the deadline shrinks while the test runs.
+		if got := c.budget(j); got > tt.want || got < tt.want-time.Second {
+			t.Errorf("%s: budget %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -175,6 +175,9 @@ func (c *Run) minimizeTarget(ctx context.Context, p *Package, tj *TargetJob) (sa
 	defer unlock()
 	tj.Entries = c.relist(tj)
 	tj.deadline = time.Now().Add(tj.search.Timeout * time.Duration(max(1, len(tj.Entries))))
+	if d := tj.search.Deadline; !d.IsZero() && d.Before(tj.deadline) {
+		tj.deadline = d
+	}
 	if !tj.write.DryRun {
 		if err := writable(tj.dir); err != nil {
 			tj.writeErr = fmt.Errorf("%s cannot be written: %w", c.Rel(tj.dir), err)
