@@ -20,7 +20,10 @@ import (
 // new coverage minimized for 2 s at most): one instrumented binary, one
 // target (a parser of words, microseconds a run), 2 workers, 10 s from an
 // empty generated corpus each; and go test -fuzz with its minimization
-// off. Run it with -benchtime 3x.
+// off. And fuzzmin fuzz's turn on a target whose shallow bug fires on
+// most inputs, a panic (each failing input a counter) or an exit (each a
+// start of the toolchain's coordinator again), timed by the wall clock.
+// Run it with -benchtime 3x.
 func BenchmarkFuzzRate(b *testing.B) {
 	if testing.Short() {
 		b.Skip("builds a test binary and fuzzes")
@@ -45,11 +48,29 @@ func Words(s string) []string {
 `,
 		"words_test.go": `package rate
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 func FuzzWords(f *testing.F) {
 	f.Add("a few words")
 	f.Fuzz(func(t *testing.T, s string) { Words(s) })
+}
+
+// FuzzShallow fails on most inputs the fuzzer makes, as a shallow bug
+// does: those of 8 bytes or more with two words. It panics, or with
+// FUZZRATE_EXIT set exits.
+func FuzzShallow(f *testing.F) {
+	f.Add("a few")
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(Words(s)) > 1 && len(s) >= 8 {
+			if os.Getenv("FUZZRATE_EXIT") != "" {
+				os.Exit(3)
+			}
+			panic("shallow")
+		}
+	})
 }
 `,
 	}
@@ -58,7 +79,7 @@ func FuzzWords(f *testing.F) {
 			b.Fatal(err)
 		}
 	}
-	overlay, err := testbin.WriteHooks(b.TempDir(), dir, "example.com/rate", dir, []testbin.HookTarget{{Name: "FuzzWords", Package: "rate"}})
+	overlay, err := testbin.WriteHooks(b.TempDir(), dir, "example.com/rate", dir, []testbin.HookTarget{{Name: "FuzzWords", Package: "rate"}, {Name: "FuzzShallow", Package: "rate"}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -76,12 +97,21 @@ func FuzzWords(f *testing.F) {
 		b.Fatal(err)
 	}
 	bin := &testbin.Binary{Path: path, ModDir: dir, PkgDir: dir, Hooked: true, Dict: dict}
-	for _, how := range []string{"go-test-fuzz", "go-test-fuzz-minimizetime=0", "fuzzmin-fuzz"} {
+	exits := *bin
+	exits.Env = append(os.Environ(), "FUZZRATE_EXIT=1")
+	for _, how := range []string{"go-test-fuzz", "go-test-fuzz-minimizetime=0", "fuzzmin-fuzz", "fuzzmin-fuzz-shallow-panic", "fuzzmin-fuzz-shallow-exit"} {
 		b.Run(how, func(b *testing.B) {
 			var execs int64
 			var took time.Duration
 			for b.Loop() {
-				work, err := bin.FuzzDir("FuzzWords", b.TempDir(), nil)
+				target, bin := "FuzzWords", bin
+				switch how {
+				case "fuzzmin-fuzz-shallow-panic":
+					target = "FuzzShallow"
+				case "fuzzmin-fuzz-shallow-exit":
+					target, bin = "FuzzShallow", &exits
+				}
+				work, err := bin.FuzzDir(target, b.TempDir(), nil)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -92,12 +122,20 @@ func FuzzWords(f *testing.F) {
 				case "go-test-fuzz-minimizetime=0":
 					st = goTestFuzz(b, path, work, b.TempDir(), "-test.fuzzminimizetime=0")
 				default:
-					s := testbin.FuzzSlice{Target: "FuzzWords", Dir: work, CacheDir: b.TempDir(), Time: 10 * time.Second, Workers: 2, FuzzOn: b.TempDir(), Hang: 10 * time.Second}
+					s := testbin.FuzzSlice{Target: target, Dir: work, CacheDir: b.TempDir(), Time: 10 * time.Second, Workers: 2, FuzzOn: b.TempDir(), Hang: 10 * time.Second}
+					start := time.Now()
 					out, err := bin.Fuzz(context.Background(), s)
-					if err != nil || out.Crasher != nil {
+					// FuzzShallow's turn goes past its failures, and stops
+					// on one only in its last second.
+					if err != nil || out.Crasher != nil && target == "FuzzWords" {
 						b.Fatalf("the fuzzer: %v, stopped on %q", err, out.Crasher)
 					}
 					st = out.FuzzStats
+					if target == "FuzzShallow" {
+						// Each toolchain's coordinator the hook's ran
+						// says its own time; the turn's is the whole.
+						st.Elapsed = time.Since(start)
+					}
 				}
 				execs, took = execs+st.Execs, took+st.Elapsed
 			}
