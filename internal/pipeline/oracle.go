@@ -124,8 +124,9 @@ func (c *Run) search(ctx context.Context, j *entryJob, inWorker bool, limit, bud
 
 // explain explains the result args of a search that took runs, with
 // candidates run as o runs them: with at most -explain runs, or runs if
-// -explain is -1. The other failures its candidates meet are not kept:
-// explaining changes nothing.
+// -explain is -1, for a quarter of its search's budget at most
+// (explainTime) and not past the search's end (searchEnd). The other
+// failures its candidates meet are not kept: explaining changes nothing.
 func (c *Run) explain(ctx context.Context, j *entryJob, args []any, o *oracle, runs int, searchBudget time.Duration) *explanation {
 	budget := shrink.ExplainBudget(j.tj.search.Explain, runs)
 	if budget == 0 {
@@ -134,12 +135,12 @@ func (c *Run) explain(ctx context.Context, j *entryJob, args []any, o *oracle, r
 	j.progress.phase("explaining")
 	quiet := *o
 	quiet.met, quiet.pool = map[string]int{}, &shrink.Pool{}
-	ctx, cancel := context.WithTimeout(ctx, explainTime(searchBudget))
-	defer cancel()
-	if end := j.searchEnd(); !end.IsZero() {
-		ctx, cancel = context.WithDeadline(ctx, end)
-		defer cancel()
+	end := time.Now().Add(explainTime(searchBudget))
+	if e := j.searchEnd(); !e.IsZero() && e.Before(end) {
+		end = e
 	}
+	ctx, cancel := context.WithDeadline(ctx, end)
+	defer cancel()
 	ex, err := shrink.Explain(ctx, args, &quiet, budget, 1)
 	if err != nil {
 		c.Rep.Verbosef("  the explanation stopped: %v", err)
