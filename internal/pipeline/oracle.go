@@ -136,7 +136,7 @@ func (c *Run) explain(ctx context.Context, j *entryJob, args []any, o *oracle, r
 	quiet := *o
 	quiet.met, quiet.pool = map[string]int{}, &shrink.Pool{}
 	end := time.Now().Add(explainTime(searchBudget))
-	if e := j.searchEnd(); !e.IsZero() && e.Before(end) {
+	if e := c.searchEnd(j); !e.IsZero() && e.Before(end) {
 		end = e
 	}
 	ctx, cancel := context.WithDeadline(ctx, end)
@@ -156,7 +156,7 @@ func (c *Run) budget(j *entryJob) time.Duration {
 	if j.budget > 0 {
 		b = j.budget
 	}
-	if end := j.searchEnd(); !end.IsZero() {
+	if end := c.searchEnd(j); !end.IsZero() {
 		b = max(min(b, time.Until(end)), time.Nanosecond)
 	}
 	return b
@@ -165,15 +165,16 @@ func (c *Run) budget(j *entryJob) time.Duration {
 // searchEnd is when j's searches and their explanation end at the latest:
 // with a deadline, early enough that go test's check of the result ends
 // by it too, about a second for the go command's look at the build and
-// the run, and for a hang the limit it runs into. It is zero for none.
-func (j *entryJob) searchEnd() time.Time {
+// the run, and for a hang the time the check lets it run (checkTimeout).
+// It is zero for none.
+func (c *Run) searchEnd(j *entryJob) time.Time {
 	d := j.tj.search.Deadline
 	if d.IsZero() {
 		return d
 	}
 	check := time.Second
 	if j.want.Kind == failure.Timeout {
-		check += j.limit()
+		check += c.checkTimeout(j)
 	}
 	return d.Add(-check)
 }
