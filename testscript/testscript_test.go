@@ -267,7 +267,19 @@ func cmdSignal(ts *testscript.TestScript, neg bool, args []string) {
 	if !ok {
 		ts.Fatalf("signal: unknown signal %s", args[0])
 	}
-	pid, err := strconv.Atoi(strings.TrimSpace(ts.ReadFile(args[1])))
+	// The code under test may have created the file and not yet written
+	// the id (os.WriteFile), which waitfile does not wait for.
+	var pid int
+	var err error
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		var data []byte
+		if data, err = os.ReadFile(ts.MkAbs(args[1])); err == nil {
+			pid, err = strconv.Atoi(strings.TrimSpace(string(data)))
+		}
+		if err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
 	ts.Check(err)
 	p, err := os.FindProcess(pid)
 	ts.Check(err)
