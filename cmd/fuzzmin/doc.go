@@ -374,17 +374,26 @@ so that it is minimized, written and reported as soon as go test -fuzz
 would report it; the turn after goes on from the same corpora.
 
 An input that ends its worker process (an exit, a fatal error of the
-runtime, a hang) stops the toolchain's coordinator, which writes it into
-the seed corpus; the hook's coordinator takes it out, records it, and
-starts the toolchain's again for the time left, from the same corpora
-(with less than a second left, the turn stops on it). Of the inputs
-that ended a worker the same way (the exit status, and the first line and
-place of the report the worker's runtime wrote, as for an unrecovered
-panic in another goroutine or a stack overflow), the smallest is kept;
-when the turn ends, each kept one is screened and minimized with the
-others.
-Each such input costs a start of the workers and a replay of the corpus,
-and a hang its limit: a worker counts an input as hanging as fuzzmin
+runtime, a hang) does not stop the fuzzing either. Each worker the
+toolchain's coordinator starts is a shim that runs the worker of the
+inputs as a child, which writes each input where the shim reads it
+before it runs it; when the child ends, the shim records the input,
+answers the coordinator as if it had passed, and starts another child.
+Such an input costs a process start, and a hang its limit. Where fuzzmin
+cannot check the toolchain's worker protocol against its source (a
+release it does not know, or a test binary built by another release than
+the go command's), there is no shim: such an input stops the
+toolchain's coordinator, which writes it into the seed corpus; the
+hook's coordinator takes it out, records it, and starts the toolchain's
+again for the time left, from the same corpora (with less than a second
+left, the turn stops on it), at the cost of a start of the workers and a
+replay of the corpus. Of the
+inputs that ended a worker the same way (the exit status, and the first
+line and place of the report the worker's runtime wrote, as for an
+unrecovered panic in another goroutine or a stack overflow), the
+smallest is kept; when the turn ends, each kept one is screened and
+minimized with the others.
+A worker counts an input as hanging as fuzzmin
 judges its own runs (past 20 times the slowest input that passed, a
 second at least, -exec-timeout at most), where the toolchain's workers
 wait ten seconds, as long as a short turn. A worker that grows past

@@ -94,6 +94,9 @@ var hangSource []byte
 //go:embed hook/crash.go
 var crashSource []byte
 
+//go:embed hook/shim.go
+var shimSource []byte
+
 // fuzzOnEnv is the hook's FuzzOnEnv: the directory where a fuzz test
 // fuzzed past its failures records them (FuzzOutcome.Found).
 const fuzzOnEnv = "FUZZMIN_FUZZ_ON"
@@ -109,6 +112,11 @@ const hangEnv = "FUZZMIN_FUZZ_HANG"
 // memEnv is the hook's MemEnv: the most resident memory a worker that
 // fuzzes past failures may reach (FuzzSlice.MemLimit).
 const memEnv = "FUZZMIN_FUZZ_MEM"
+
+// shimEnv is the hook's ShimEnv: set to 1 where the worker protocol was
+// checked (Toolchain.Worker), each worker that fuzzes past failures is a
+// shim that goes on past a crash of the worker that runs its inputs.
+const shimEnv = "FUZZMIN_FUZZ_SHIM"
 
 // crashPrefix is the hook's CrashPrefix: the files of an input that ended
 // its worker, which the hook's coordinator went on past.
@@ -154,6 +162,7 @@ func WriteHooks(dir, modDir, modPath, pkgDir string, targets []HookTarget) (stri
 		filepath.Join(modDir, hookName, "dict.go"):   dictSource,
 		filepath.Join(modDir, hookName, "hang.go"):   hangSource,
 		filepath.Join(modDir, hookName, "crash.go"):  crashSource,
+		filepath.Join(modDir, hookName, "shim.go"):   shimSource,
 	}
 	for _, t := range targets {
 		path := filepath.Join(pkgDir, hookFile)

@@ -23,7 +23,10 @@
 //     the release that built the binary;
 //   - batch.go and package hook: fuzzmin's own fuzz worker, added to the
 //     binaries it builds, which runs many candidates per call (testing/fuzz.go:
-//     F.Fuzz, fuzzState; testing/testing.go: testDeps), checked as it starts;
+//     F.Fuzz, fuzzState; testing/testing.go: testDeps), checked as it starts,
+//     and fuzzes past failures, its workers shims of the toolchain's
+//     (hook/shim.go: internal/fuzz/worker.go's calls and answers, mem.go's
+//     header), checked with the worker protocol;
 //   - exec.go, check.go: the go test run that builds the binary through
 //     go test -exec (cmd/go/internal/test) and runs the final checks;
 //   - stale.go, argtypes.go: the testing package's complaints about corpus

@@ -3,6 +3,7 @@ package testbin
 import (
 	"context"
 	"fmt"
+	"os/exec"
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/internal/failure"
@@ -65,3 +66,6 @@ func ParseFuzzStatsLine(l string) (FuzzStats, bool) {
 	}
 	return parseFuzzStats(m, 0), true
 }
+
+// FuzzerCmd is the command of a run of the fuzzer.
+func FuzzerCmd(b *Binary, s FuzzSlice) *exec.Cmd { return b.fuzzCmd(s) }

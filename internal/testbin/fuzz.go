@@ -145,22 +145,7 @@ const turnGrace = 10 * time.Second
 // interrupted worker's input would be taken for a crash); the run then
 // ends as if its time were up.
 func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice) (FuzzOutcome, error) {
-	target, minimize, env := s.Target, time.Duration(0), b.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	env = withGODEBUG(env, "fuzzdebug=1") // for the coverage (FuzzStats.Coverage)
-	if s.FuzzOn != "" {
-		target, minimize = HookName(s.Target), fuzzOnMinimize
-		env = append(slices.Clip(env), fuzzOnEnv+"="+s.FuzzOn, hangEnv+"="+s.Hang.String(), memEnv+"="+strconv.FormatInt(s.MemLimit, 10))
-		if b.Dict != "" {
-			env = append(env, dictEnv+"="+b.Dict)
-		}
-	}
-	cmd := exec.Command(b.Path, "-test.run=^$", "-test.fuzz=^"+regexp.QuoteMeta(target)+"$",
-		"-test.fuzztime="+s.Time.String(), "-test.fuzzminimizetime="+minimize.String(), "-test.fuzzcachedir="+s.CacheDir,
-		"-test.parallel="+strconv.Itoa(max(1, s.Workers)), "-test.timeout=0", "-test.paniconexit0")
-	cmd.Dir, cmd.Env = s.Dir, env
+	cmd := b.fuzzCmd(s)
 	setProcessGroup(cmd)
 	dieWithParent(cmd, syscall.SIGINT)
 	pr, pw := io.Pipe()
@@ -275,6 +260,32 @@ func (b *Binary) Fuzz(ctx context.Context, s FuzzSlice) (FuzzOutcome, error) {
 		return out, fmt.Errorf("the fuzzer of %s ended (%v) without a failing input:\n%s", s.Target, err, strings.Join(tail, "\n"))
 	}
 	return out, err
+}
+
+// fuzzCmd returns the command of a run of the fuzzer.
+func (b *Binary) fuzzCmd(s FuzzSlice) *exec.Cmd {
+	target, minimize, env := s.Target, time.Duration(0), b.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	env = withGODEBUG(env, "fuzzdebug=1") // for the coverage (FuzzStats.Coverage)
+	if s.FuzzOn != "" {
+		target, minimize = HookName(s.Target), fuzzOnMinimize
+		env = append(slices.Clip(env), fuzzOnEnv+"="+s.FuzzOn, hangEnv+"="+s.Hang.String(), memEnv+"="+strconv.FormatInt(s.MemLimit, 10))
+		if b.Dict != "" {
+			env = append(env, dictEnv+"="+b.Dict)
+		}
+		if b.Toolchain != nil {
+			if ok, _ := b.Toolchain.Worker(); ok {
+				env = append(env, shimEnv+"=1")
+			}
+		}
+	}
+	cmd := exec.Command(b.Path, "-test.run=^$", "-test.fuzz=^"+regexp.QuoteMeta(target)+"$",
+		"-test.fuzztime="+s.Time.String(), "-test.fuzzminimizetime="+minimize.String(), "-test.fuzzcachedir="+s.CacheDir,
+		"-test.parallel="+strconv.Itoa(max(1, s.Workers)), "-test.timeout=0", "-test.paniconexit0")
+	cmd.Dir, cmd.Env = s.Dir, env
+	return cmd
 }
 
 // refused returns why the hook could not fuzz past failures, from the end

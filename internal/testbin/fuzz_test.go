@@ -164,6 +164,9 @@ func TestHookStrings(t *testing.T) {
 	if !bytes.Contains(hangSource, []byte(`const MemEnv = "`+memEnv+`"`)) {
 		t.Errorf("hang.go does not name its memory limit %s", memEnv)
 	}
+	if !bytes.Contains(shimSource, []byte(`const ShimEnv = "`+shimEnv+`"`)) {
+		t.Errorf("the hook's ShimEnv is not %q", shimEnv)
+	}
 	if !bytes.Contains(hangSource, []byte(`const HangEnv = "`+hangEnv+`"`)) {
 		t.Errorf("hang.go does not name its limit %s", hangEnv)
 	}

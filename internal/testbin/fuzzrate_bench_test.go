@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fuzzmin/fuzzmin/internal/testbin"
+	"github.com/fuzzmin/fuzzmin/internal/testbin/testbintest"
 )
 
 // BenchmarkFuzzRate compares the executions per second of go test -fuzz
@@ -22,15 +23,12 @@ import (
 // empty generated corpus each; and go test -fuzz with its minimization
 // off. And fuzzmin fuzz's turn on a target whose shallow bug fires on
 // most inputs, a panic (each failing input a counter) or an exit (each a
-// start of the toolchain's coordinator again), timed by the wall clock.
+// start of the worker's child, under the shim; without it, where the
+// worker protocol is not checked, a start of the toolchain's coordinator
+// again), timed by the wall clock.
 // Run it with -benchtime 3x.
 func BenchmarkFuzzRate(b *testing.B) {
-	if testing.Short() {
-		b.Skip("builds a test binary and fuzzes")
-	}
-	dir := b.TempDir()
-	files := map[string]string{
-		"go.mod": "module example.com/rate\n\ngo 1.26\n",
+	dir, path := testbintest.BuildFuzz(b, "example.com/rate", map[string]string{
 		"words.go": `package rate
 
 import "strings"
@@ -73,33 +71,23 @@ func FuzzShallow(f *testing.F) {
 	})
 }
 `,
-	}
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o666); err != nil {
-			b.Fatal(err)
-		}
-	}
-	overlay, err := testbin.WriteHooks(b.TempDir(), dir, "example.com/rate", dir, []testbin.HookTarget{{Name: "FuzzWords", Package: "rate"}, {Name: "FuzzShallow", Package: "rate"}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	path := filepath.Join(b.TempDir(), "fuzz.test")
-	goCmd := func(args ...string) *exec.Cmd {
-		cmd := exec.Command("go", args...)
-		cmd.Dir = dir
-		return cmd
-	}
-	if err := testbin.BuildFuzz(goCmd, path, []string{overlay, "."}); err != nil {
-		b.Fatal(err)
-	}
+	})
 	dict := filepath.Join(b.TempDir(), "dict")
 	if err := testbin.WriteDict([]string{dir}, dict); err != nil {
 		b.Fatal(err)
 	}
-	bin := &testbin.Binary{Path: path, ModDir: dir, PkgDir: dir, Hooked: true, Dict: dict}
+	goroot, goversion := testbintest.GoEnv(b)
+	bin := &testbin.Binary{Path: path, ModDir: dir, PkgDir: dir, Hooked: true, Dict: dict,
+		Toolchain: testbin.Identify(path, goroot, goversion, filepath.Join(goroot, "src"))}
+	if ok, why := bin.Toolchain.Worker(); !ok {
+		b.Fatalf("no shim: %s", why)
+	}
 	exits := *bin
 	exits.Env = append(os.Environ(), "FUZZRATE_EXIT=1")
-	for _, how := range []string{"go-test-fuzz", "go-test-fuzz-minimizetime=0", "fuzzmin-fuzz", "fuzzmin-fuzz-shallow-panic", "fuzzmin-fuzz-shallow-exit"} {
+	// The worker protocol unchecked: no shim.
+	noShim, exitsNoShim := *bin, exits
+	noShim.Toolchain, exitsNoShim.Toolchain = nil, nil
+	for _, how := range []string{"go-test-fuzz", "go-test-fuzz-minimizetime=0", "fuzzmin-fuzz", "fuzzmin-fuzz-noshim", "fuzzmin-fuzz-shallow-panic", "fuzzmin-fuzz-shallow-exit", "fuzzmin-fuzz-shallow-exit-noshim"} {
 		b.Run(how, func(b *testing.B) {
 			var execs int64
 			var took time.Duration
@@ -110,6 +98,10 @@ func FuzzShallow(f *testing.F) {
 					target = "FuzzShallow"
 				case "fuzzmin-fuzz-shallow-exit":
 					target, bin = "FuzzShallow", &exits
+				case "fuzzmin-fuzz-noshim":
+					bin = &noShim
+				case "fuzzmin-fuzz-shallow-exit-noshim":
+					target, bin = "FuzzShallow", &exitsNoShim
 				}
 				work, err := bin.FuzzDir(target, b.TempDir(), nil)
 				if err != nil {

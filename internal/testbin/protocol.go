@@ -24,8 +24,11 @@ import (
 // must follow the header, the worker must take its pipes and memory as
 // descriptors 3, 4 and 5 (internal/fuzz/sys_posix.go, getWorkerComm), and
 // testing must have the flags fuzzmin starts the worker with
-// (testing/fuzz.go). Any difference is drift: candidates then run in
-// processes, which need none of it.
+// (testing/fuzz.go). The mirrors of the hook's shim (hook/shim.go), which
+// passes calls and answers between the toolchain's coordinator and worker
+// and answers for a worker that ended, must be the toolchain's too. Any
+// difference is drift: candidates then run in processes, which need none
+// of it, and the workers of a run that fuzzes past failures are no shims.
 
 // protocolTypes are the mirrors in worker.go of the toolchain's types, by
 // the name they have there.
@@ -87,6 +90,13 @@ func checkProtocol(src string) error {
 			return fmt.Errorf("sys_posix.go: the worker no longer takes %s as descriptor %d (getWorkerComm)", name, fd)
 		}
 	}
+	worker, err := parse(filepath.Join(fuzzDir, "worker.go"))
+	if err != nil {
+		return err
+	}
+	if err := checkShim(worker, mem); err != nil {
+		return err
+	}
 	testing, err := parse(filepath.Join(src, "testing", "fuzz.go"))
 	if err != nil {
 		return err
@@ -94,6 +104,67 @@ func checkProtocol(src string) error {
 	for _, name := range protocolFlags {
 		if !hasStringLit(testing, name) {
 			return fmt.Errorf("testing/fuzz.go: no flag -%s", name)
+		}
+	}
+	return nil
+}
+
+// shimMirrors are the mirrors of the toolchain's types in the hook's shim
+// (hook/shim.go), by their names there and in the toolchain's file; with
+// layout, the mirror has the fields in their order, or else some of them;
+// with names, only the names of the fields are the toolchain's.
+var shimMirrors = []struct {
+	ours, theirs, file string
+	layout, names      bool
+}{
+	{"callKind", "call", "worker.go", false, true},
+	{"minimizeArgs", "minimizeArgs", "worker.go", false, false},
+	{"fuzzResponse", "fuzzResponse", "worker.go", false, false},
+	{"minimizeResponse", "minimizeResponse", "worker.go", false, false},
+	{"sharedMemHeader", "sharedMemHeader", "mem.go", true, false},
+}
+
+// checkShim checks the shim's mirrors against the toolchain's worker.go
+// and mem.go.
+func checkShim(worker, mem *ast.File) error {
+	shim, err := parser.ParseFile(token.NewFileSet(), "shim.go", shimSource, parser.SkipObjectResolution)
+	if err != nil {
+		return err
+	}
+	for _, m := range shimMirrors {
+		f := worker
+		if m.file == "mem.go" {
+			f = mem
+		}
+		theirs, ours := findStruct(f, m.theirs), findStruct(shim, m.ours)
+		if theirs == nil {
+			return fmt.Errorf("%s: no struct type %s", m.file, m.theirs)
+		}
+		if ours == nil {
+			return fmt.Errorf("the hook's shim.go has no mirror %s", m.ours)
+		}
+		fields := func(st *ast.StructType) (names []string, types map[string]string) {
+			types = map[string]string{}
+			for _, fl := range st.Fields.List {
+				for _, n := range fl.Names {
+					names = append(names, n.Name)
+					types[n.Name] = exprString(fl.Type)
+				}
+			}
+			return names, types
+		}
+		theirNames, theirTypes := fields(theirs)
+		ourNames, ourTypes := fields(ours)
+		for _, n := range ourNames {
+			switch t, ok := theirTypes[n]; {
+			case !ok:
+				return fmt.Errorf("%s: %s has no field %s", m.file, m.theirs, n)
+			case !m.names && t != ourTypes[n]:
+				return fmt.Errorf("%s: %s.%s is a %s, not a %s", m.file, m.theirs, n, t, ourTypes[n])
+			}
+		}
+		if m.layout && strings.Join(theirNames, " ") != strings.Join(ourNames, " ") {
+			return fmt.Errorf("%s: %s has the fields %v, not %v", m.file, m.theirs, theirNames, ourNames)
 		}
 	}
 	return nil

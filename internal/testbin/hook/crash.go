@@ -3,6 +3,7 @@
 package hook
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -68,13 +69,17 @@ func reportCrashes(dir string) {
 	f.Close()
 }
 
+// newCrashes returns the crashes recorded in dir.
+func newCrashes(dir string) *crashes {
+	return &crashes{dir: dir, seen: map[string]*crashRecord{}, reports: map[string]int{}}
+}
+
 // kind returns the kind of a crash of message msg: the message and, of the
-// crash report a worker that ended wrote, the first line, digits and
-// quoted values masked, and the first position outside the runtime and
-// the testing package, as fuzzOn tells failures apart. It removes the
-// workers' report files: the coordinator has stopped every worker.
-func (c *crashes) kind(msg string) string {
-	files, _ := filepath.Glob(filepath.Join(c.dir, fatalPrefix+"*"))
+// first of the report files that a worker that ended wrote, the first
+// line, digits and quoted values masked, and the first position outside
+// the runtime and the testing package, as fuzzOn tells failures apart. It
+// removes the report files: their workers have ended.
+func (c *crashes) kind(msg string, files []string) string {
 	report := ""
 	for _, f := range files {
 		if data, err := os.ReadFile(f); err == nil && len(data) > 0 && report == "" {
@@ -110,7 +115,8 @@ func (d onDeps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTi
 	defer signal.Stop(interrupt)
 	for {
 		err := d.testDeps.CoordinateFuzzing(timeout, limit, minimizeTimeout, minimizeLimit, parallel, seed, types, corpusDir, cacheDir)
-		kind := d.crashes.kind(fmt.Sprint(err))
+		reports, _ := filepath.Glob(filepath.Join(d.crashes.dir, fatalPrefix+"*"))
+		kind := d.crashes.kind(fmt.Sprint(err), reports)
 		if err == nil || timeout <= 0 || limit > 0 || len(interrupt) > 0 {
 			return err
 		}
@@ -136,8 +142,8 @@ func (d onDeps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTi
 }
 
 // record takes the crasher the coordinator wrote to path out of the seed
-// corpus, and keeps it if it is the smallest of those of its kind, with
-// the variants the ended workers were running.
+// corpus, and keeps it as a crash of its kind, with the variants the
+// ended workers were running.
 func (c *crashes) record(path, kind string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -147,6 +153,12 @@ func (c *crashes) record(path, kind string) error {
 	if err := os.Remove(path); err != nil {
 		return err
 	}
+	return c.keep(data, kind, variants)
+}
+
+// keep counts a crash of kind, whose input is data (a go test fuzz v1
+// file), and keeps data, with variants, if it is the smallest of its kind.
+func (c *crashes) keep(data []byte, kind string, variants [][]byte) error {
 	rec, err := c.count(kind)
 	if err != nil || rec.size != 0 && len(data) >= rec.size {
 		return err
@@ -177,7 +189,10 @@ func (c *crashes) recordVariants(kind string) bool {
 func (c *crashes) count(key string) (*crashRecord, error) {
 	rec := c.seen[key]
 	if rec == nil {
-		rec = &crashRecord{path: filepath.Join(c.dir, fmt.Sprintf("%s%d-%d", CrashPrefix, len(c.seen), os.Getpid()))}
+		// Named by its kind, which every process that records crashes
+		// into dir (the coordinator, each worker's shim) names alike.
+		sum := sha256.Sum256([]byte(key))
+		rec = &crashRecord{path: filepath.Join(c.dir, fmt.Sprintf("%s%x-%d", CrashPrefix, sum[:8], os.Getpid()))}
 		c.seen[key] = rec
 		writeAtomic(rec.path+".first", []byte(strconv.FormatInt(time.Now().UnixNano(), 10)))
 	}

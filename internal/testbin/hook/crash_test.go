@@ -3,10 +3,12 @@
 package hook
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -15,7 +17,7 @@ import (
 // and each leaves the seed corpus directory.
 func TestCrashRecord(t *testing.T) {
 	dir, corpus := t.TempDir(), t.TempDir()
-	c := &crashes{dir: dir, seen: map[string]*crashRecord{}, reports: map[string]int{}}
+	c := newCrashes(dir)
 	write := func(name, data string) string {
 		path := filepath.Join(corpus, name)
 		if err := os.WriteFile(path, []byte(data), 0o666); err != nil {
@@ -48,23 +50,33 @@ func TestCrashRecord(t *testing.T) {
 	if des, _ := os.ReadDir(corpus); len(des) != 0 {
 		t.Errorf("left in the seed corpus: %v", des)
 	}
-	read := func(pattern string) []string {
-		files, _ := filepath.Glob(filepath.Join(dir, pattern))
+	// The records are named by their kinds: read labels them 0, 1, 2.
+	const seedFailed = "fuzzing process hung or terminated unexpectedly: exit status 3"
+	labels := map[string]string{}
+	for i, kind := range []string{exit3, exit86, "variant " + seedFailed} {
+		sum := sha256.Sum256([]byte(kind))
+		labels[fmt.Sprintf("%s%x", CrashPrefix, sum[:8])] = fmt.Sprint(i)
+	}
+	read := func(label, pattern string) []string {
+		files, _ := filepath.Glob(filepath.Join(dir, CrashPrefix+"*"+pattern))
 		var out []string
 		for _, f := range files {
-			data, _ := os.ReadFile(f)
-			out = append(out, filepath.Base(f)[len(CrashPrefix):len(CrashPrefix)+1]+" "+string(data))
+			name, _, _ := strings.Cut(filepath.Base(f), "-")
+			if l := labels[name]; l != "" && (label == "" || l == label) {
+				data, _ := os.ReadFile(f)
+				out = append(out, l+" "+string(data))
+			}
 		}
 		slices.Sort(out)
 		return out
 	}
-	if got, want := read("crash*.input"), []string{"0 go test fuzz v1\nstring(\"x\")\n", "1 go test fuzz v1\nstring(\"h\")\n"}; !slices.Equal(got, want) {
+	if got, want := read("", ".input"), []string{"0 go test fuzz v1\nstring(\"x\")\n", "1 go test fuzz v1\nstring(\"h\")\n"}; !slices.Equal(got, want) {
 		t.Errorf("inputs kept: %q, want %q", got, want)
 	}
-	if got, want := read("crash*.count"), []string{"0 3", "1 1"}; !slices.Equal(got, want) {
+	if got, want := read("", ".count"), []string{"0 3", "1 1"}; !slices.Equal(got, want) {
 		t.Errorf("counts: %q, want %q", got, want)
 	}
-	if got, want := read("crash*.variant*"), []string{"0 go test fuzz v1\nint(2)\n"}; !slices.Equal(got, want) {
+	if got, want := read("", ".variant*"), []string{"0 go test fuzz v1\nint(2)\n"}; !slices.Equal(got, want) {
 		t.Errorf("variants: %q, want %q (b's, not a's, which it replaced)", got, want)
 	}
 	if files, _ := filepath.Glob(filepath.Join(dir, VariantPrefix+"*")); len(files) != 0 {
@@ -73,7 +85,6 @@ func TestCrashRecord(t *testing.T) {
 
 	// A seed entry's worker ended: the coordinator names no file. With a
 	// variant running, it is recorded, with no input of its own.
-	const seedFailed = "fuzzing process hung or terminated unexpectedly: exit status 3"
 	if c.recordVariants(seedFailed) {
 		t.Errorf("recordVariants with no variant running reports one")
 	}
@@ -81,10 +92,10 @@ func TestCrashRecord(t *testing.T) {
 	if !c.recordVariants(seedFailed) {
 		t.Errorf("recordVariants did not record the variant running")
 	}
-	if got, want := read("crash2*.variant*"), []string{"2 go test fuzz v1\nstring(\"e\")\n"}; !slices.Equal(got, want) {
+	if got, want := read("2", ".variant*"), []string{"2 go test fuzz v1\nstring(\"e\")\n"}; !slices.Equal(got, want) {
 		t.Errorf("the seed's variants: %q, want %q", got, want)
 	}
-	if got := read("crash2*.input"); len(got) != 0 {
+	if got := read("2", ".input"); len(got) != 0 {
 		t.Errorf("the seed's crash has an input: %q", got)
 	}
 }
@@ -94,7 +105,7 @@ func TestCrashRecord(t *testing.T) {
 // and every report file is removed.
 func TestCrashKind(t *testing.T) {
 	dir := t.TempDir()
-	c := &crashes{dir: dir, seen: map[string]*crashRecord{}, reports: map[string]int{}}
+	c := newCrashes(dir)
 	const exit2 = "fuzzing process hung or terminated unexpectedly: exit status 2"
 	report := func(text string) {
 		for pid, data := range map[string]string{"1": "", "2": text} { // 1 did not crash
@@ -102,6 +113,10 @@ func TestCrashKind(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+	}
+	reports := func() []string {
+		files, _ := filepath.Glob(filepath.Join(dir, fatalPrefix+"*"))
+		return files
 	}
 	goroutine := func(msg, file string) string {
 		return msg + "\n\ngoroutine 7 [running]:\nexample.com/x.parse.func1()\n\t/src/x/" + file + " +0x25\ncreated by example.com/x.parse in goroutine 6\n\t/src/x/x.go:9 +0x1d\nexit status 2\n"
@@ -115,7 +130,7 @@ func TestCrashKind(t *testing.T) {
 		"", // an exit: no report
 	} {
 		report(text)
-		kinds = append(kinds, c.kind(exit2))
+		kinds = append(kinds, c.kind(exit2, reports()))
 		c.count(kinds[len(kinds)-1])
 		if files, _ := filepath.Glob(filepath.Join(dir, fatalPrefix+"*")); len(files) != 0 {
 			t.Fatalf("report files left: %v", files)
@@ -132,7 +147,7 @@ func TestCrashKind(t *testing.T) {
 	}
 	for i := range maxReports {
 		report(goroutine("panic: other", fmt.Sprintf("z.go:%d", i+1)))
-		c.count(c.kind(exit2))
+		c.count(c.kind(exit2, reports()))
 	}
 	if n := len(c.seen); n != 2+maxReports {
 		t.Errorf("%d kinds recorded, want %d: those of %d reports and the message alone, then one for the rest", n, 2+maxReports, maxReports)

@@ -4,7 +4,9 @@
 // test, run by go test -fuzz in fuzzmin fuzz, fuzzes the target past its
 // failures (fuzzon.go): the toolchain's coordinator and workers fuzz as
 // they do, and a failing input is recorded for fuzzmin instead of ending
-// the run. fuzzmin adds it to the test binaries it builds through go
+// the run; each worker is a shim (shim.go) that goes on past an input
+// that ends the process running it, and the coordinator of the fuzz test
+// goes on past a worker that ended (crash.go). fuzzmin adds it to the test binaries it builds through go
 // test's -overlay, never on disk:
 // this package, as a package of the module under test, and a test file in
 // the package under test with a fuzz test per target that calls [Serve].

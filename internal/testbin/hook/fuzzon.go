@@ -69,7 +69,7 @@ func fuzzOn(f *testing.F, name, dir string) error {
 			}
 		}
 		rec := &recorder{dir: dir, seen: map[string]*record{}, texts: map[string]int{}}
-		return onDeps{own, rec, settable(failed), d, &running{dir: dir}, &watchdog{dir: dir, max: hang, mem: mem}, &crashes{dir: dir, seen: map[string]*crashRecord{}, reports: map[string]int{}}}, nil
+		return onDeps{own, rec, settable(failed), d, &running{dir: dir}, &watchdog{dir: dir, max: hang, mem: mem}, newCrashes(dir)}, nil
 	})
 }
 
@@ -88,25 +88,39 @@ type onDeps struct {
 // RunFuzzWorker runs the worker of the testing package, whose runs fuzz
 // past failures, and runs now and then a variant of an input (dict.vary)
 // before it: the input's own run comes last, so that the coverage the
-// worker reports is the input's.
+// worker reports is the input's. With ShimEnv set, the worker is a shim
+// that starts the worker that runs the inputs (shim.go), unless it cannot.
 func (d onDeps) RunFuzzWorker(run func(corpusEntry) error) error {
+	if os.Getenv(ShimEnv) == "1" && os.Getenv(childEnv) == "" {
+		if served, err := serveShim(d.rec.dir); served {
+			return err
+		}
+	}
 	// The counts written on the way are powers of two; the worker's
 	// last are written when its coordinator ends it.
 	defer d.rec.flush()
 	reportCrashes(d.rec.dir)
 	d.hang.start()
+	log := openInputLog()
 	return d.testDeps.RunFuzzWorker(func(e corpusEntry) error {
 		if vals := d.dict.vary(e.Values); vals != nil {
 			// A variant that ends the process (an exit, a hang) ends it
-			// while the toolchain names e: the file says it was the
-			// variant.
-			d.varied.start(vals)
+			// while the toolchain names e: the input log, or else the
+			// variant's file, says it was the variant.
+			if log != nil {
+				log.put(vals)
+			} else {
+				d.varied.start(vals)
+			}
 			err := d.hang.run(run, corpusEntry{Values: vals})
 			d.varied.done()
 			if err != nil {
 				d.rec.record(vals, err.Error())
 				d.failed.SetBool(false)
 			}
+		}
+		if log != nil {
+			log.put(e.Values)
 		}
 		err := d.hang.run(run, e)
 		if err == nil {

@@ -285,3 +285,52 @@ func values(b []byte) ([]interface{}, error) {
 	}
 	return vals, nil
 }
+
+// appendValues appends vals to b as the tuple values reads.
+func appendValues(b []byte, vals []interface{}) []byte {
+	for _, v := range vals {
+		var u uint64
+		tag := byte(0)
+		switch t := v.(type) {
+		case string:
+			b = append(binary.AppendUvarint(append(b, 1), uint64(len(t))), t...)
+			continue
+		case []byte:
+			b = append(binary.AppendUvarint(append(b, 2), uint64(len(t))), t...)
+			continue
+		case bool:
+			if t {
+				u = 1
+			}
+			tag = 3
+		case int:
+			tag, u = 4, uint64(t)
+		case int8:
+			tag, u = 5, uint64(t)
+		case int16:
+			tag, u = 6, uint64(t)
+		case int32:
+			tag, u = 7, uint64(t)
+		case int64:
+			tag, u = 8, uint64(t)
+		case uint:
+			tag, u = 9, uint64(t)
+		case uint8:
+			tag, u = 10, uint64(t)
+		case uint16:
+			tag, u = 11, uint64(t)
+		case uint32:
+			tag, u = 12, uint64(t)
+		case uint64:
+			tag, u = 13, t
+		case float32:
+			tag, u = 14, uint64(math.Float32bits(t))
+		case float64:
+			tag, u = 15, math.Float64bits(t)
+		default:
+			continue // not a type a fuzz target takes
+		}
+		b = binary.LittleEndian.AppendUint64(append(b, tag), u)
+	}
+	return b
+}

@@ -35,27 +35,34 @@ type result struct {
 // binary. It skips the test under -short.
 func Build(t testing.TB, modPath string, files map[string]string) (dir, bin string) {
 	t.Helper()
-	return buildOnce(t, modPath, files, true)
+	return buildOnce(t, modPath, files, true, false)
 }
 
 // BuildWithoutHooks is Build without the hook: the binary has no batch
 // workers.
 func BuildWithoutHooks(t testing.TB, modPath string, files map[string]string) (dir, bin string) {
 	t.Helper()
-	return buildOnce(t, modPath, files, false)
+	return buildOnce(t, modPath, files, false, false)
 }
 
-func buildOnce(t testing.TB, modPath string, files map[string]string, hooks bool) (dir, bin string) {
+// BuildFuzz is Build of a binary instrumented for fuzzing, as
+// testbin.BuildFuzz builds it, with the hook.
+func BuildFuzz(t testing.TB, modPath string, files map[string]string) (dir, bin string) {
+	t.Helper()
+	return buildOnce(t, modPath, files, true, true)
+}
+
+func buildOnce(t testing.TB, modPath string, files map[string]string, hooks, fuzz bool) (dir, bin string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds a test binary")
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	key := fmt.Sprint(modPath, " ", hooks)
+	key := fmt.Sprint(modPath, " ", hooks, " ", fuzz)
 	r, ok := built[key]
 	if !ok {
-		r = build(modPath, files, hooks)
+		r = build(modPath, files, hooks, fuzz)
 		built[key] = r
 	}
 	if r.err != nil {
@@ -64,7 +71,7 @@ func buildOnce(t testing.TB, modPath string, files map[string]string, hooks bool
 	return r.dir, r.bin
 }
 
-func build(modPath string, files map[string]string, hooks bool) result {
+func build(modPath string, files map[string]string, hooks, fuzz bool) result {
 	dir, err := os.MkdirTemp("", "fuzzmin-testbin")
 	if err != nil {
 		return result{err: err}
@@ -77,6 +84,9 @@ func build(modPath string, files map[string]string, hooks bool) result {
 		}
 	}
 	args := []string{"test", "-c", "-vet=off", "-o", filepath.Join(dir, "x.test")}
+	if fuzz {
+		args = append(args, "-fuzz=.")
+	}
 	if hooks {
 		hookDir, err := os.MkdirTemp("", "fuzzmin-hooks")
 		if err != nil {

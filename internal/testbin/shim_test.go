@@ -1,0 +1,96 @@
+package testbin_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fuzzmin/fuzzmin/internal/testbin"
+	"github.com/fuzzmin/fuzzmin/internal/testbin/testbintest"
+)
+
+// TestFuzz_Shim: a turn that fuzzes past failures goes on past inputs
+// that end their worker without a stop of the toolchain's coordinator
+// where the worker protocol is checked (each worker a shim, which starts
+// the worker that runs the inputs again), and with one where it is not.
+// Either way each crash is recorded with its input, and nothing is left
+// behind.
+func TestFuzz_Shim(t *testing.T) {
+	dir, path := testbintest.BuildFuzz(t, "example.com/shim", map[string]string{"x_test.go": `package shim
+
+import (
+	"os"
+	"testing"
+)
+
+func FuzzExit(f *testing.F) {
+	f.Add([]byte("ab"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 0 && b[0] == 'e' {
+			os.Exit(3)
+		}
+		if len(b) > 1 && b[0] == 'p' {
+			panic("p")
+		}
+	})
+}
+`})
+	goroot, goversion := testbintest.GoEnv(t)
+	tc := testbin.Identify(path, goroot, goversion, filepath.Join(goroot, "src"))
+	if ok, why := tc.Worker(); !ok {
+		t.Skipf("no shim: %s", why)
+	}
+	tmp := t.TempDir()
+	for _, shim := range []bool{true, false} {
+		bin := &testbin.Binary{Path: path, ModDir: dir, PkgDir: dir, Hooked: true, Env: append(os.Environ(), "TMPDIR="+tmp)}
+		if shim {
+			bin.Toolchain = tc
+		}
+		work, err := bin.FuzzDir("FuzzExit", t.TempDir(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := testbin.FuzzSlice{Target: "FuzzExit", Dir: work, CacheDir: t.TempDir(), Time: 3 * time.Second, Workers: 2, FuzzOn: t.TempDir(), Hang: 10 * time.Second}
+		out, err := testbin.FuzzerCmd(bin, s).CombinedOutput()
+		// Without the shim, a crash in the last second stops the turn.
+		if err != nil && (shim || !strings.Contains(string(out), "Failing input written to ")) {
+			t.Fatalf("shim %v: the turn: %v\n%s", shim, err, out)
+		}
+		restarts := strings.Count(string(out), "fuzzmin: fuzzing on past ")
+		switch {
+		case shim && restarts > 0:
+			t.Errorf("with the shim, the toolchain's coordinator stopped %d times:\n%s", restarts, out)
+		case !shim && restarts == 0:
+			t.Errorf("without the shim, the toolchain's coordinator never stopped: the test no longer tells the two apart\n%s", out)
+		}
+		found, _, err := testbin.ReadFound(s.FuzzOn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var exits, panics int
+		for _, f := range found {
+			switch in := string(f.Input); {
+			case f.Crash && strings.HasPrefix(in, "go test fuzz v1\n[]byte(\"e"):
+				exits += f.Count
+			case f.Variant && !shim:
+				// A variant running when a worker ended, as a turn with
+				// no shim records it.
+			case !f.Crash && strings.HasPrefix(in, "go test fuzz v1\n[]byte(\"p"):
+				panics += f.Count
+			default:
+				t.Errorf("shim %v: recorded %+v", shim, f)
+			}
+		}
+		t.Logf("shim %v: %d exits and %d panics fuzzed past", shim, exits, panics)
+		if exits < 2 || panics < 1 {
+			t.Errorf("shim %v: %d exits and %d panics fuzzed past, want 2 and 1 at least", shim, exits, panics)
+		}
+		for _, d := range []string{s.FuzzOn, tmp} {
+			if des, _ := os.ReadDir(d); len(des) > 0 && !(d == s.FuzzOn && len(des) == 1 && des[0].Name() == "slowest.ns") {
+				t.Errorf("shim %v: left in %s: %v", shim, d, des)
+			}
+		}
+	}
+}
