@@ -42,7 +42,7 @@ func TestWriteHooks(t *testing.T) {
 		hookFile:  {"p", []string{"Fuzz_fuzzmin_FuzzA", "Fuzz_fuzzmin_FuzzC"}},
 		hookXFile: {"p_test", []string{"Fuzz_fuzzmin_FuzzB"}},
 	}
-	pkgFiles := map[string][]byte{"hook.go": hookSource, "fuzzon.go": fuzzOnSource, "dict.go": dictSource, "hang.go": hangSource, "crash.go": crashSource}
+	pkgFiles := map[string][]byte{"hook.go": hookSource, "fuzzon.go": fuzzOnSource, "dict.go": dictSource, "hang.go": hangSource, "crash.go": crashSource, "shim.go": shimSource}
 	if len(overlay.Replace) != len(want)+len(pkgFiles) {
 		t.Fatalf("the overlay adds %v, want %d files", overlay.Replace, len(want)+len(pkgFiles))
 	}
