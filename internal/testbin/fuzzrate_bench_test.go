@@ -89,7 +89,7 @@ func FuzzShallow(f *testing.F) {
 	noShim.Toolchain, exitsNoShim.Toolchain = nil, nil
 	for _, how := range []string{"go-test-fuzz", "go-test-fuzz-minimizetime=0", "fuzzmin-fuzz", "fuzzmin-fuzz-noshim", "fuzzmin-fuzz-shallow-panic", "fuzzmin-fuzz-shallow-exit", "fuzzmin-fuzz-shallow-exit-noshim"} {
 		b.Run(how, func(b *testing.B) {
-			var execs int64
+			var execs, fails int64
 			var took time.Duration
 			for b.Loop() {
 				target, bin := "FuzzWords", bin
@@ -128,10 +128,21 @@ func FuzzShallow(f *testing.F) {
 						// says its own time; the turn's is the whole.
 						st.Elapsed = time.Since(start)
 					}
+					found, more, err := testbin.ReadFound(s.FuzzOn)
+					if err != nil {
+						b.Fatal(err)
+					}
+					fails += int64(more)
+					for _, f := range found {
+						fails += int64(f.Count)
+					}
 				}
 				execs, took = execs+st.Execs, took+st.Elapsed
 			}
 			b.ReportMetric(float64(execs)/took.Seconds(), "execs/s")
+			if strings.HasPrefix(how, "fuzzmin-fuzz-shallow") {
+				b.ReportMetric(float64(fails)/took.Seconds(), "fails/s")
+			}
 		})
 	}
 }
