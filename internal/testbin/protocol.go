@@ -117,7 +117,7 @@ var shimMirrors = []struct {
 	ours, theirs, file string
 	layout, names      bool
 }{
-	{"callKind", "call", "worker.go", false, true},
+	{"call", "call", "worker.go", true, true},
 	{"minimizeArgs", "minimizeArgs", "worker.go", false, false},
 	{"fuzzResponse", "fuzzResponse", "worker.go", false, false},
 	{"minimizeResponse", "minimizeResponse", "worker.go", false, false},
@@ -130,6 +130,10 @@ func checkShim(worker, mem *ast.File) error {
 	shim, err := parser.ParseFile(token.NewFileSet(), "shim.go", shimSource, parser.SkipObjectResolution)
 	if err != nil {
 		return err
+	}
+	// The shim passes calls and answers as the lines json.Encoder writes.
+	if !funcContains(worker, "serve", "enc := json.NewEncoder(ws.fuzzOut)") || !funcContains(worker, "callLocked", "enc := json.NewEncoder(wc.fuzzIn)") {
+		return errors.New("worker.go: calls and answers are no longer written by a json.Encoder (serve, callLocked)")
 	}
 	for _, m := range shimMirrors {
 		f := worker

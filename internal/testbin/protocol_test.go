@@ -33,6 +33,8 @@ func TestCheckProtocol_Drift(t *testing.T) {
 		{"a response without its count", "internal/fuzz/worker.go", "\tCount int64\n\n\t// CoverageData is set", "\n\t// CoverageData is set", "worker.go: fuzzResponse has no field Count"},
 		{"a minimize response without its mark", "internal/fuzz/worker.go", "\tWroteToMem bool", "\tWrote bool", "worker.go: minimizeResponse has no field WroteToMem"},
 		{"a renamed minimize call", "internal/fuzz/worker.go", "\tMinimize *minimizeArgs", "\tMinimizing *minimizeArgs", "worker.go: call has no field Minimize"},
+		{"reordered call fields", "internal/fuzz/worker.go", "\tPing     *pingArgs\n\tFuzz     *fuzzArgs", "\tFuzz     *fuzzArgs\n\tPing     *pingArgs", "worker.go: call has the fields [Fuzz Ping Minimize], not [Ping Fuzz Minimize]"},
+		{"answers written otherwise", "internal/fuzz/worker.go", "enc := json.NewEncoder(ws.fuzzOut)", "enc := gob.NewEncoder(ws.fuzzOut)", "worker.go: calls and answers are no longer written by a json.Encoder"},
 		{"a bigger header", "internal/fuzz/mem.go", "\trawInMem bool", "\trawInMem bool\n\tgeneration uint64", "mem.go: sharedMemHeader has the fields [count valueLen randState randInc rawInMem generation]"},
 		{"reordered header fields", "internal/fuzz/mem.go", "randState, randInc uint64", "randInc, randState uint64", "mem.go: sharedMemHeader has the fields [count valueLen randInc randState rawInMem]"},
 		{"an input at another offset", "internal/fuzz/mem.go", "valueOffset := int(unsafe.Sizeof(sharedMemHeader{}))", "valueOffset := int(unsafe.Sizeof(sharedMemHeader{})) + 8", "mem.go: the input no longer follows the header"},

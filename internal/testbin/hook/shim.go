@@ -3,6 +3,8 @@
 package hook
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -77,10 +79,36 @@ type sharedMemHeader struct {
 	rawInMem           bool
 }
 
-// callKind is a call of the coordinator's, as far as the shim reads it.
-type callKind struct {
-	Fuzz, Ping json.RawMessage
+// call is a call of the coordinator's, as far as the shim reads it. The
+// coordinator writes a call as a line of JSON (json.Encoder) of every
+// field, in order, one of them set: {"Ping":null,"Fuzz":{…},"Minimize":null}.
+// The shim tells them apart by the line's ends, and decodes only a call to
+// minimize, which is small; a call to fuzz holds the coordinator's
+// coverage, kilobytes a call.
+type call struct {
+	Ping, Fuzz *struct{}
 	Minimize   *minimizeArgs
+}
+
+// readCall reads what line holds.
+func readCall(line []byte) (call, error) {
+	var c call
+	var err error
+	line = bytes.TrimSuffix(line, []byte("\n"))
+	switch {
+	case bytes.HasPrefix(line, []byte(`{"Ping":null,"Fuzz":{`)) && bytes.HasSuffix(line, []byte(`},"Minimize":null}`)):
+		c.Fuzz = &struct{}{}
+	case bytes.HasPrefix(line, []byte(`{"Ping":{`)) && bytes.HasSuffix(line, []byte(`},"Fuzz":null,"Minimize":null}`)):
+		c.Ping = &struct{}{}
+	case bytes.HasPrefix(line, []byte(`{"Ping":null,"Fuzz":null,"Minimize":{`)):
+		err = json.Unmarshal(line, &c)
+	default:
+		err = errors.New("no call")
+	}
+	if err != nil {
+		return c, fmt.Errorf("a call of the coordinator's not understood: %v", err)
+	}
+	return c, nil
 }
 
 type shim struct {
@@ -89,11 +117,10 @@ type shim struct {
 	log            *os.File // the input log, unlinked
 	crashes        *crashes
 
-	child    *exec.Cmd
-	toChild  *os.File
-	answer   *json.Decoder // the child's answers
-	fromPipe *os.File
-	exited   chan error
+	child   *exec.Cmd
+	toChild *os.File
+	answer  *bufio.Reader // the child's answers
+	exited  chan error
 }
 
 // serveShim serves the coordinator as a shim until it closes the calls'
@@ -153,8 +180,7 @@ func (s *shim) start() error {
 		answersR.Close()
 		exited <- err
 	}()
-	s.child, s.toChild, s.fromPipe, s.exited = cmd, callsW, answersR, exited
-	s.answer = json.NewDecoder(answersR)
+	s.child, s.toChild, s.answer, s.exited = cmd, callsW, bufio.NewReaderSize(answersR, 64<<10), exited
 	return nil
 }
 
@@ -170,60 +196,57 @@ func (s *shim) stop() {
 	}
 }
 
-// serve passes calls to the child and its answers back.
+// serve passes calls to the child and its answers back, each a line.
 func (s *shim) serve() error {
-	calls := json.NewDecoder(s.calls)
+	calls := bufio.NewReaderSize(s.calls, 64<<10)
 	for {
-		var c json.RawMessage
-		if err := calls.Decode(&c); err != nil {
+		line, err := calls.ReadBytes('\n')
+		if err != nil {
 			s.stop()
-			if err == io.EOF {
+			if err == io.EOF && len(line) == 0 {
 				return nil
 			}
 			return err
 		}
-		var kind callKind
-		if err := json.Unmarshal(c, &kind); err != nil {
+		c, err := readCall(line)
+		if err != nil {
 			s.stop()
-			return fmt.Errorf("a call of the coordinator's not understood: %v", err)
+			return err
 		}
 		var value []byte // the input the coordinator put in the memory
-		if kind.Minimize != nil {
+		if c.Minimize != nil {
 			value = s.value()
 		}
 		s.log.WriteAt(make([]byte, 8), 0) // no input run yet
 		start := time.Now()
-		answer, err := s.call(c)
+		answer, err := s.call(line)
 		if err != nil {
-			if answer, err = s.ended(kind, value, time.Since(start)); err != nil {
+			if answer, err = s.ended(c, value, time.Since(start)); err != nil {
 				return err
 			}
+			answer = append(answer, '\n')
 		}
-		if _, err := s.answers.Write(append(answer, '\n')); err != nil {
+		if _, err := s.answers.Write(answer); err != nil {
 			s.stop()
 			return err
 		}
 	}
 }
 
-// call passes c to the child and returns its answer; an error if the
-// child ended first.
-func (s *shim) call(c json.RawMessage) (json.RawMessage, error) {
-	if _, err := s.toChild.Write(append(c, '\n')); err != nil {
+// call passes a call's line to the child and returns its answer's; an
+// error if the child ended first.
+func (s *shim) call(line []byte) ([]byte, error) {
+	if _, err := s.toChild.Write(line); err != nil {
 		return nil, err
 	}
-	var answer json.RawMessage
-	if err := s.answer.Decode(&answer); err != nil {
-		return nil, err
-	}
-	return answer, nil
+	return s.answer.ReadBytes('\n')
 }
 
 // ended records the input of a child that ended during a call, starts
 // another and returns the answer to the call: as if every input had
 // passed, with no new coverage. A child that ended outside an input, or
 // was ended by a signal that is no crash, ends the shim the same way.
-func (s *shim) ended(kind callKind, value []byte, took time.Duration) (json.RawMessage, error) {
+func (s *shim) ended(c call, value []byte, took time.Duration) ([]byte, error) {
 	pid := s.child.Process.Pid
 	s.toChild.Close()
 	var err error
@@ -253,13 +276,13 @@ func (s *shim) ended(kind callKind, value []byte, took time.Duration) (json.RawM
 	}
 	count := s.count()
 	switch {
-	case kind.Minimize != nil && kind.Minimize.KeepCoverage != nil && s.restore(value) == nil:
+	case c.Minimize != nil && c.Minimize.KeepCoverage != nil && s.restore(value) == nil:
 		// The input the coordinator gave, as if it were the smallest
 		// that keeps its coverage.
-		return json.Marshal(minimizeResponse{WroteToMem: true, CoverageData: kind.Minimize.KeepCoverage, Duration: took, Count: count})
-	case kind.Minimize != nil:
+		return json.Marshal(minimizeResponse{WroteToMem: true, CoverageData: c.Minimize.KeepCoverage, Duration: took, Count: count})
+	case c.Minimize != nil:
 		return json.Marshal(minimizeResponse{Duration: took, Count: count})
-	case kind.Fuzz != nil:
+	case c.Fuzz != nil:
 		return json.Marshal(fuzzResponse{TotalDuration: took, Count: count})
 	}
 	return nil, errors.New("the fuzz worker ended in a ping")

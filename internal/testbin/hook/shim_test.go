@@ -3,6 +3,9 @@
 package hook
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // FuzzInputLog: what a child writes to the input log before it runs an
@@ -69,5 +73,48 @@ func TestInputLogNone(t *testing.T) {
 	file.Truncate(64)
 	if got := (&shim{log: file}).running(); got != nil {
 		t.Errorf("an empty log read as %#v", got)
+	}
+}
+
+// TestReadCall: the shim tells the coordinator's calls apart as
+// json.Encoder writes the toolchain's call (every field, in order, one
+// set), and reads a minimization's coverage to keep.
+func TestReadCall(t *testing.T) {
+	type args struct {
+		Timeout      time.Duration
+		CoverageData []byte
+	}
+	type toolchainCall struct { // internal/fuzz's, its fields in order
+		Ping     *struct{}
+		Fuzz     *args
+		Minimize *minimizeArgs
+	}
+	var lines [3]bytes.Buffer
+	for i, c := range []toolchainCall{{Ping: &struct{}{}}, {Fuzz: &args{time.Second, []byte("cov\n}")}}, {Minimize: &minimizeArgs{KeepCoverage: []byte{1, 2}}}} {
+		if err := json.NewEncoder(&lines[i]).Encode(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, want := range []string{"ping", "fuzz", "minimize [1 2]"} {
+		c, err := readCall(lines[i].Bytes())
+		got := ""
+		switch {
+		case err != nil:
+			got = err.Error()
+		case c.Ping != nil && c.Fuzz == nil && c.Minimize == nil:
+			got = "ping"
+		case c.Fuzz != nil && c.Ping == nil && c.Minimize == nil:
+			got = "fuzz"
+		case c.Minimize != nil && c.Ping == nil && c.Fuzz == nil:
+			got = fmt.Sprint("minimize ", c.Minimize.KeepCoverage)
+		}
+		if got != want {
+			t.Errorf("readCall(%q): %s, want %s", lines[i].String(), got, want)
+		}
+	}
+	for _, line := range []string{"", "{}\n", `{"Fuzz":{},"Ping":null,"Minimize":null}` + "\n", `{"Ping":null,"Fuzz":null,"Minimize":{"KeepCoverage":1}}` + "\n"} {
+		if _, err := readCall([]byte(line)); err == nil {
+			t.Errorf("readCall(%q) read a call", line)
+		}
 	}
 }
