@@ -11,14 +11,8 @@ import (
 	"github.com/fuzzmin/fuzzmin/internal/testbin/testbintest"
 )
 
-// TestFuzz_Shim: a turn that fuzzes past failures goes on past inputs
-// that end their worker without a stop of the toolchain's coordinator
-// where the worker protocol is checked (each worker a shim, which starts
-// the worker that runs the inputs again), and with one where it is not.
-// Either way each crash is recorded with its input, and nothing is left
-// behind.
-func TestFuzz_Shim(t *testing.T) {
-	dir, path := testbintest.BuildFuzz(t, "example.com/shim", map[string]string{"x_test.go": `package shim
+// shimModule is the module of the shim's tests.
+var shimModule = map[string]string{"x_test.go": `package shim
 
 import (
 	"os"
@@ -36,7 +30,42 @@ func FuzzExit(f *testing.F) {
 		}
 	})
 }
-`})
+
+// FuzzMinimize finds new coverage on inputs of 4 bytes or more that start
+// with 'a', and exits on shorter ones: the toolchain's minimization of
+// such an input (to a shorter one that keeps its coverage) ends the
+// worker.
+func FuzzMinimize(f *testing.F) {
+	f.Add([]byte("aaaa"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) == 0 || b[0] != 'a' {
+			return
+		}
+		if len(b) < 4 {
+			os.Exit(5)
+		}
+		switch b[1] {
+		case 'b':
+			println()
+		case 'c':
+			println()
+		case 'd':
+			println()
+		case 'e':
+			println()
+		}
+	})
+}
+`}
+
+// TestFuzz_Shim: a turn that fuzzes past failures goes on past inputs
+// that end their worker without a stop of the toolchain's coordinator
+// where the worker protocol is checked (each worker a shim, which starts
+// the worker that runs the inputs again), and with one where it is not.
+// Either way each crash is recorded with its input, and nothing is left
+// behind.
+func TestFuzz_Shim(t *testing.T) {
+	dir, path := testbintest.BuildFuzz(t, "example.com/shim", shimModule)
 	goroot, goversion := testbintest.GoEnv(t)
 	tc := testbin.Identify(path, goroot, goversion, filepath.Join(goroot, "src"))
 	if ok, why := tc.Worker(); !ok {
@@ -92,5 +121,44 @@ func FuzzExit(f *testing.F) {
 				t.Errorf("shim %v: left in %s: %v", shim, d, des)
 			}
 		}
+	}
+}
+
+// TestFuzz_ShimMinimize: a worker that ends while the toolchain minimizes
+// an input with new coverage (FuzzMinimize's shorter inputs exit) leaves
+// the shared memory holding a candidate; the shim puts the input back and
+// answers with it, as a minimization that kept the whole input. The
+// coordinator goes on, with the input in its corpus: a memory left as the
+// worker left it would stop it (its value no longer decodes).
+func TestFuzz_ShimMinimize(t *testing.T) {
+	dir, path := testbintest.BuildFuzz(t, "example.com/shim", shimModule)
+	goroot, goversion := testbintest.GoEnv(t)
+	bin := &testbin.Binary{Path: path, ModDir: dir, PkgDir: dir, Hooked: true, Toolchain: testbin.Identify(path, goroot, goversion, filepath.Join(goroot, "src"))}
+	if ok, why := bin.Toolchain.Worker(); !ok {
+		t.Skipf("no shim: %s", why)
+	}
+	work, err := bin.FuzzDir("FuzzMinimize", t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := testbin.FuzzSlice{Target: "FuzzMinimize", Dir: work, CacheDir: t.TempDir(), Time: 3 * time.Second, Workers: 2, FuzzOn: t.TempDir(), Hang: 10 * time.Second}
+	out, err := testbin.FuzzerCmd(bin, s).CombinedOutput()
+	if err != nil || strings.Contains(string(out), "fuzzmin: fuzzing on past ") {
+		t.Fatalf("the turn: %v\n%s", err, out)
+	}
+	kept, _ := filepath.Glob(filepath.Join(s.CacheDir, "*", "*"))
+	found, _, err := testbin.ReadFound(s.FuzzOn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exits := 0
+	for _, f := range found {
+		if f.Crash {
+			exits += f.Count
+		}
+	}
+	t.Logf("%d inputs kept with new coverage, %d exits fuzzed past", len(kept), exits)
+	if len(kept) == 0 || exits == 0 {
+		t.Errorf("%d inputs kept with new coverage, %d exits fuzzed past: want both", len(kept), exits)
 	}
 }

@@ -27,8 +27,9 @@ import (
 // its answers back. When the child ends in the middle of a call, the shim
 // records the input it was running, which the child writes to the input
 // log before it runs each (inputLog), as a crash of its kind (crashes);
-// answers the call as if every input had passed with no new coverage; and
-// starts another child for the next call. The coordinator never sees its
+// answers the call as if every input had passed with no new coverage (a
+// minimization, as if it had kept the whole input, which the shim puts
+// back in the shared memory); and starts another child for the next call. The coordinator never sees its
 // worker end: it neither stops nor replays its corpus.
 //
 // The shim reads and writes the calls and answers of the toolchain's
@@ -161,7 +162,11 @@ func (s *shim) start() error {
 		callsW.Close()
 		return err
 	}
-	cmd := exec.Command(os.Args[0], os.Args[1:]...)
+	exe, err := os.Executable() // os.Args[0] may be relative to a directory the target left
+	if err != nil {
+		exe = os.Args[0]
+	}
+	cmd := exec.Command(exe, os.Args[1:]...)
 	cmd.Env = append(os.Environ(), childEnv+"=1")
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	cmd.ExtraFiles = []*os.File{callsR, answersW, s.mem, s.log}
@@ -271,12 +276,19 @@ func (s *shim) ended(c call, value []byte, took time.Duration) ([]byte, error) {
 		s.crashes.keep(data, s.crashes.kind(msg, []string{report}), nil)
 	}
 	os.Remove(report)
+	if c.Minimize != nil {
+		// The child left the memory holding a candidate's raw bytes,
+		// where the next call reads the input.
+		if err := s.restore(value); err != nil {
+			return nil, fmt.Errorf("putting the input back in the shared memory: %v", err)
+		}
+	}
 	if err := s.start(); err != nil {
 		return nil, fmt.Errorf("starting a fuzz worker again: %v", err)
 	}
 	count := s.count()
 	switch {
-	case c.Minimize != nil && c.Minimize.KeepCoverage != nil && s.restore(value) == nil:
+	case c.Minimize != nil && c.Minimize.KeepCoverage != nil:
 		// The input the coordinator gave, as if it were the smallest
 		// that keeps its coverage.
 		return json.Marshal(minimizeResponse{WroteToMem: true, CoverageData: c.Minimize.KeepCoverage, Duration: took, Count: count})
