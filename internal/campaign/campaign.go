@@ -115,6 +115,7 @@ type campaign struct {
 	Config
 	targets     []*campaignTarget
 	refusedOnce bool      // fuzzing past failures was refused, and said so
+	noShimOnce  bool      // workers with no shim were said so
 	start       time.Time // when the first turn started
 	deadline    time.Time // when the budget runs out: the turns end reserve before it
 }
@@ -290,6 +291,9 @@ func (c *campaign) buildFuzz(ctx context.Context, p *pipeline.Package, dir strin
 	// argument types.
 	bin := &testbin.Binary{Path: path, ModDir: p.ModuleDir, PkgDir: p.Dir, Env: c.Env, Toolchain: c.Toolchain(path),
 		Timeout: c.ExecTimeout, MemLimit: int64(c.MemLimit), RAM: c.RAM.Path, Disk: c.Disk.Path, Note: c.VerboseNote, Hooked: hooked}
+	if ok, why := bin.Toolchain.Worker(); hooked && !ok {
+		c.noShim(why)
+	}
 	if hooked {
 		// The literals of the package and of those it imports, which
 		// the hook tries in the inputs' places; without them it fuzzes

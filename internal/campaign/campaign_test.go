@@ -143,6 +143,21 @@ func TestCampaign_FuzzOnRefused(t *testing.T) {
 	}
 }
 
+// TestCampaign_NoShim checks that where the worker protocol is not
+// checked, the campaign says once that an input that ends a worker stops
+// the toolchain's coordinator (the workers are no shims).
+func TestCampaign_NoShim(t *testing.T) {
+	var out, errs bytes.Buffer
+	c := &campaign{Run: &pipeline.Run{Rep: pipeline.NewReporter(&out, &errs, false, false)}}
+	const why = "fuzzmin knows go1.26 and go1.27, not go1.28, which built the test binary"
+	c.noShim(why)
+	c.noShim(why)
+	want := "fuzzmin fuzz: " + why + "; an input that ends a fuzz worker (an exit, a fatal error, a hang) stops the toolchain's coordinator, which starts again\n"
+	if out.String() != want {
+		t.Errorf("said %q, want %q once", out.String(), want)
+	}
+}
+
 // TestNextTarget checks the order of turns: a target's first turn, then
 // one that fell below half its even share, then the fastest finder.
 func TestNextTarget(t *testing.T) {

@@ -344,3 +344,14 @@ const (
 // fuzzer stops at each failure, and one the fuzzer meets at once leaves a
 // turn no time to find anything else.
 const maxStuck = 5
+
+// noShim says once why the workers of the turns are no shims (the worker
+// protocol is not checked): an input that ends a worker then stops the
+// toolchain's coordinator, which the hook starts again.
+func (c *campaign) noShim(why string) {
+	if c.noShimOnce {
+		return
+	}
+	c.noShimOnce = true
+	c.Rep.Infof("fuzzmin fuzz: %s; an input that ends a fuzz worker (an exit, a fatal error, a hang) stops the toolchain's coordinator, which starts again", why)
+}
