@@ -29,8 +29,9 @@ import (
 // log before it runs each (inputLog), as a crash of its kind (crashes);
 // answers the call as if every input had passed with no new coverage (a
 // minimization, as if it had kept the whole input, which the shim puts
-// back in the shared memory); and starts another child for the next call. The coordinator never sees its
-// worker end: it neither stops nor replays its corpus.
+// back in the shared memory); and starts another child for the next
+// call. The coordinator never sees its worker end: it neither stops nor
+// replays its corpus.
 //
 // The shim reads and writes the calls and answers of the toolchain's
 // worker protocol (internal/fuzz/worker.go) and the header of its shared
@@ -348,7 +349,11 @@ func (s *shim) value() []byte {
 	if _, err := s.mem.ReadAt(b[:], memValueLen); err != nil {
 		return nil
 	}
-	v := make([]byte, binary.NativeEndian.Uint64(b[:]))
+	n := binary.NativeEndian.Uint64(b[:])
+	if info, err := s.mem.Stat(); err != nil || n > uint64(info.Size()) {
+		return nil
+	}
+	v := make([]byte, n)
 	if _, err := s.mem.ReadAt(v, memValue); err != nil {
 		return nil
 	}
