@@ -113,8 +113,13 @@ func TestFuzz_Shim(t *testing.T) {
 			}
 		}
 		t.Logf("shim %v: %d exits and %d panics fuzzed past", shim, exits, panics)
-		if exits < 2 || panics < 1 {
-			t.Errorf("shim %v: %d exits and %d panics fuzzed past, want 2 and 1 at least", shim, exits, panics)
+		switch {
+		case shim && (exits < 2 || panics < 1):
+			t.Errorf("with the shim, %d exits and %d panics fuzzed past, want 2 and 1 at least", exits, panics)
+		case !shim && exits < 1:
+			// Each exit costs a start of the coordinator: on a busy
+			// machine, 3 s may see one.
+			t.Errorf("without the shim, %d exits fuzzed past, want 1 at least", exits)
 		}
 		for _, d := range []string{s.FuzzOn, tmp} {
 			if des, _ := os.ReadDir(d); len(des) > 0 && !(d == s.FuzzOn && len(des) == 1 && des[0].Name() == "slowest.ns") {
