@@ -431,7 +431,15 @@ the same way in the time, or go test does not see its minimized input fail
 so (a hang that is only slow under go test's limit), the input is written
 as it was found, checked by go test as any result; if it cannot be
 minimized at all (an interrupt, an error), it is written as it was and the
-report names it. A turn runs in a copy of the package's seed corpus directory: a
+report names it. A turn runs in a copy of the package's seed corpus
+directory. Its workers replay that corpus before they fuzz: a worker that
+fuzzes past failures goes on past a seed entry that fails, and then past
+its mutations, which fail alike. So the first time a target meets a
+failure, its seed corpus is replayed too, and its failing entries are
+taken as the command takes them: a committed one is a regression,
+reported once, and what fails as it does counts as a repeat; one that
+git does not track (go test -fuzz left it) is minimized in place and
+counts as the failure found. Where a turn stops at each failure instead, a
 seed entry that fails is left out of the target's later turns (go test and
 fuzzmin check report it). A failure is one finding however often, and in
 however many targets, a turn meets it: nothing of a repeat stays in

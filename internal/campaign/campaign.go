@@ -35,30 +35,32 @@ type campaignTarget struct {
 	running bool
 	done    string // why it is fuzzed no more, if it is not
 
-	slices  int
-	spent   time.Duration // fuzzing, summed over the slices
-	lost    time.Duration // minimizing what stopped it
-	execs   int64
-	found   int     // inputs with new coverage
-	bits    int     // what its corpus covered at its last turn's end (testbin.FuzzStats.Coverage)
-	last    float64 // of its last slice: inputs with new coverage a second
-	stops   int     // slices that stopped on a failure
-	stuck   int     // slices in a row that stopped on a failure found before, finding nothing new
-	fresh   []string
-	known   int
-	repeats int
-	left    []string                   // failing seed entries left out of its slices
-	said    map[failure.Signature]bool // the failures its stops were reported on, once each
-	made    []string                   // directories its failures' entries made, the deepest first
-	cover   string                     // what its corpora cover, as a percentage of the statements; "" if not measured
-	raw     []string                   // inputs the fuzzer stopped on, written into the seed corpus unminimized (an interrupt, an error)
-	flaky   []string                   // entries of new failures that passed a later replay
-	overdue bool                       // a turn of its fuzzer did not stop on time (said once)
-	fuzzOn  string                     // where its turns record the failures they fuzz past; "" if they stop at each (testbin.FuzzSlice)
-	past    int                        // inputs that failed and were fuzzed past
-	kinds   map[string]bool            // the kinds of failure its turns fuzzed past and took (testbin.Found)
-	first   time.Duration              // from the first turn's start to its first new failure; 0 if none
-	met     bool                       // a turn met a failure: no turn of it ends early any more (sliceDone.early)
+	slices       int
+	spent        time.Duration // fuzzing, summed over the slices
+	lost         time.Duration // minimizing what stopped it
+	execs        int64
+	found        int     // inputs with new coverage
+	bits         int     // what its corpus covered at its last turn's end (testbin.FuzzStats.Coverage)
+	last         float64 // of its last slice: inputs with new coverage a second
+	stops        int     // slices that stopped on a failure
+	stuck        int     // slices in a row that stopped on a failure found before, finding nothing new
+	fresh        []string
+	known        int
+	repeats      int
+	left         []string                     // failing seed entries left out of its slices
+	regressions  map[failure.Signature]string // how committed entries of its seed corpus fail, and the entries
+	seedsChecked bool                         // its seed corpus was replayed for the failures it holds (checkSeeds)
+	said         map[failure.Signature]bool   // the failures its stops were reported on, once each
+	made         []string                     // directories its failures' entries made, the deepest first
+	cover        string                       // what its corpora cover, as a percentage of the statements; "" if not measured
+	raw          []string                     // inputs the fuzzer stopped on, written into the seed corpus unminimized (an interrupt, an error)
+	flaky        []string                     // entries of new failures that passed a later replay
+	overdue      bool                         // a turn of its fuzzer did not stop on time (said once)
+	fuzzOn       string                       // where its turns record the failures they fuzz past; "" if they stop at each (testbin.FuzzSlice)
+	past         int                          // inputs that failed and were fuzzed past
+	kinds        map[string]bool              // the kinds of failure its turns fuzzed past and took (testbin.Found)
+	first        time.Duration                // from the first turn's start to its first new failure; 0 if none
+	met          bool                         // a turn met a failure: no turn of it ends early any more (sliceDone.early)
 }
 
 // once reports whether t's stops on sig are yet to be reported: the report

@@ -82,6 +82,10 @@ func (c *campaign) campaignFailures(ctx context.Context, t *campaignTarget, inpu
 		}
 		return 0
 	}
+	if !t.seedsChecked && t.fuzzOn != "" {
+		t.seedsChecked = true
+		c.checkSeeds(ctx, t, known, found, inputs[0].at)
+	}
 	// An input the seed corpus holds already (a failure found before,
 	// found again as it was) is counted as any other, and stays.
 	byName := map[string]metInput{}
@@ -102,10 +106,12 @@ func (c *campaign) campaignFailures(ctx context.Context, t *campaignTarget, inpu
 		}
 	}
 	var counted func(failure.Signature) bool
-	if len(found) > 0 || !known.Empty() {
+	if len(found) > 0 || !known.Empty() || len(t.regressions) > 0 {
 		// Screening a lone input costs a replay (a hang's limit): only if
 		// it may be a failure counted already.
-		counted = func(sig failure.Signature) bool { return known.Has(sig) || found[sig] != nil }
+		counted = func(sig failure.Signature) bool {
+			return known.Has(sig) || found[sig] != nil || t.regressions[sig] != ""
+		}
 	}
 	results := c.minimizeFound(ctx, t, names, pending, counted)
 	first := inputs[0] // the input the others met minimizing are put to
@@ -135,6 +141,39 @@ func (c *campaign) campaignFailures(ctx context.Context, t *campaignTarget, inpu
 		}
 	}
 	return fresh
+}
+
+// checkSeeds replays t's seed corpus, the first time a turn of t that
+// fuzzes past failures meets one: its workers replay the corpus before
+// they fuzz, and go past an entry that fails, and then past its mutations,
+// which fail alike and may be smaller. So the entries that fail are taken
+// first, as the command takes them: one somebody committed is a
+// regression, which counts the inputs failing as it does as repeats;
+// another is minimized in place, and counts as the failure found (at is
+// when). Entries that pass say nothing.
+func (c *campaign) checkSeeds(ctx context.Context, t *campaignTarget, known *pipeline.KnownFailures, found map[failure.Signature]*campaignFinding, at time.Time) {
+	dir := corpus.SeedCorpus(t.pkg.Dir, t.target.Name)
+	entries, err := corpus.Read(dir)
+	if err != nil || len(entries) == 0 {
+		return // none, or go test's own replay says what is wrong
+	}
+	var names []string
+	for _, e := range entries {
+		if !slices.Contains(t.left, e.Name) { // taken with every failure met
+			names = append(names, e.Name)
+		}
+	}
+	counted := func(sig failure.Signature) bool { return known.Has(sig) || found[sig] != nil }
+	for _, res := range c.minimizeFound(ctx, t, names, nil, counted) {
+		if res.Status == pipeline.StatusPasses {
+			continue
+		}
+		existing := filepath.Join(dir, strings.TrimPrefix(res.Test, t.target.Name+"/"))
+		if res.Found {
+			existing = ""
+		}
+		c.countFailure(t, res, known, found, existing, false, nil, metSeed, at, sure)
+	}
 }
 
 // fileExists reports whether path names a file.
@@ -284,6 +323,11 @@ func (c *campaign) countFailure(t *campaignTarget, res pipeline.Result, known *p
 			c.placeRaw(t, dir, data, why)
 		}
 		c.Report(res) // it passes, or is flaky: as the command reports it
+	case t.regressions[sig] != "":
+		t.repeats++
+		if t.once(sig) {
+			c.Rep.Infof("%s: %s %v, which the committed entry %s fails with too", t.name(), met, sig, c.Rel(t.regressions[sig]))
+		}
 	case known.Has(sig):
 		t.known++
 		if res.Status != pipeline.StatusSame && kept != "" && kept != existing {
@@ -306,6 +350,18 @@ func (c *campaign) countFailure(t *campaignTarget, res pipeline.Result, known *p
 		}
 		if t.once(sig) {
 			c.Rep.Infof("%s: %s %v again, found before in %s: %s", t.name(), met, sig, f.t.target.Name, c.Rel(f.path))
+		}
+	case res.Status == pipeline.StatusRegression:
+		// An entry somebody committed fails (go test fails on it too):
+		// reported once, and the failure is in the corpus already, as are
+		// the inputs that fail as it does from now on.
+		if t.regressions == nil {
+			t.regressions = map[failure.Signature]string{}
+		}
+		t.regressions[sig] = existing
+		t.repeats++
+		if t.once(sig) {
+			c.Report(res)
 		}
 	case kept == "":
 		if pending {

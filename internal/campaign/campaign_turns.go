@@ -337,6 +337,7 @@ func (c *campaign) fuzzOnRefused(err error) {
 const (
 	metStop = "stopped on"
 	metPast = "fuzzed past"
+	metSeed = "replayed" // a seed entry (checkSeeds)
 )
 
 // maxStuck is how many turns in a row a target may stop on failures found

@@ -91,7 +91,7 @@ func (c *Run) minimizeEntry(ctx context.Context, j *entryJob) Result {
 		res.Note = "flaky: the original " + j.flaky + "; the result failed so when checked, and may not every time"
 	}
 	if j.tj.tracked.has(j.entry.Name) && !j.tj.search.Tracked && !j.isFound() {
-		res.Status, res.Rerun, res.maybeTracked = statusRegression, rerun(j, j.entry.Name), j.tj.tracked.all
+		res.Status, res.Rerun, res.maybeTracked = StatusRegression, rerun(j, j.entry.Name), j.tj.tracked.all
 		return res
 	}
 	if j.zero {

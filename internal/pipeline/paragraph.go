@@ -21,7 +21,7 @@ func paragraph(res Result) string {
 	case StatusSame:
 		fmt.Fprintf(&b, "%s: the same failure as %s (%v): %s\n", res.Test, res.Path, res.Signature, res.Note)
 		res.Note = ""
-	case statusRegression:
+	case StatusRegression:
 		what := "committed entry fails"
 		if res.maybeTracked {
 			what = "entry fails, and may be committed"

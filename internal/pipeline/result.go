@@ -22,7 +22,7 @@ const (
 	statusFound      status = "found"      // another failure met on the way, written as an entry of its own
 	statusSeen       status = "seen"       // another failure met on the way is one an entry has: nothing to do
 	StatusPasses     status = "passes"     // the entry does not fail
-	statusRegression status = "regression" // a committed entry fails: left alone
+	StatusRegression status = "regression" // a committed entry fails: left alone
 	statusMalformed  status = "malformed"  // not a corpus file the toolchain reads
 	statusStale      status = "stale"      // its values no longer fit the target
 	statusFlaky      status = "flaky"      // it does not fail the same way every time
@@ -33,7 +33,7 @@ const (
 // fail on such an entry too, or fuzzmin could not do its job.
 func (s status) Failure() bool {
 	switch s {
-	case statusMalformed, statusStale, statusFlaky, statusFailed, StatusStopped, statusRegression:
+	case statusMalformed, statusStale, statusFlaky, statusFailed, StatusStopped, StatusRegression:
 		return true
 	}
 	return false
