@@ -16,6 +16,14 @@ const (
 	HangFactor = hangFactor
 )
 
+// SetTurnGrace sets how long past its time a turn may run, until restore
+// is called.
+func SetTurnGrace(d time.Duration) (restore func()) {
+	old := turnGrace
+	turnGrace = d
+	return func() { turnGrace = old }
+}
+
 // CheckProtocol checks the worker protocol of the toolchain source in src.
 var CheckProtocol = checkProtocol
 

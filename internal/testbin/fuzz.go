@@ -137,7 +137,8 @@ const (
 
 // turnGrace is how long a fuzzer may take to stop after its time is up:
 // it replays nothing then, it only stops its workers and writes its cache.
-const turnGrace = 10 * time.Second
+// A variable for the tests.
+var turnGrace = 10 * time.Second
 
 // Fuzz runs the fuzzer on one target for s.Time and returns how it ended,
 // with its last line of progress. Canceling ctx

@@ -1,9 +1,15 @@
+//go:build darwin || freebsd || linux || openbsd
+
 package testbin_test
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -16,6 +22,9 @@ var shimModule = map[string]string{"x_test.go": `package shim
 
 import (
 	"os"
+	"os/exec"
+	"strconv"
+	"sync"
 	"testing"
 )
 
@@ -56,7 +65,83 @@ func FuzzMinimize(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFork starts a child that outlives its inputs and holds the output of
+// its worker, and writes the child's process id to $FORK_PID.
+func FuzzFork(f *testing.F) {
+	var once sync.Once
+	f.Fuzz(func(t *testing.T, n int) {
+		once.Do(func() {
+			cmd := exec.Command("sleep", "120")
+			cmd.Stdout = os.Stdout
+			if cmd.Start() == nil {
+				os.WriteFile(os.Getenv("FORK_PID"), []byte(strconv.Itoa(cmd.Process.Pid)), 0o666)
+			}
+		})
+	})
+}
 `}
+
+// TestFuzz_Overdue: a target's child that holds its worker's pipes keeps
+// the toolchain's coordinator from ending. With the shim the child holds
+// the shim's, and the turn ends on time; without, the turn is ended past
+// its time by its grace, and says so (Overdue). Either way the child is
+// ended with it.
+func TestFuzz_Overdue(t *testing.T) {
+	if _, err := exec.LookPath("sleep"); err != nil {
+		t.Skip("the target starts sleep")
+	}
+	const grace = 2 * time.Second
+	defer testbin.SetTurnGrace(grace)()
+	dir, path := testbintest.BuildFuzz(t, "example.com/shim", shimModule)
+	goroot, goversion := testbintest.GoEnv(t)
+	tc := testbin.Identify(path, goroot, goversion, filepath.Join(goroot, "src"))
+	for _, shim := range []bool{true, false} {
+		if ok, why := tc.Worker(); shim && !ok {
+			t.Logf("no shim: %s", why)
+			continue
+		}
+		pidFile := filepath.Join(t.TempDir(), "pid")
+		bin := &testbin.Binary{Path: path, ModDir: dir, PkgDir: dir, Hooked: true, Env: append(os.Environ(), "FORK_PID="+pidFile)}
+		if shim {
+			bin.Toolchain = tc
+		}
+		work, err := bin.FuzzDir("FuzzFork", t.TempDir(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := testbin.FuzzSlice{Target: "FuzzFork", Dir: work, CacheDir: t.TempDir(), Time: 2 * time.Second, Workers: 1, FuzzOn: t.TempDir(), Hang: 10 * time.Second}
+		start := time.Now()
+		out, err := bin.Fuzz(context.Background(), s)
+		took := time.Since(start)
+		if err != nil {
+			t.Fatalf("shim %v: %v", shim, err)
+		}
+		t.Logf("shim %v: the turn took %v, overdue %v", shim, took.Round(time.Millisecond), out.Overdue)
+		if out.Overdue == shim {
+			t.Errorf("shim %v: Overdue = %v", shim, out.Overdue)
+		}
+		if !shim && took < s.Time+grace {
+			t.Errorf("without the shim, the turn took %v, before its grace ended: the test no longer shows an overdue turn", took)
+		}
+		data, err := os.ReadFile(pidFile)
+		if err != nil {
+			t.Fatalf("shim %v: the target did not start its child: %v", shim, err)
+		}
+		pid, err := strconv.Atoi(string(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for syscall.Kill(pid, 0) == nil {
+			if time.Now().After(deadline) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatalf("shim %v: the target's child %d outlived the turn", shim, pid)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
 
 // TestFuzz_Shim: a turn that fuzzes past failures goes on past inputs
 // that end their worker without a stop of the toolchain's coordinator
