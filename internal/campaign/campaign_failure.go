@@ -249,7 +249,7 @@ func (c *campaign) minimizeFound(ctx context.Context, t *campaignTarget, names [
 		return nil
 	}
 	for _, j := range jobs {
-		j.Counted, j.Slowest = counted, t.slowest()
+		j.Counted, j.Slowest, j.QuietPasses = counted, t.slowest(), true
 	}
 	tmp, err := os.MkdirTemp(c.Disk.Path, "found")
 	if err != nil {

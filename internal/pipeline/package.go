@@ -35,7 +35,10 @@ type TargetJob struct {
 	// the caller has seen (a campaign's fuzz workers): the hang limit of
 	// the first runs, before any input has passed here.
 	Slowest time.Duration
-	tracked tracking // entries git tracks: regression tests somebody kept
+	// QuietPasses says nothing of the entries that pass, not even how
+	// many (a campaign's replays of a seed corpus for its failures).
+	QuietPasses bool
+	tracked     tracking // entries git tracks: regression tests somebody kept
 	// writeErr says why dir cannot be written, found before any search.
 	writeErr error
 	runners  []*testbin.Runner // the target's in the test binary, -p of them
@@ -198,7 +201,10 @@ func (c *Run) minimizeTarget(ctx context.Context, p *Package, tj *TargetJob) (sa
 		case settled && !sig.Failed():
 			res = newResult(j)
 			res.Status = StatusPasses
-			if shownPasses++; shownPasses > quietAfter {
+			switch shownPasses++; {
+			case tj.QuietPasses:
+				res.quiet = true
+			case shownPasses > quietAfter:
 				res.quiet, quietPasses = true, quietPasses+1
 			}
 		case settled && sig.Failed() && tj.Counted != nil && tj.Counted(sig):
