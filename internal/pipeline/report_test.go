@@ -122,3 +122,24 @@ func TestWriteOthers(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }
+
+// TestQuietSummary checks the lines that count the results not shown, one
+// and many.
+func TestQuietSummary(t *testing.T) {
+	for _, tc := range []struct {
+		passes int
+		same   map[string]int
+		want   string
+	}{
+		{1, nil, "FuzzX: 1 more entry passes; left alone\n"},
+		{147, nil, "FuzzX: 147 more entries pass; left alone\n"},
+		{0, map[string]int{"FuzzX/b": 1, "FuzzX/a": 36}, "FuzzX: 36 more entries fail as FuzzX/a does: removed\nFuzzX: 1 more entry fails as FuzzX/b does: removed\n"},
+	} {
+		var out bytes.Buffer
+		c := &Run{Rep: NewReporter(&out, &out, false, false)}
+		c.quietSummary(&TargetJob{target: &Target{Name: "FuzzX"}}, tc.passes, tc.same)
+		if out.String() != tc.want {
+			t.Errorf("quietSummary(%d, %v) said\n%s\nwant\n%s", tc.passes, tc.same, out.String(), tc.want)
+		}
+	}
+}

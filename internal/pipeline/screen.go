@@ -161,7 +161,7 @@ func (c *Run) quietSummary(tj *TargetJob, passes int, same map[string]int) {
 		return // -v showed each
 	}
 	if passes > 0 {
-		c.Rep.Infof("%s: %s pass; left alone", tj.target.Name, Plural(passes, "more entry", "more entries"))
+		c.Rep.Infof("%s: %s; left alone", tj.target.Name, Plural(passes, "more entry passes", "more entries pass"))
 	}
 	for _, kept := range slices.Sorted(maps.Keys(same)) {
 		n := same[kept]
@@ -172,6 +172,6 @@ func (c *Run) quietSummary(tj *TargetJob, passes int, same map[string]int) {
 		case tj.write.Keep:
 			verb = "kept (-keep)"
 		}
-		c.Rep.Infof("%s: %s fail as %s does: %s", tj.target.Name, Plural(n, "more entry", "more entries"), kept, verb)
+		c.Rep.Infof("%s: %s as %s does: %s", tj.target.Name, Plural(n, "more entry fails", "more entries fail"), kept, verb)
 	}
 }
