@@ -91,7 +91,7 @@ func TestFuzz_Overdue(t *testing.T) {
 	if _, err := exec.LookPath("sleep"); err != nil {
 		t.Skip("the target starts sleep")
 	}
-	const grace = 2 * time.Second
+	const grace = 4 * time.Second // a shim's turn ends well within, on a busy machine too
 	defer testbin.SetTurnGrace(grace)()
 	dir, path := testbintest.BuildFuzz(t, "example.com/shim", shimModule)
 	goroot, goversion := testbintest.GoEnv(t)
@@ -110,7 +110,7 @@ func TestFuzz_Overdue(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := testbin.FuzzSlice{Target: "FuzzFork", Dir: work, CacheDir: t.TempDir(), Time: 2 * time.Second, Workers: 1, FuzzOn: t.TempDir(), Hang: 10 * time.Second}
+		s := testbin.FuzzSlice{Target: "FuzzFork", Dir: work, CacheDir: t.TempDir(), Time: time.Second, Workers: 1, FuzzOn: t.TempDir(), Hang: 10 * time.Second}
 		start := time.Now()
 		out, err := bin.Fuzz(context.Background(), s)
 		took := time.Since(start)
