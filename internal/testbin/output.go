@@ -106,7 +106,7 @@ func (p *outputParser) line(l []byte) (done int, sig failure.Signature) {
 	}
 	errLine := !p.framed // Go 1.26: any log line may be the failure's
 	inErr := p.inErr     // Go 1.27: a line of an error begun before
-	if p.framed {
+	if p.framed && !p.runtimeLine(l) {
 		l, errLine = p.unmark(l)
 	}
 	s := string(l)
@@ -232,6 +232,18 @@ func (p *outputParser) raceLine(s string) bool {
 // about a corpus file that does not fit the target.
 func isStale(msg string) bool {
 	return strings.Contains(msg, "corpus entry: ") || strings.Contains(msg, ": unmarshal: ")
+}
+
+// runtimeLine reports whether l is a line of the runtime's crash report,
+// its head or a line after it: the runtime writes a panic's value as it
+// is, and a value holding a marker byte ("shallow \x0f") is no error of
+// the testing package's.
+func (p *outputParser) runtimeLine(l []byte) bool {
+	switch p.state {
+	case statePanicHead, stateFrames:
+		return true
+	}
+	return !p.inErr && (bytes.HasPrefix(l, []byte("panic: ")) || bytes.HasPrefix(l, []byte("fatal error: ")))
 }
 
 // unmark removes the error markers and escapes of a line of Go 1.27's

@@ -112,6 +112,9 @@ func TestOutputParser(t *testing.T) {
 		{"a panic after a log line", true,
 			V + "=== RUN   FuzzX/0\n    x_test.go:7: a log line\n" + V + "--- FAIL: FuzzX/0 (0.00s)\npanic: boom [recovered]\n\tpanic: boom\n\ngoroutine 7 [running]:\npanic({0x1, 0x2})\n\t/goroot/src/runtime/panic.go:860 +0x13a\nexample.com/x.FuzzX.func1(0x0?)\n\t/src/x/x_test.go:11 +0x7b\n",
 			[]failure.Signature{{Kind: failure.Panic, Text: "boom", Pos: "x_test.go:11"}}},
+		{"1.27: a panic whose value holds the marks", true,
+			V + "=== RUN   FuzzX/0\n" + V + "--- FAIL: FuzzX/0 (0.00s)\n" + panic27("shallow \x0f, \x0e\x1b\x16"),
+			[]failure.Signature{{Kind: failure.Panic, Text: "shallow \x0f, \x0e\x1b\x16", Pos: "x_test.go:11"}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			exit := 0
@@ -182,9 +185,17 @@ func escape27(msg string) string {
 	return b.String()
 }
 
+// panic27 is the runtime's report of a panic of msg in the user's code, as
+// a test binary of Go 1.26 or 1.27 writes it after its test's framing: as
+// it is, nothing escaped.
+func panic27(msg string) string {
+	return "panic: " + msg + " [recovered, repanicked]\n\ngoroutine 7 [running]:\npanic({0x1, 0x2})\n\t/goroot/src/runtime/panic.go:860 +0x13a\nexample.com/x.FuzzX.func1(0x0?)\n\t/src/x/x_test.go:11 +0x7b\n"
+}
+
 // FuzzOutputParser checks that the message of an error, whatever its
-// bytes, reads back exactly from Go 1.27's output, and that no output
-// makes the parser fail.
+// bytes, reads back exactly from Go 1.27's output, that a panic, whatever
+// its value, is read as one where it was, and that no output makes the
+// parser fail.
 func FuzzOutputParser(f *testing.F) {
 	f.Add("big 5")
 	f.Add("a \x0e\x0f\x1b\x16 b")
@@ -196,6 +207,14 @@ func FuzzOutputParser(f *testing.F) {
 		want := failure.Signature{Kind: failure.Fail, Text: msg, Pos: "x_test.go:9"}
 		if len(got) != 1 || got[0] != want && len(msg) < failure.MaxMessage && !strings.Contains(msg, "FuzzX/0") {
 			t.Errorf("read %q back as %+v, want %+v", msg, got, want)
+		}
+		if !strings.Contains(msg, "\n") {
+			for _, framed := range []bool{false, true} {
+				out := V + "=== RUN   FuzzX/0\n" + V + "--- FAIL: FuzzX/0 (0.00s)\n" + panic27(msg)
+				if got := parse(framed, out, 2); len(got) != 1 || got[0].Kind != failure.Panic || got[0].Pos != "x_test.go:11" {
+					t.Errorf("framed %v: read a panic of %q as %+v, want a panic at x_test.go:11", framed, msg, got)
+				}
+			}
 		}
 		// Any output at all: the parser does not fail.
 		parse(true, msg, 2)
