@@ -325,6 +325,9 @@ func (c *campaign) countFailure(t *campaignTarget, res pipeline.Result, known *p
 		c.Report(res) // it passes, or is flaky: as the command reports it
 	case t.regressions[sig] != "":
 		t.repeats++
+		if res.Status != pipeline.StatusSame && kept != "" && kept != existing {
+			c.forget(t, kept) // nothing of a repeat stays
+		}
 		if t.once(sig) {
 			c.Rep.Infof("%s: %s %v, which the committed entry %s fails with too", t.name(), met, sig, c.Rel(t.regressions[sig]))
 		}
