@@ -234,15 +234,12 @@ func isStale(msg string) bool {
 	return strings.Contains(msg, "corpus entry: ") || strings.Contains(msg, ": unmarshal: ")
 }
 
-// runtimeLine reports whether l is a line of the runtime's crash report,
-// its head or a line after it: the runtime writes a panic's value as it
-// is, and a value holding a marker byte ("shallow \x0f") is no error of
-// the testing package's.
+// runtimeLine reports whether l is the head line of a crash report of the
+// runtime's: it writes a panic's value as it is, and a value holding a
+// marker byte ("panic: shallow \x0f") is no error of the testing
+// package's. The lines after it are unmarked as any: a test may print such
+// a line itself and go on (log_lines.txtar), and its errors are marked.
 func (p *outputParser) runtimeLine(l []byte) bool {
-	switch p.state {
-	case statePanicHead, stateFrames:
-		return true
-	}
 	return !p.inErr && (bytes.HasPrefix(l, []byte("panic: ")) || bytes.HasPrefix(l, []byte("fatal error: ")))
 }
 
