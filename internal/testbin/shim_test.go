@@ -82,6 +82,32 @@ func FuzzFork(f *testing.F) {
 }
 `}
 
+// shimBinary is the shim module's fuzz binary with the hook, run with env
+// added to the environment: its workers shims if shim is set, which needs
+// the worker protocol checked (why says why it is not; bin is then nil).
+func shimBinary(t *testing.T, shim bool, env ...string) (bin *testbin.Binary, why string) {
+	dir, path := testbintest.BuildFuzz(t, "example.com/shim", shimModule)
+	bin = &testbin.Binary{Path: path, ModDir: dir, PkgDir: dir, Hooked: true, Env: append(os.Environ(), env...)}
+	if shim {
+		goroot, goversion := testbintest.GoEnv(t)
+		bin.Toolchain = testbin.Identify(path, goroot, goversion, filepath.Join(goroot, "src"))
+		if ok, why := bin.Toolchain.Worker(); !ok {
+			return nil, why
+		}
+	}
+	return bin, ""
+}
+
+// shimTurn is a turn of bin's target of d with that many workers, in
+// directories of its own.
+func shimTurn(t *testing.T, bin *testbin.Binary, target string, d time.Duration, workers int) testbin.FuzzSlice {
+	work, err := bin.FuzzDir(target, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return testbin.FuzzSlice{Target: target, Dir: work, CacheDir: t.TempDir(), Time: d, Workers: workers, FuzzOn: t.TempDir(), Hang: 10 * time.Second}
+}
+
 // TestFuzz_Overdue: a target's child that holds its worker's pipes keeps
 // the toolchain's coordinator from ending. With the shim the child holds
 // the shim's, and the turn ends on time; without, the turn is ended past
@@ -93,24 +119,14 @@ func TestFuzz_Overdue(t *testing.T) {
 	}
 	const grace = 4 * time.Second // a shim's turn ends well within, on a busy machine too
 	defer testbin.SetTurnGrace(grace)()
-	dir, path := testbintest.BuildFuzz(t, "example.com/shim", shimModule)
-	goroot, goversion := testbintest.GoEnv(t)
-	tc := testbin.Identify(path, goroot, goversion, filepath.Join(goroot, "src"))
 	for _, shim := range []bool{true, false} {
-		if ok, why := tc.Worker(); shim && !ok {
+		pidFile := filepath.Join(t.TempDir(), "pid")
+		bin, why := shimBinary(t, shim, "FORK_PID="+pidFile)
+		if bin == nil {
 			t.Logf("no shim: %s", why)
 			continue
 		}
-		pidFile := filepath.Join(t.TempDir(), "pid")
-		bin := &testbin.Binary{Path: path, ModDir: dir, PkgDir: dir, Hooked: true, Env: append(os.Environ(), "FORK_PID="+pidFile)}
-		if shim {
-			bin.Toolchain = tc
-		}
-		work, err := bin.FuzzDir("FuzzFork", t.TempDir(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := testbin.FuzzSlice{Target: "FuzzFork", Dir: work, CacheDir: t.TempDir(), Time: time.Second, Workers: 1, FuzzOn: t.TempDir(), Hang: 10 * time.Second}
+		s := shimTurn(t, bin, "FuzzFork", time.Second, 1)
 		start := time.Now()
 		out, err := bin.Fuzz(context.Background(), s)
 		took := time.Since(start)
@@ -150,23 +166,13 @@ func TestFuzz_Overdue(t *testing.T) {
 // Either way each crash is recorded with its input, and nothing is left
 // behind.
 func TestFuzz_Shim(t *testing.T) {
-	dir, path := testbintest.BuildFuzz(t, "example.com/shim", shimModule)
-	goroot, goversion := testbintest.GoEnv(t)
-	tc := testbin.Identify(path, goroot, goversion, filepath.Join(goroot, "src"))
-	if ok, why := tc.Worker(); !ok {
+	tmp := t.TempDir()
+	if _, why := shimBinary(t, true); why != "" {
 		t.Skipf("no shim: %s", why)
 	}
-	tmp := t.TempDir()
 	for _, shim := range []bool{true, false} {
-		bin := &testbin.Binary{Path: path, ModDir: dir, PkgDir: dir, Hooked: true, Env: append(os.Environ(), "TMPDIR="+tmp)}
-		if shim {
-			bin.Toolchain = tc
-		}
-		work, err := bin.FuzzDir("FuzzExit", t.TempDir(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := testbin.FuzzSlice{Target: "FuzzExit", Dir: work, CacheDir: t.TempDir(), Time: 3 * time.Second, Workers: 2, FuzzOn: t.TempDir(), Hang: 10 * time.Second}
+		bin, _ := shimBinary(t, shim, "TMPDIR="+tmp)
+		s := shimTurn(t, bin, "FuzzExit", 3*time.Second, 2)
 		out, err := testbin.FuzzerCmd(bin, s).CombinedOutput()
 		// Without the shim, a crash in the last second stops the turn.
 		if err != nil && (shim || !strings.Contains(string(out), "Failing input written to ")) {
@@ -221,17 +227,11 @@ func TestFuzz_Shim(t *testing.T) {
 // coordinator goes on, with the input in its corpus: a memory left as the
 // worker left it would stop it (its value no longer decodes).
 func TestFuzz_ShimMinimize(t *testing.T) {
-	dir, path := testbintest.BuildFuzz(t, "example.com/shim", shimModule)
-	goroot, goversion := testbintest.GoEnv(t)
-	bin := &testbin.Binary{Path: path, ModDir: dir, PkgDir: dir, Hooked: true, Toolchain: testbin.Identify(path, goroot, goversion, filepath.Join(goroot, "src"))}
-	if ok, why := bin.Toolchain.Worker(); !ok {
+	bin, why := shimBinary(t, true)
+	if bin == nil {
 		t.Skipf("no shim: %s", why)
 	}
-	work, err := bin.FuzzDir("FuzzMinimize", t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := testbin.FuzzSlice{Target: "FuzzMinimize", Dir: work, CacheDir: t.TempDir(), Time: 3 * time.Second, Workers: 2, FuzzOn: t.TempDir(), Hang: 10 * time.Second}
+	s := shimTurn(t, bin, "FuzzMinimize", 3*time.Second, 2)
 	out, err := testbin.FuzzerCmd(bin, s).CombinedOutput()
 	if err != nil || strings.Contains(string(out), "fuzzmin: fuzzing on past ") {
 		t.Fatalf("the turn: %v\n%s", err, out)
